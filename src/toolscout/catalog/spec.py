@@ -1,0 +1,68 @@
+"""`ToolSpec`: one immutable tool record, whatever shape it was read from."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from .._types import DeferPolicy, JsonObject
+
+__all__ = ["EMPTY_PARAMETERS", "ToolSpec", "canonical_json"]
+
+EMPTY_PARAMETERS: JsonObject = {"type": "object", "properties": {}}
+
+
+def canonical_json(value: object) -> str:
+    """Serialize `value` as compact JSON with sorted keys (stable bytes for hashing and caching)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolSpec:
+    """A tool definition in toolscout's own neutral form.
+
+    Records are frozen; treat the schema mappings as read-only (derive a changed copy
+    with `dataclasses.replace`). `fingerprint` identifies the content.
+    """
+
+    name: str
+    """The name the model calls the tool by (already namespaced where the source did so)."""
+    description: str = ""
+    """What the tool does, as written by its author."""
+    parameters: JsonObject = field(default_factory=lambda: dict(EMPTY_PARAMETERS))
+    """JSON Schema of the arguments; always an object schema."""
+    namespace: str | None = None
+    """The server or toolset the tool came from, if any."""
+    title: str | None = None
+    """A human-readable title (MCP `title`)."""
+    annotations: JsonObject | None = None
+    """MCP tool annotations (`readOnlyHint`, `destructiveHint`, ...), passed through untouched."""
+    output_schema: JsonObject | None = None
+    """JSON Schema of structured results (MCP `outputSchema`), if declared."""
+    defer: DeferPolicy = "auto"
+    """Deferral policy: `never` (always sent in full), `auto` (default) or `always`."""
+    fingerprint: str = field(init=False, repr=False, compare=False)
+    """Content hash of every field above."""
+
+    def __post_init__(self) -> None:
+        content = canonical_json(
+            [
+                self.name,
+                self.description,
+                self.parameters,
+                self.namespace,
+                self.title,
+                self.annotations,
+                self.output_schema,
+                self.defer,
+            ]
+        )
+        object.__setattr__(self, "fingerprint", hashlib.sha256(content.encode("utf-8")).hexdigest()[:32])
+
+    def to_definition(self) -> JsonObject:
+        """Return the neutral `{"name", "description", "parameters"}` definition (plus `namespace` when set)."""
+        out: JsonObject = {"name": self.name, "description": self.description, "parameters": self.parameters}
+        if self.namespace is not None:
+            out["namespace"] = self.namespace
+        return out

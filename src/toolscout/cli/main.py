@@ -1,0 +1,17 @@
+"""The `toolscout` click group; each subcommand lives in its own module."""
+
+from __future__ import annotations
+
+import click
+
+from .._version import __version__
+
+__all__ = ["main"]
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, prog_name="toolscout")
+def main() -> None:
+    """Keep hundreds of tools, send a handful: tool search for LLM agents."""
