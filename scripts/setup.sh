@@ -14,3 +14,24 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 .venv/bin/python -c 'import torch' 2>/dev/null || .venv/bin/pip install -q torch==2.13.0 2>&1 | grep -v '^WARNING: Location' || true
 .venv/bin/pip install -q -e ".[dev,semantic,mcp,tiktoken,redis,bench]" 2>&1 | grep -v '^WARNING: Location' || true
 .venv/bin/python -c 'import toolscout' >/dev/null
+
+# Real MCP servers for the gateway's tests and examples/mcp_servers.json, into .mcp-servers/
+# (git-ignored). Each npm tree under mcp-servers/ installs exactly as its committed lock file says;
+# a stamp of the lock file skips the work when nothing changed.
+install_npm_tree() {
+    local src="mcp-servers/$1" dst=".mcp-servers/$1"
+    if [ -d "$dst/node_modules" ] && cmp -s "$src/package-lock.json" "$dst/.installed-lock.json"; then return; fi
+    mkdir -p "$dst"
+    cp "$src/package.json" "$src/package-lock.json" "$dst/"
+    npm ci --prefix "$dst" --no-audit --no-fund --loglevel=error >/dev/null
+    cp "$src/package-lock.json" "$dst/.installed-lock.json"
+}
+install_npm_tree .
+install_npm_tree gitlab
+# The PyPI servers depend on their own mcp version, so they get their own venv.
+if ! cmp -s mcp-servers/requirements.txt .mcp-servers/pyvenv/.installed-requirements.txt; then
+    [ -x .mcp-servers/pyvenv/bin/python ] || "$PYTHON" -m venv .mcp-servers/pyvenv
+    .mcp-servers/pyvenv/bin/pip install -q -r mcp-servers/requirements.txt 2>&1 | grep -v '^WARNING: Location' || true
+    .mcp-servers/pyvenv/bin/mcp-server-time --help >/dev/null
+    cp mcp-servers/requirements.txt .mcp-servers/pyvenv/.installed-requirements.txt
+fi

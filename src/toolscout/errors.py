@@ -41,10 +41,12 @@ class ConfigError(ToolscoutError):
 
     Attributes:
         key: The dotted name of the offending setting.
+        detail: The message without the key.
     """
 
     def __init__(self, message: str, *, key: str) -> None:
         self.key = key
+        self.detail = message
         super().__init__(f"{key}: {message}")
 
 

@@ -46,15 +46,20 @@ def tool_from_callable(
     except (NameError, TypeError) as exc:
         raise CatalogError(f"tool {tool_name!r}: cannot resolve type hints: {exc}", tool_name=tool_name) from None
     fields: dict[str, Any] = {}
-    for param in inspect.signature(func).parameters.values():
+    for index, param in enumerate(inspect.signature(func).parameters.values()):
         if param.kind in _SKIPPED_KINDS:
             continue
         annotation = hints.get(param.name, Any)
         default = ... if param.default is inspect.Parameter.empty else param.default
-        fields[param.name] = (annotation, Field(default, description=param_docs.get(param.name) or None))
+        # Neutral field names with the real name as alias: pydantic reserves or rejects some
+        # parameter names (`model_config`, `schema`, `_private`), but an alias can be anything.
+        fields[f"field_{index}"] = (
+            annotation,
+            Field(default, alias=param.name, description=param_docs.get(param.name) or None),
+        )
     try:
         model = create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
-        schema: JsonObject = model.model_json_schema()
+        schema: JsonObject = model.model_json_schema(by_alias=True)
     except Exception as exc:  # pydantic raises several unrelated types for unsupported annotations
         raise CatalogError(f"tool {tool_name!r}: cannot build a JSON schema: {exc}", tool_name=tool_name) from None
     schema.pop("title", None)

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from typing import cast
 
-from jsonschema import SchemaError
+from jsonschema import Draft202012Validator, SchemaError
 from jsonschema.validators import validator_for
 
 from .._types import DeferPolicy, JsonObject
@@ -27,8 +27,12 @@ from .spec import EMPTY_PARAMETERS, ToolSpec
 
 __all__ = ["iter_tool_specs", "normalize_parameters"]
 
-_NAME_RE = re.compile(r"^[^\s\x00-\x1f\x7f]{1,256}$")
+_NAME_RE = re.compile(r"[^\s\x00-\x1f\x7f]{1,256}")
 _GEMINI_KEYS = ("function_declarations", "functionDeclarations")
+_GEMINI_JSON_SCHEMA_KEYS = ("parametersJsonSchema", "parameters_json_schema")  # REST and SDK spellings
+# Keys whose values map property names to subschemas, and keys whose values are data, not schemas.
+_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions")
+_DATA_KEYS = ("default", "enum", "const", "example", "examples")
 
 
 def iter_tool_specs(value: object, *, namespace: str | None = None, position: str = "") -> Iterator[ToolSpec]:
@@ -94,8 +98,15 @@ def normalize_parameters(schema: object, *, tool_name: str, position: str | None
             tool_name=tool_name,
             position=position,
         )
+    dialect = out.get("$schema")
+    if dialect is not None and not isinstance(dialect, str):
+        raise CatalogError(
+            f"tool {tool_name!r}: '$schema' must be a string URI, got {_kind(dialect)}",
+            tool_name=tool_name,
+            position=position,
+        )
     try:
-        validator_for(out).check_schema(out)
+        validator_for(out, default=Draft202012Validator).check_schema(out)
     except SchemaError as exc:
         where = "/".join(str(part) for part in exc.path) or "(root)"
         raise CatalogError(
@@ -122,8 +133,9 @@ def _parse_one(obj: JsonObject, *, namespace: str | None, position: str) -> Tool
         return _build(obj, schema_key="input_schema", namespace=namespace, position=position)
     if "inputSchema" in obj:
         return _build(obj, schema_key="inputSchema", namespace=namespace, position=position)
-    if "parametersJsonSchema" in obj:
-        return _build(obj, schema_key="parametersJsonSchema", namespace=namespace, position=position)
+    for key in _GEMINI_JSON_SCHEMA_KEYS:
+        if key in obj:
+            return _build(obj, schema_key=key, namespace=namespace, position=position)
     return _build(obj, schema_key="parameters", namespace=namespace, position=position)
 
 
@@ -131,8 +143,9 @@ def _parse_gemini(item: object, *, namespace: str | None, position: str) -> Tool
     if not isinstance(item, dict):
         raise CatalogError(f"a function declaration must be an object, got {_kind(item)}", position=position)
     obj = cast(JsonObject, item)
-    if "parametersJsonSchema" in obj:
-        return _build(obj, schema_key="parametersJsonSchema", namespace=namespace, position=position)
+    for key in _GEMINI_JSON_SCHEMA_KEYS:
+        if key in obj:
+            return _build(obj, schema_key=key, namespace=namespace, position=position)
     parameters = obj.get("parameters")
     converted = {**obj, "parameters": _openapi_to_json_schema(parameters)} if parameters is not None else obj
     return _build(converted, schema_key="parameters", namespace=namespace, position=position)
@@ -150,6 +163,10 @@ def _openapi_to_json_schema(value: object) -> object:
             out[key] = item.lower()
         elif key == "nullable" and item is True:
             continue
+        elif key in _DATA_KEYS:
+            out[key] = item
+        elif key in _SCHEMA_MAPS and isinstance(item, dict):
+            out[key] = {name: _openapi_to_json_schema(sub) for name, sub in item.items()}
         else:
             out[key] = _openapi_to_json_schema(item)
     if value.get("nullable") is True and isinstance(out.get("type"), str):
@@ -162,7 +179,7 @@ def _build(obj: JsonObject, *, schema_key: str, namespace: str | None, position:
     name = obj.get("name")
     if name is None:
         raise CatalogError("tool definition has no 'name'", position=where)
-    if not isinstance(name, str) or not _NAME_RE.match(name):
+    if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
         raise CatalogError(
             f"tool name {name!r} is invalid: use 1-256 characters without spaces or control characters",
             tool_name=str(name),

@@ -60,6 +60,9 @@ class ToolSpec:
         )
         object.__setattr__(self, "fingerprint", hashlib.sha256(content.encode("utf-8")).hexdigest()[:32])
 
+    def __hash__(self) -> int:
+        return hash(self.fingerprint)
+
     def to_definition(self) -> JsonObject:
         """Return the neutral `{"name", "description", "parameters"}` definition (plus `namespace` when set)."""
         out: JsonObject = {"name": self.name, "description": self.description, "parameters": self.parameters}

@@ -15,3 +15,10 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 
 @click.version_option(__version__, prog_name="toolscout")
 def main() -> None:
     """Keep hundreds of tools, send a handful: tool search for LLM agents."""
+
+
+from .catalog import catalog_group  # noqa: E402
+from .inspect import inspect_command  # noqa: E402  # subcommands register after the group exists
+
+main.add_command(inspect_command)
+main.add_command(catalog_group)

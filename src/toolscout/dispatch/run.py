@@ -1,0 +1,145 @@
+"""Run a resolved call: hooks first, then the handler; every failure becomes a `ToolError` result."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+import anyio.to_thread
+
+from .._types import JsonObject
+from ..text import clip
+from .call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
+from .errors import ToolError
+
+__all__ = ["run_resolution"]
+
+logger = logging.getLogger("toolscout.dispatch")
+
+
+async def run_resolution(
+    resolution: Resolution,
+    *,
+    requested: str,
+    arguments: JsonObject,
+    handler_for: Callable[[str], Handler | None],
+    before_call: Sequence[BeforeCall] = (),
+    after_call: Sequence[AfterCall] = (),
+    started: float,
+    call_id: str | None = None,
+) -> ToolOutcome:
+    """Turn a `Resolution` into a finished `ToolOutcome`, running hooks and the handler."""
+    if isinstance(resolution, ToolError):
+        outcome = _refusal(resolution, requested=requested, arguments=arguments, started=started, call_id=call_id)
+    elif isinstance(resolution, BridgeAnswer):
+        outcome = ToolOutcome(
+            name=resolution.name,
+            requested=requested,
+            arguments=resolution.arguments,
+            content=resolution.content,
+            revealed=resolution.revealed,
+            latency_s=time.perf_counter() - started,
+            call_id=call_id,
+        )
+    else:
+        outcome = await _run_tool(
+            resolution, requested=requested, handler=handler_for(resolution.name), before_call=before_call
+        )
+        outcome = dataclasses.replace(outcome, latency_s=time.perf_counter() - started)
+    _log(outcome)
+    for hook in after_call:
+        try:
+            result = hook(outcome)
+            if inspect.isawaitable(result):
+                await result
+        except Exception:  # a broken observer must not change the result the model gets
+            logger.exception("after_call hook failed")
+    return outcome
+
+
+async def _run_tool(
+    call: ToolCall, *, requested: str, handler: Handler | None, before_call: Sequence[BeforeCall]
+) -> ToolOutcome:
+    for hook in before_call:
+        try:
+            verdict = hook(call)
+            if inspect.isawaitable(verdict):
+                verdict = await verdict
+        except Exception as exc:  # a failing guardrail fails closed
+            logger.exception("before_call hook failed; refusing %s", call.name)
+            verdict = f"a pre-call check failed ({type(exc).__name__})"
+        if verdict is not None:
+            error = ToolError(
+                code="refused",
+                message=f"The call to {call.name} was refused: {clip(str(verdict), 300)}",
+                hint="Do not retry the same call; ask the user or choose another approach.",
+                tool=call.name,
+            )
+            return _outcome(call, requested, error.to_json(), error)
+    if handler is None:
+        error = ToolError(
+            code="not_executable",
+            message=f"{call.name} has no handler in this process.",
+            hint="Tell the user this tool cannot be run here.",
+            tool=call.name,
+        )
+        return _outcome(call, requested, error.to_json(), error)
+    try:
+        if inspect.iscoroutinefunction(handler) or inspect.iscoroutinefunction(getattr(handler, "__call__", None)):
+            result = await handler(call)  # type: ignore[misc]  # checked to be a coroutine function
+        else:
+            result = await anyio.to_thread.run_sync(handler, call)
+            if inspect.isawaitable(result):
+                result = await result
+    except Exception as exc:
+        logger.info("tool %s raised %s", call.name, type(exc).__name__, exc_info=True)
+        error = ToolError(
+            code="tool_failed",
+            message=f"{call.name} failed: {type(exc).__name__}: {clip(str(exc), 500)}",
+            hint="Check the arguments, or try another approach.",
+            tool=call.name,
+            tool_ran=True,
+        )
+        return _outcome(call, requested, error.to_json(), error)
+    return _outcome(call, requested, result, None)
+
+
+def _outcome(call: ToolCall, requested: str, content: object, error: ToolError | None) -> ToolOutcome:
+    return ToolOutcome(
+        name=call.name,
+        requested=requested,
+        arguments=call.arguments,
+        content=content,
+        error=error,
+        bridged=call.bridged,
+        call_id=call.call_id,
+    )
+
+
+def _refusal(
+    error: ToolError, *, requested: str, arguments: JsonObject, started: float, call_id: str | None
+) -> ToolOutcome:
+    return ToolOutcome(
+        name=error.tool or requested,
+        requested=requested,
+        arguments=arguments,
+        content=error.to_json(),
+        error=error,
+        latency_s=time.perf_counter() - started,
+        call_id=call_id,
+    )
+
+
+def _log(outcome: ToolOutcome) -> None:
+    logger.info(
+        "tool=%s requested=%s bridged=%s ok=%s code=%s latency_ms=%.2f",
+        outcome.name,
+        outcome.requested,
+        outcome.bridged,
+        outcome.error is None,
+        outcome.error.code if outcome.error else "-",
+        outcome.latency_s * 1000,
+    )

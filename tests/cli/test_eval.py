@@ -1,0 +1,129 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from toolscout.cli import main
+
+JsonlWriter = Callable[[list[dict[str, object]]], Path]
+
+LABELLED: list[dict[str, object]] = [
+    {"id": "w", "query": "weather forecast for Paris", "gold": ["get_weather"]},
+    {"id": "m", "query": "send an email to my boss", "gold": ["send_email"]},
+    {"id": "i", "query": "open a github issue about the crash", "gold": ["create_issue"]},
+    {"id": "c", "query": "convert 100 dollars to euros", "gold": ["convert_currency"]},
+]
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["eval", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_eval_json_has_exactly_the_contract_keys(catalog_file: Path, write_jsonl: JsonlWriter) -> None:
+    code, out, _ = _run(str(catalog_file), str(write_jsonl(LABELLED)), "--mode", "lexical", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert {"n", "recall", "mrr", "ndcg", "latency_ms", "build_s"} <= set(report)
+    assert report["n"] == 4
+    assert set(report["recall"]) == {"1", "5", "10"}
+    assert set(report["latency_ms"]) == {"p50", "p95"}
+    assert report["recall"]["5"] == 1.0
+    assert report["mrr"] == 1.0
+    assert report["ndcg"] == 1.0
+    assert report["mode"] == "lexical"
+    assert report["build_s"] >= 0
+
+
+def test_eval_k_option_sets_the_recall_cutoffs(catalog_file: Path, write_jsonl: JsonlWriter) -> None:
+    code, out, _ = _run(str(catalog_file), str(write_jsonl(LABELLED)), "--k", "3,1", "--mode", "lexical", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert list(report["recall"]) == ["1", "3"]
+    assert report["k"] == 3
+
+
+def test_eval_rejects_a_malformed_k_list(catalog_file: Path, write_jsonl: JsonlWriter) -> None:
+    queries = str(write_jsonl(LABELLED))
+    assert _run(str(catalog_file), queries, "--k", "1,five")[0] == 2
+    assert _run(str(catalog_file), queries, "--k", "0")[0] == 2
+
+
+def test_eval_json_stdout_stays_pure_json_while_the_progress_bar_writes_to_stderr(
+    catalog_file: Path, write_jsonl: JsonlWriter
+) -> None:
+    many = [{**record, "id": f"{record['id']}{n}"} for n in range(20) for record in LABELLED]
+    code, out, err = _run(str(catalog_file), str(write_jsonl(many)), "--mode", "lexical", "--json")
+    assert code == 0
+    assert json.loads(out)["n"] == 80
+    assert "Searching" in err
+
+
+def test_eval_prints_a_readable_report_without_json(catalog_file: Path, write_jsonl: JsonlWriter) -> None:
+    code, out, _ = _run(str(catalog_file), str(write_jsonl(LABELLED)), "--mode", "lexical")
+    assert code == 0
+    labels = [line.split()[0] for line in out.splitlines()]
+    assert labels == ["queries", "Recall@1", "Recall@5", "Recall@10", "MRR@10", "nDCG@10", "latency", "index"]
+
+
+def test_eval_aliases_score_a_renamed_tool_on_its_original_name(
+    catalog_file: Path, write_jsonl: JsonlWriter, tmp_path: Path
+) -> None:
+    queries = write_jsonl([{"id": 1, "query": "weather forecast for Paris", "gold": ["weather"]}])
+    aliases = tmp_path / "aliases.json"
+    aliases.write_text(json.dumps({"get_weather": "weather"}), encoding="utf-8")
+    code, out, _ = _run(str(catalog_file), str(queries), "--mode", "lexical", "--json")
+    assert json.loads(out)["recall"]["1"] == 0.0
+    code, out, _ = _run(str(catalog_file), str(queries), "--aliases", str(aliases), "--mode", "lexical", "--json")
+    assert code == 0
+    assert json.loads(out)["recall"]["1"] == 1.0
+
+
+def test_eval_bad_alias_file_is_a_one_line_error(catalog_file: Path, write_jsonl: JsonlWriter, tmp_path: Path) -> None:
+    aliases = tmp_path / "aliases.json"
+    aliases.write_text('["not", "a", "map"]', encoding="utf-8")
+    code, _, err = _run(str(catalog_file), str(write_jsonl(LABELLED)), "--aliases", str(aliases))
+    assert code == 1
+    assert "alias file must be a JSON object" in err
+
+
+def test_eval_query_line_without_gold_names_the_line(catalog_file: Path, write_jsonl: JsonlWriter) -> None:
+    code, out, err = _run(str(catalog_file), str(write_jsonl([*LABELLED, {"id": "x", "query": "q"}])), "--json")
+    assert code == 1
+    assert out == ""
+    assert "line 5" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_eval_missing_files_are_one_line_errors(catalog_file: Path, write_jsonl: JsonlWriter, tmp_path: Path) -> None:
+    code, _, err = _run(str(catalog_file), str(tmp_path / "absent.jsonl"))
+    assert (code, err.startswith("Error: "), "Traceback" in err) == (1, True, False)
+    code, _, err = _run(str(tmp_path / "absent.json"), str(write_jsonl(LABELLED)))
+    assert (code, err.startswith("Error: cannot read catalog file")) == (1, True)
+
+
+def test_eval_invalid_regex_query_is_a_one_line_error(catalog_file: Path, write_jsonl: JsonlWriter) -> None:
+    queries = write_jsonl([{"id": 1, "query": "(unclosed", "gold": ["get_weather"]}])
+    code, out, err = _run(str(catalog_file), str(queries), "--mode", "regex", "--json")
+    assert (code, out) == (1, "")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_eval_installed_script_prints_the_json_report(catalog_file: Path, write_jsonl: JsonlWriter) -> None:
+    script = Path(sys.executable).with_name("toolscout")
+    completed = subprocess.run(
+        [str(script), "eval", str(catalog_file), str(write_jsonl(LABELLED)), "--mode", "lexical", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    report = json.loads(completed.stdout)
+    assert report["n"] == 4
+    assert report["recall"]["1"] == 1.0

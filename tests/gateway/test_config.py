@@ -1,0 +1,248 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolscout.errors import ConfigError
+from toolscout.gateway.config import GatewayConfig, HttpServer, StdioServer, load_config
+
+JSON_CONFIG = {
+    "mcpServers": {
+        "github": {
+            "command": "npx",
+            "args": ["-y", "@modelcontextprotocol/server-github"],
+            "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "${TS_TEST_TOKEN}"},
+        },
+        "remote": {"url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer ${TS_TEST_TOKEN}"}},
+    },
+    "toolscout": {"style": "reveal", "call_timeout_s": 5, "pinned": ["github__get_*"], "mode": True},
+}
+
+TOML_CONFIG = """
+[mcpServers.github]
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-github"]
+env = { GITHUB_PERSONAL_ACCESS_TOKEN = "${TS_TEST_TOKEN}" }
+
+[mcpServers.remote]
+url = "https://mcp.example.com/mcp"
+headers = { Authorization = "Bearer ${TS_TEST_TOKEN}" }
+
+[toolscout]
+style = "reveal"
+call_timeout_s = 5
+pinned = ["github__get_*"]
+mode = true
+"""
+
+
+@pytest.fixture(autouse=True)
+def token(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("TS_TEST_TOKEN", "s3cret-value")
+    monkeypatch.delenv("TS_TEST_UNSET", raising=False)
+    return "s3cret-value"
+
+
+def write(tmp_path: Path, name: str, content: str) -> Path:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    return path
+
+
+def check_loaded(config: GatewayConfig) -> None:
+    github, remote = config.servers["github"], config.servers["remote"]
+    assert isinstance(github, StdioServer) and isinstance(remote, HttpServer)
+    assert github.command == "npx"
+    assert github.args == ("-y", "@modelcontextprotocol/server-github")
+    assert github.plain_env() == {"GITHUB_PERSONAL_ACCESS_TOKEN": "s3cret-value"}
+    assert remote.plain_headers() == {"Authorization": "Bearer s3cret-value"}
+    assert config.settings.style == "reveal"
+    assert config.settings.call_timeout_s == 5
+    assert config.settings.pinned == ("github__get_*",)
+    assert config.settings.mode == "auto"
+
+
+def test_a_json_mcp_servers_file_loads_with_env_expanded(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, "servers.json", json.dumps(JSON_CONFIG)))
+    check_loaded(config)
+    assert config.source == tmp_path / "servers.json"
+
+
+def test_a_toml_file_with_the_same_keys_loads_the_same(tmp_path: Path) -> None:
+    check_loaded(load_config(write(tmp_path, "gateway.toml", TOML_CONFIG)))
+
+
+def test_defaults_apply_when_the_toolscout_section_is_absent() -> None:
+    config = GatewayConfig.from_mapping({"mcpServers": {"time": {"command": "mcp-server-time"}}})
+    settings = config.settings
+    assert (settings.separator, settings.call_timeout_s, settings.style, settings.mode) == ("__", 60, "bridge", "auto")
+    assert settings.pinned == ()
+    assert settings.connect_timeout_s > 0
+
+
+def test_server_order_is_file_order() -> None:
+    names = ["zeta", "alpha", "mid"]
+    config = GatewayConfig.from_mapping({"mcpServers": {name: {"command": "x"} for name in names}})
+    assert list(config.servers) == names
+
+
+def test_a_default_is_used_when_the_variable_is_unset_or_empty(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TS_TEST_EMPTY", "")
+    config = GatewayConfig.from_mapping(
+        {"mcpServers": {"a": {"command": "x", "args": ["${TS_TEST_UNSET:-fallback}", "${TS_TEST_EMPTY:-also}"]}}}
+    )
+    assert config.servers["a"].args == ("fallback", "also")  # type: ignore[union-attr]
+
+
+def test_an_escaped_dollar_brace_stays_literal() -> None:
+    config = GatewayConfig.from_mapping({"mcpServers": {"a": {"command": "x", "args": ["$${TS_TEST_TOKEN}"]}}})
+    assert config.servers["a"].args == ("${TS_TEST_TOKEN}",)  # type: ignore[union-attr]
+
+
+def test_variables_are_expanded_inside_longer_strings() -> None:
+    config = GatewayConfig.from_mapping({"mcpServers": {"a": {"url": "https://h/mcp?k=${TS_TEST_TOKEN}&v=1"}}})
+    assert config.servers["a"].url == "https://h/mcp?k=s3cret-value&v=1"  # type: ignore[union-attr]
+
+
+def test_secrets_never_show_in_repr_str_or_dumps(token: str) -> None:
+    config = GatewayConfig.from_mapping(JSON_CONFIG)
+    for text in (repr(config), str(config), config.model_dump_json(), repr(config.servers["github"])):
+        assert token not in text
+    assert "GITHUB_PERSONAL_ACCESS_TOKEN" in repr(config)
+
+
+def test_an_error_never_echoes_a_secret(token: str) -> None:
+    bad = {"mcpServers": {"a": {"command": "x", "env": {"K": "${TS_TEST_TOKEN}", "N": 5}}}}
+    with pytest.raises(ConfigError) as caught:
+        GatewayConfig.from_mapping(bad)
+    assert caught.value.key == "mcpServers.a.env.N"
+    assert token not in str(caught.value)
+
+
+def test_relative_cwd_and_command_paths_resolve_from_the_config_folder(tmp_path: Path) -> None:
+    content = {
+        "mcpServers": {
+            "local": {"cwd": "..", "command": "bin/server", "args": ["data"]},
+            "plain": {"command": "npx"},
+            "nocwd": {"command": "./run.sh"},
+        }
+    }
+    (tmp_path / "conf").mkdir()
+    config = load_config(write(tmp_path / "conf", "servers.json", json.dumps(content)))
+    local, plain, nocwd = (config.servers[name] for name in ("local", "plain", "nocwd"))
+    assert isinstance(local, StdioServer) and isinstance(plain, StdioServer) and isinstance(nocwd, StdioServer)
+    assert local.cwd == tmp_path.resolve()
+    assert local.command == str(tmp_path.resolve() / "bin" / "server")
+    assert local.args == ("data",)  # arguments are the server's business
+    assert plain.command == "npx" and plain.cwd is None  # looked up on PATH
+    assert nocwd.command == str(tmp_path.resolve() / "conf" / "run.sh")
+
+
+def test_vs_code_servers_key_and_client_only_keys_are_accepted() -> None:
+    config = GatewayConfig.from_mapping(
+        {
+            "servers": {
+                "a": {"type": "stdio", "command": "x", "autoApprove": []},
+                "b": {"type": "http", "url": "http://h/m"},
+            },
+            "inputs": [],
+        }
+    )
+    assert isinstance(config.servers["a"], StdioServer) and isinstance(config.servers["b"], HttpServer)
+
+
+def test_disabled_servers_are_kept_but_not_enabled() -> None:
+    config = GatewayConfig.from_mapping(
+        {"mcpServers": {"a": {"command": "x"}, "b": {"command": "y", "disabled": True}}}
+    )
+    assert list(config.servers) == ["a", "b"]
+    assert list(config.enabled_servers()) == ["a"]
+
+
+def test_unrelated_top_level_keys_are_not_expanded() -> None:
+    config = GatewayConfig.from_mapping({"mcpServers": {"a": {"command": "x"}}, "other": "${TS_TEST_UNSET}"})
+    assert list(config.servers) == ["a"]
+
+
+OK = {"command": "x"}
+
+
+@pytest.mark.parametrize(
+    ("data", "key", "fix"),
+    [
+        ({}, "mcpServers", "add at least one server"),
+        ({"mcpServers": {}}, "mcpServers", "add at least one server"),
+        ({"mcpServers": []}, "mcpServers", "add at least one server"),
+        ({"mcpServers": {"a b": OK}}, "mcpServers.a b", "letters, digits"),
+        ({"mcpServers": {"-a": OK}}, "mcpServers.-a", "starting with a letter or digit"),
+        ({"mcpServers": {"a.b": OK}}, "mcpServers.a.b", "letters, digits"),
+        ({"mcpServers": {"a" * 65: OK}}, "mcpServers." + "a" * 65, "1-64"),
+        ({"mcpServers": {"gh__x": OK}}, "mcpServers.gh__x", "separator"),
+        ({"mcpServers": {"a": "npx"}}, "mcpServers.a", "must be an object"),
+        ({"mcpServers": {"a": {}}}, "mcpServers.a", "neither 'command' nor 'url'"),
+        ({"mcpServers": {"a": {"command": "x", "url": "http://h"}}}, "mcpServers.a", "both 'command' and 'url'"),
+        ({"mcpServers": {"a": {"command": 3}}}, "mcpServers.a.command", "must be a string"),
+        ({"mcpServers": {"a": {"command": ""}}}, "mcpServers.a.command", "must not be empty"),
+        ({"mcpServers": {"a": {"command": "x", "args": "-y"}}}, "mcpServers.a.args", "must be a list"),
+        ({"mcpServers": {"a": {"command": "x", "args": ["ok", 2]}}}, "mcpServers.a.args[1]", "must be a string"),
+        ({"mcpServers": {"a": {"command": "x", "env": []}}}, "mcpServers.a.env", "must be an object"),
+        ({"mcpServers": {"a": {"command": "x", "env": {"K": 1}}}}, "mcpServers.a.env.K", "quote it"),
+        (
+            {"mcpServers": {"a": {"command": "x", "env": {"K": "${TS_TEST_UNSET}"}}}},
+            "mcpServers.a.env.K",
+            "TS_TEST_UNSET",
+        ),
+        ({"mcpServers": {"a": {"command": "x", "comand": "y"}}}, "mcpServers.a.comand", "unknown setting"),
+        ({"mcpServers": {"a": {"command": "x", "disabled": "no"}}}, "mcpServers.a.disabled", "true or false"),
+        ({"mcpServers": {"a": {"url": "ftp://h"}}}, "mcpServers.a.url", "http:// or https://"),
+        ({"mcpServers": {"a": {"url": "http://h", "headers": {"A": 1}}}}, "mcpServers.a.headers.A", "must be a string"),
+        ({"mcpServers": {"a": {"type": "sse", "url": "http://h"}}}, "mcpServers.a.type", "Streamable HTTP"),
+        ({"mcpServers": {"a": {"type": "ws", "url": "http://h"}}}, "mcpServers.a.type", "'stdio' or 'http'"),
+        ({"mcpServers": {"a": OK}, "toolscout": []}, "toolscout", "must be an object"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"stlye": "bridge"}}, "toolscout.stlye", "known settings: separator"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"style": "bold"}}, "toolscout.style", "'bridge' or 'reveal'"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"mode": "sometimes"}}, "toolscout.mode", "'auto', 'on' or 'off'"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"call_timeout_s": 0}}, "toolscout.call_timeout_s", "greater than 0"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"call_timeout_s": "1m"}}, "toolscout.call_timeout_s", "a number"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"connect_timeout_s": -1}}, "toolscout.connect_timeout_s", "than 0"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"separator": ""}}, "toolscout.separator", "1-8 characters"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"separator": "a b"}}, "toolscout.separator", "1-8 characters"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"pinned": "time__*"}}, "toolscout.pinned", "must be a list"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"pinned": [" "]}}, "toolscout.pinned", "must not be blank"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"pinned": ["${TS_TEST_UNSET}"]}}, "toolscout.pinned[0]", "export it"),
+    ],
+)
+def test_every_invalid_setting_names_its_key_and_the_fix(data: dict[str, object], key: str, fix: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        GatewayConfig.from_mapping(data)
+    assert caught.value.key == key
+    assert fix in str(caught.value)
+
+
+def test_a_separator_change_moves_the_name_check_with_it() -> None:
+    config = GatewayConfig.from_mapping({"mcpServers": {"gh__x": OK}, "toolscout": {"separator": "."}})
+    assert list(config.servers) == ["gh__x"]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "fix"),
+    [
+        ("bad.json", '{"mcpServers": {', "invalid JSON at line 1"),
+        ("dup.json", '{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}', "'a' appears twice"),
+        ("list.json", "[]", '"mcpServers" key'),
+        ("bad.toml", "[mcpServers.a\ncommand = 1", "invalid TOML"),
+    ],
+)
+def test_unreadable_files_name_the_file_and_the_fault(tmp_path: Path, name: str, content: str, fix: str) -> None:
+    path = write(tmp_path, name, content)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.key == str(path)
+    assert fix in str(caught.value)
+
+
+def test_a_missing_file_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read the config file"):
+        load_config(tmp_path / "absent.json")

@@ -1,0 +1,61 @@
+import pytest
+
+from toolscout import SearchSettings, SqliteStore, ToolScout, ToolSpec
+
+pytestmark = pytest.mark.anyio
+
+TOOLS = [
+    ToolSpec(name="terminal", description="Run a shell command."),
+    *[
+        ToolSpec(name=f"jira__{verb}_ticket", namespace="jira", description=f"{verb.title()} a Jira ticket.")
+        for verb in ("create", "close", "assign", "comment", "link")
+    ],
+    ToolSpec(name="weather__forecast", namespace="weather", description="Weather forecast for a city."),
+]
+
+
+def _scout(store) -> ToolScout:
+    return ToolScout(TOOLS, core=["terminal"], settings=SearchSettings(mode="on", style="reveal"), store=store)
+
+
+async def test_reveal_discoveries_survive_a_process_restart_with_sqlite(tmp_path):
+    path = tmp_path / "sessions.db"
+    first = _scout(SqliteStore(path))
+    outcome = await first.session("chat-1").dispatch("tool_search", {"query": "weather forecast"})
+    assert outcome.revealed == ("weather__forecast",)
+    assert outcome.content["tools"][0]["parameters"] == {"type": "object", "properties": {}}
+    first.close()
+
+    second = _scout(SqliteStore(path))
+    assembly = second.session("chat-1").assemble()
+    assert assembly.names == ("terminal", "tool_search", "weather__forecast")
+    assert second.session("chat-2").assemble().names == ("terminal", "tool_search")
+    second.close()
+
+
+async def test_a_revealed_tool_is_called_directly_on_the_next_step(tmp_path):
+    scout = _scout(SqliteStore(tmp_path / "s.db"))
+    scout.add_function(_forecast, namespace="weather", name="weather__forecast_for")
+    session = scout.session("s")
+    await session.dispatch("tool_search", {"query": "forecast city"})
+    assert "weather__forecast_for" in session.assemble().names
+    outcome = await session.dispatch("weather__forecast_for", {"city": "Oslo"})
+    assert outcome.content == "Oslo: sunny"
+    assert not outcome.bridged
+    scout.close()
+
+
+async def test_searching_again_reveals_nothing_new_and_keeps_the_order():
+    scout = _scout(None)
+    session = scout.session("s")
+    await session.dispatch("tool_search", {"query": "close jira ticket", "limit": 1})
+    again = await session.dispatch("tool_search", {"query": "close jira ticket", "limit": 1})
+    assert again.revealed == ()
+    assert again.content["tools"][0].get("listed") is True
+    await session.dispatch("tool_search", {"query": "assign jira ticket", "limit": 1})
+    assert session.discovered == ("jira__close_ticket", "jira__assign_ticket")
+
+
+def _forecast(city: str) -> str:
+    """Forecast for a city."""
+    return f"{city}: sunny"

@@ -1,0 +1,60 @@
+import pytest
+
+from toolscout import ConfigError
+from toolscout.settings import SearchSettings
+
+
+def test_missing_config_gives_auto_mode_at_ten_percent():
+    settings = SearchSettings.from_mapping(None)
+    assert settings.mode == "auto"
+    assert settings.threshold_pct == 10.0
+    assert settings.style == "bridge"
+
+
+@pytest.mark.parametrize(
+    ("config", "mode"),
+    [
+        pytest.param(True, "auto", id="bare-true-is-auto"),
+        pytest.param(False, "off", id="bare-false-is-off"),
+        pytest.param({"mode": "on"}, "on", id="explicit-on"),
+        pytest.param({"mode": True}, "auto", id="mode-true"),
+        pytest.param({"mode": False}, "off", id="mode-false"),
+    ],
+)
+def test_mode_values_map_to_modes(config, mode):
+    assert SearchSettings.from_mapping(config).mode == mode
+
+
+@pytest.mark.parametrize(
+    ("config", "key"),
+    [
+        pytest.param({"mode": "maybe"}, "tool_search.mode", id="unknown-mode"),
+        pytest.param({"mode": 1}, "tool_search.mode", id="integer-mode"),
+        pytest.param({"threshold_pct": 150}, "tool_search.threshold_pct", id="threshold-over-100"),
+        pytest.param({"threshold_pct": -5}, "tool_search.threshold_pct", id="threshold-negative"),
+        pytest.param({"threshold_pct": "10"}, "tool_search.threshold_pct", id="threshold-string"),
+        pytest.param({"search_max_limit": 999}, "tool_search.search_max_limit", id="max-limit-too-big"),
+        pytest.param(
+            {"search_default_limit": 30, "search_max_limit": 20}, "tool_search.search_default_limit", id="default>max"
+        ),
+        pytest.param({"never_defer": "read_file"}, "tool_search.never_defer", id="allowlist-not-a-list"),
+        pytest.param({"treshold_pct": 5}, "tool_search.treshold_pct", id="typo-in-key"),
+        pytest.param({"style": "native"}, "tool_search.style", id="unknown-style"),
+    ],
+)
+def test_invalid_settings_raise_config_error_naming_the_key(config, key):
+    with pytest.raises(ConfigError) as info:
+        SearchSettings.from_mapping(config)
+    assert info.value.key == key
+
+
+def test_lists_in_config_become_tuples():
+    settings = SearchSettings.from_mapping({"never_defer": ["read_file", "fs__*"], "pre_discovered": ["a"]})
+    assert settings.never_defer == ("read_file", "fs__*")
+    assert settings.pre_discovered == ("a",)
+
+
+def test_non_mapping_config_is_rejected():
+    with pytest.raises(ConfigError) as info:
+        SearchSettings.from_mapping(["auto"])  # type: ignore[arg-type]
+    assert info.value.key == "tool_search"
