@@ -16,8 +16,10 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import platform
 import sys
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -80,6 +82,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--systems", nargs="*", help="subset of systems to run (default: all)")
     args = parser.parse_args()
+    # A fresh embedding cache, so the hybrid build time is a cold build.
+    os.environ["TOOLSCOUT_CACHE_DIR"] = tempfile.mkdtemp(prefix="toolscout-bench-")
     data = load_bfcl(TUNING_CATEGORIES)
     queries = [q.query for q in data.queries]
     wanted = args.systems or [*ORDER, *[name for name in IN_PROCESS if name not in ORDER]]

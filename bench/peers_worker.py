@@ -1,7 +1,7 @@
 """Run a peer project's own tool-search code over a catalog and queries; runs inside .bench-venv/.
 
-The peers pin dependencies that conflict with toolscout's, so `compare_retrieval.py` starts this
-script with `.bench-venv/bin/python` (made by `bench/setup.sh`). It imports only the peer's
+The peers and their dependencies stay out of the project's environment, so `compare_retrieval.py`
+starts this script with `.bench-venv/bin/python` (made by `bench/setup.sh`). It imports only the peer's
 package, never toolscout.
 
     python bench/peers_worker.py SYSTEM INPUT.json  ->  stdout: {"build_s", "rankings", "latencies_ms", "version"}
@@ -66,7 +66,7 @@ def pydantic_ai_keywords(tools: Sequence[dict[str, Any]], limit: int) -> tuple[S
 
     def search(query: str) -> list[str]:
         try:
-            result = toolset._run_keywords_search([query], search_tool)  # type: ignore[arg-type]
+            result = toolset._run_keywords_search([query], search_tool)  # type: ignore[arg-type]  # duck-typed: only .corpus and .discovered_tool_names are read
         except ModelRetry:  # raised for a query without a single ASCII word
             return []
         return [match["name"] for match in result["discovered_tools"]]

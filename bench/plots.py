@@ -1,6 +1,6 @@
 """Plots of the committed bench results: recall per system, and latency against catalog size.
 
-    .venv/bin/python bench/plots.py   # reads bench/results/*.json, writes retrieval.png and speed.png
+.venv/bin/python bench/plots.py   # reads bench/results/*.json, writes retrieval.png and speed.png
 """
 
 from __future__ import annotations

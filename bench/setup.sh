@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Bench-only environment: the peers' tool-search code (pydantic-ai, FastMCP) lives in its own
-# venv, .bench-venv/, because their dependency pins conflict with toolscout's. bench/peers_worker.py
-# runs inside it; everything else in bench/ runs in the project's .venv. Safe to run again.
+# Bench-only environment: the peers' tool-search code (pydantic-ai, FastMCP) and their ~40
+# dependencies live in their own venv, .bench-venv/, never in the project's .venv or CI.
+# bench/peers_worker.py runs inside it; everything else in bench/ runs in .venv. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PIP_DISABLE_PIP_VERSION_CHECK=1

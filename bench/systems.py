@@ -23,6 +23,7 @@ from rank_bm25 import BM25Okapi
 
 from toolscout import Catalog, ToolSpec
 from toolscout.cli._engine import build_for_mode
+from toolscout.search.base import SearchMode
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH_PYTHON = ROOT / ".bench-venv" / "bin" / "python"
@@ -84,12 +85,12 @@ def bm25s_system(catalog: Catalog) -> Search:
     return search
 
 
-def toolscout_system(catalog: Catalog, mode: str) -> Search:
+def toolscout_system(catalog: Catalog, mode: SearchMode) -> Search:
     """toolscout's index, built exactly as `toolscout search/eval --mode MODE` builds it."""
-    index = build_for_mode(catalog, mode)  # type: ignore[arg-type]
+    index = build_for_mode(catalog, mode)
 
     def search(query: str, limit: int = 10) -> list[str]:
-        return [hit.name for hit in index.search(query, limit=limit, mode=mode).hits]  # type: ignore[arg-type]
+        return [hit.name for hit in index.search(query, limit=limit, mode=mode).hits]
 
     return search
 
@@ -133,9 +134,7 @@ def run_in_process(name: str, catalog: Catalog, queries: Sequence[str], *, limit
 def run_peer(system: str, catalog: Catalog, queries: Sequence[str], *, limit: int) -> Run:
     if not BENCH_PYTHON.exists():
         raise SystemExit(f"{BENCH_PYTHON} is missing: run `bash bench/setup.sh` first")
-    tools = [
-        {"name": tool.name, "description": tool.description, "parameters": tool.parameters} for tool in catalog
-    ]
+    tools = [{"name": tool.name, "description": tool.description, "parameters": tool.parameters} for tool in catalog]
     with tempfile.TemporaryDirectory() as tmp:
         payload = Path(tmp) / "input.json"
         payload.write_text(json.dumps({"tools": tools, "queries": list(queries), "limit": limit}), encoding="utf-8")

@@ -10,6 +10,7 @@ from toolscout import Catalog, SearchHit, SearchResult, ToolSpec
 from toolscout.evaluation import (
     QueryFileError,
     evaluate,
+    hit_at_k,
     load_labelled_queries,
     load_queries,
     ndcg_at_k,
@@ -29,12 +30,14 @@ from toolscout.search.base import SearchIndex, SearchMode
         pytest.param(["b", "a", "c"], ["a"], 2, 1.0, id="single-gold-inside-cutoff"),
         pytest.param(["a", "x", "b"], ["a", "b"], 2, 0.5, id="two-gold-one-found"),
         pytest.param(["a", "x", "b"], ["a", "b"], 3, 1.0, id="two-gold-both-found"),
+        pytest.param(["b", "x"], ["a", "b", "c"], 1, 1.0, id="capped-at-k-when-more-gold-than-k"),
+        pytest.param(["b", "x"], ["a", "b", "c"], 2, 0.5, id="capped-denominator-is-k"),
         pytest.param(["a", "a", "x"], ["a", "b"], 3, 0.5, id="duplicate-hit-counts-once"),
         pytest.param(["x", "y"], ["a", "a"], 2, 0.0, id="duplicate-gold-is-one-tool"),
         pytest.param([], ["a"], 5, 0.0, id="no-hits"),
     ],
 )
-def test_recall_at_k_is_the_share_of_distinct_gold_tools_in_the_top_k(
+def test_recall_at_k_is_gold_found_in_the_top_k_over_the_most_that_fit(
     ranked: list[str], gold: list[str], k: int, expected: float
 ) -> None:
     assert recall_at_k(ranked, gold, k) == expected
@@ -54,6 +57,20 @@ def test_reciprocal_rank_uses_the_first_gold_tool(
     ranked: list[str], gold: list[str], k: int | None, expected: float
 ) -> None:
     assert reciprocal_rank(ranked, gold, k) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    ("ranked", "gold", "k", "expected"),
+    [
+        pytest.param(["x", "b"], ["a", "b", "c"], 2, 1.0, id="any-gold-counts"),
+        pytest.param(["x", "b"], ["a", "b", "c"], 1, 0.0, id="outside-cutoff"),
+        pytest.param([], ["a"], 3, 0.0, id="no-hits"),
+    ],
+)
+def test_hit_at_k_is_one_when_any_gold_tool_is_in_the_top_k(
+    ranked: list[str], gold: list[str], k: int, expected: float
+) -> None:
+    assert hit_at_k(ranked, gold, k) == expected
 
 
 def test_ndcg_matches_a_hand_computed_value_for_two_gold_tools() -> None:
@@ -100,6 +117,7 @@ def test_summarize_averages_over_queries_and_keys_recall_json_by_string() -> Non
     assert report.to_json() == {
         "n": 2,
         "recall": {"1": 0.5, "2": 1.0},
+        "hit": {"1": 0.5, "2": 1.0},
         "mrr": 0.75,
         "ndcg": pytest.approx((1 + 1 / math.log2(3)) / 2, abs=1e-4),
         "latency_ms": {"p50": 2.0, "p95": 2.9},
@@ -187,9 +205,10 @@ class _FixedIndex:
         return SearchResult(query=query, mode="lexical", hits=hits, total=len(hits))
 
 
-def test_evaluate_runs_each_query_at_the_largest_cutoff_and_maps_aliases(tmp_path: Path) -> None:
+def test_evaluate_runs_each_query_at_the_largest_cutoff_and_scores_through_aliases(tmp_path: Path) -> None:
     catalog = Catalog([ToolSpec(name="get_weather"), ToolSpec(name="get_weather_2"), ToolSpec(name="send")])
-    index = _FixedIndex({"rain": ["get_weather_2", "send"], "mail": ["get_weather", "send"]})
+    # After aliasing, "mail" ranks get_weather twice; the repeat is dropped and send moves up to 2nd (RR 1/2).
+    index = _FixedIndex({"rain": ["get_weather_2", "send"], "mail": ["get_weather_2", "get_weather", "send"]})
     queries = load_labelled_queries(
         _write(
             tmp_path,

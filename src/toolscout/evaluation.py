@@ -2,7 +2,11 @@
 
 Metrics use binary relevance and allow several gold tools per query:
 
-- Recall@k: the share of a query's gold tools found in its top k, averaged over queries.
+- Recall@k (capped): gold tools found in the top k divided by min(k, number of gold tools),
+  averaged over queries, so a query that needs three tools can still score 1 at k=1 when its
+  first hit is one of them (the "capped recall" of BEIR, Thakur et al., 2021,
+  https://arxiv.org/abs/2104.08663). For single-tool queries it equals Hit@k.
+- Hit@k: the share of queries with at least one gold tool in the top k (success@k).
 - MRR: the reciprocal rank of the first gold tool in the ranking (0 when none appears).
 - nDCG@k: DCG with gain 1 for each gold tool at rank r discounted by log2(r + 1), divided by
   the DCG of an ideal ranking that puts every gold tool first (Järvelin & Kekäläinen, 2002,
@@ -31,6 +35,7 @@ __all__ = [
     "LabelledQuery",
     "QueryFileError",
     "evaluate",
+    "hit_at_k",
     "load_labelled_queries",
     "load_queries",
     "ndcg_at_k",
@@ -75,7 +80,9 @@ class EvalReport:
     n: int
     """Number of queries."""
     recall: Mapping[int, float]
-    """Mean Recall@k for each cutoff k."""
+    """Mean capped Recall@k for each cutoff k."""
+    hit: Mapping[int, float]
+    """Hit@k for each cutoff k: the share of queries with a gold tool in the top k."""
     mrr: float
     """Mean reciprocal rank of the first gold tool within the top `k`."""
     ndcg: float
@@ -96,6 +103,7 @@ class EvalReport:
         return {
             "n": self.n,
             "recall": {str(k): round(value, 4) for k, value in sorted(self.recall.items())},
+            "hit": {str(k): round(value, 4) for k, value in sorted(self.hit.items())},
             "mrr": round(self.mrr, 4),
             "ndcg": round(self.ndcg, 4),
             "latency_ms": {"p50": round(self.latency_p50_ms, 3), "p95": round(self.latency_p95_ms, 3)},
@@ -176,11 +184,16 @@ def _relevance(ranked: Sequence[str], gold: Sequence[str], k: int) -> list[bool]
 
 
 def recall_at_k(ranked: Sequence[str], gold: Sequence[str], k: int) -> float:
-    """Return the share of the distinct `gold` names found in the first `k` of `ranked`."""
-    distinct = set(gold)
-    if not distinct:
+    """Return the distinct `gold` names in the first `k` of `ranked`, divided by min(k, number of gold names)."""
+    possible = min(len(set(gold)), k)
+    if possible == 0:
         return 0.0
-    return sum(_relevance(ranked, gold, k)) / len(distinct)
+    return sum(_relevance(ranked, gold, k)) / possible
+
+
+def hit_at_k(ranked: Sequence[str], gold: Sequence[str], k: int) -> float:
+    """Return 1.0 when any `gold` name is among the first `k` of `ranked`, else 0.0."""
+    return 1.0 if any(_relevance(ranked, gold, k)) else 0.0
 
 
 def reciprocal_rank(ranked: Sequence[str], gold: Sequence[str], k: int | None = None) -> float:
@@ -253,6 +266,7 @@ def summarize(
     return EvalReport(
         n=n,
         recall={k: mean(recall_at_k(ranked, gold, k) for ranked, gold in pairs) for k in cutoffs},
+        hit={k: mean(hit_at_k(ranked, gold, k) for ranked, gold in pairs) for k in cutoffs},
         mrr=mean(reciprocal_rank(ranked, gold, top) for ranked, gold in pairs),
         ndcg=mean(ndcg_at_k(ranked, gold, top) for ranked, gold in pairs),
         latency_p50_ms=percentile(latencies_ms, 50),

@@ -63,9 +63,7 @@ def test_search_regex_mode_matches_names(catalog_file: Path) -> None:
     assert [hit["name"] for hit in json.loads(out)["hits"]] == ["send_email"]
 
 
-def test_search_queries_file_prints_one_json_line_per_input_line(
-    catalog_file: Path, write_jsonl: JsonlWriter
-) -> None:
+def test_search_queries_file_prints_one_json_line_per_input_line(catalog_file: Path, write_jsonl: JsonlWriter) -> None:
     queries = write_jsonl(
         [
             {"id": "w", "query": "weather in Rome"},

@@ -289,7 +289,9 @@ async def test_scoped_search_only_returns_in_scope_tools(scout):
 
 async def test_scoped_search_for_an_exact_out_of_scope_name_finds_nothing(scout):
     outcome = await scout.session("s", scope=SCOPE).dispatch("tool_search", {"query": "plugin__danger"})
-    assert "plugin__danger" not in json.dumps(outcome.content)
+    assert outcome.content["tools"] == []
+    assert "plugin__danger" not in outcome.content["suggestions"]
+    assert "plugin" not in {item["name"] for item in outcome.content["namespaces"]}
 
 
 async def test_scoped_describe_and_call_refuse_out_of_scope_tools_like_unknown_ones(scout, calls):

@@ -12,6 +12,9 @@ import click
 from ..catalog import Catalog
 from ..errors import ToolscoutError
 from ..search.base import SearchIndex, SearchMode
+from ..search.embeddings.base import EmbeddingError
+from ..search.embeddings.cache import EmbeddingCache
+from ..search.embeddings.dense import DenseRanker
 from ..search.index import build_index
 
 __all__ = ["MODES", "SAMPLE_CATALOG", "build_for_mode", "default_mode", "load_catalog", "mode_option"]
@@ -59,10 +62,24 @@ mode_option = click.option(
 
 
 def build_for_mode(catalog: Catalog, mode: SearchMode) -> SearchIndex:
-    """Build the index `mode` needs: lexical (also serves regex), or lexical plus embeddings for hybrid.
+    """Build the index `mode` needs: lexical (which also serves regex), or lexical plus embeddings for hybrid.
 
-    A hybrid index whose embedder cannot be loaded serves lexical results (the search layer logs a warning).
+    When the embedding model cannot be loaded, a warning goes to stderr and hybrid queries run lexically.
     """
     if mode != "hybrid":
         return build_index(catalog)
-    return build_index(catalog, dense=_dense_backend())
+    return build_index(catalog, dense=_dense_ranker(catalog))
+
+
+def _dense_ranker(catalog: Catalog) -> DenseRanker | None:
+    # Imported only here: loading torch takes seconds that lexical and regex runs must not pay.
+    try:
+        from ..search.embeddings.local import SentenceTransformerEmbedder
+    except ImportError as exc:
+        click.echo(f"Warning: {exc}; searching lexically.", err=True)
+        return None
+    try:
+        return DenseRanker(catalog, SentenceTransformerEmbedder(), cache=EmbeddingCache())
+    except EmbeddingError as exc:
+        click.echo(f"Warning: {exc}; searching lexically.", err=True)
+        return None

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-import anyio
 import click
 
 from ..errors import ToolscoutError
@@ -27,7 +26,9 @@ def catalog_group() -> None:
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     help="The catalog JSON file to write.",
 )
-@click.option("--strict", is_flag=True, help="Fail (write nothing) if any server fails or any tool is left out.")
+@click.option(
+    "--strict", is_flag=True, help="Fail (write nothing) if any server fails or any tool is left out or missed."
+)
 @click.option("-v", "--verbose", is_flag=True, help="Also log each repaired or left-out tool.")
 def dump_command(config: Path, output: Path, strict: bool, verbose: bool) -> None:
     """Connect to every server in CONFIG and write all their tools to a catalog file.
@@ -37,6 +38,8 @@ def dump_command(config: Path, output: Path, strict: bool, verbose: bool) -> Non
     and skipped; the command fails only when every server fails, or with --strict.
     """
     try:
+        import anyio
+
         from ..gateway.config import load_config
         from ..gateway.dump import dump_catalog
     except ImportError as exc:
@@ -56,16 +59,23 @@ def dump_command(config: Path, output: Path, strict: bool, verbose: bool) -> Non
             continue
         notes = []
         if report.repaired:
-            notes.append(f"{len(report.repaired)} schemas normalized")
+            notes.append(f"{len(report.repaired)} {_plural(len(report.repaired), 'schema')} normalized")
         if report.problems:
             left_out = ", ".join(problem.tool or "(unnamed)" for problem in report.problems)
             notes.append(f"left out: {left_out}")
+        if not report.complete:
+            notes.append("incomplete: its pages never end")
         suffix = f"  ({'; '.join(notes)})" if notes else ""
-        click.echo(f"  {report.name:<{width}}  {report.tools:>4} tools{suffix}")
+        click.echo(f"  {report.name:<{width}}  {report.tools:>4} {_plural(report.tools, 'tool')}{suffix}")
     ok = len(result.servers) - len(result.failed)
     if ok == 0:
         raise click.ClickException("every server failed; nothing written")
-    if strict and (result.failed or any(report.problems for report in result.servers)):
+    if strict and (result.failed or any(report.problems or not report.complete for report in result.servers)):
         raise click.ClickException("--strict: a server failed or a tool was left out; nothing written")
     result.write(output)
-    click.echo(f"wrote {len(result.catalog)} tools from {ok} of {len(result.servers)} servers to {output}")
+    total = len(result.catalog)
+    click.echo(f"wrote {total} {_plural(total, 'tool')} from {ok} of {len(result.servers)} servers to {output}")
+
+
+def _plural(number: int, noun: str) -> str:
+    return noun if number == 1 else f"{noun}s"

@@ -11,10 +11,9 @@ from pathlib import Path
 
 import click
 
-from ..catalog import Catalog
 from ..errors import SearchError
 from ..evaluation import EvalReport, QueryFileError, evaluate, load_labelled_queries
-from ..search.base import SearchIndex, SearchMode
+from ..search.base import SearchMode
 from ._engine import build_for_mode, default_mode, load_catalog, mode_option
 
 __all__ = ["eval_command"]
@@ -53,17 +52,17 @@ def eval_command(
     aliases_file: Path | None,
     as_json: bool,
 ) -> None:
-    r"""Measure how well CATALOG's index finds the gold tools of QUERIES.
+    """Measure how well CATALOG's index finds the gold tools of QUERIES.
 
     QUERIES is a JSONL file of {"id": ..., "query": ..., "gold": [tool names]} lines.
     Reports Recall@k for each cutoff, MRR and nDCG at the largest cutoff, p50/p95 query
-    latency and index build time. --json prints {"n", "recall": {"1": ..}, "mrr", "ndcg",
+    latency and index build time. --json prints {"n", "recall": {"1": ..}, "hit", "mrr", "ndcg",
     "latency_ms": {"p50", "p95"}, "build_s", "k", "mode"}; a progress bar goes to stderr.
 
     \b
     Example:
       toolscout eval tools.json queries.jsonl --k 1,5,10 --json
-    """
+    """  # noqa: D301 - click needs a real \b (backspace) line to keep the examples unwrapped
     tools = load_catalog(catalog)
     try:
         queries = load_labelled_queries(queries_file)
@@ -73,18 +72,23 @@ def eval_command(
     run_mode = mode or default_mode()
     show_progress = len(queries) >= PROGRESS_THRESHOLD
 
-    def build(source: Catalog) -> SearchIndex:
-        if show_progress:
-            click.echo(f"Indexing {len(source)} tools ({run_mode})...", err=True)
-        return build_for_mode(source, run_mode)
-
+    if show_progress:
+        click.echo(f"Indexing {len(tools)} tools ({run_mode})...", err=True)
     with ExitStack() as stack:
         tick: Callable[[], None] | None = None
         if show_progress:
             bar = stack.enter_context(click.progressbar(length=len(queries), label="Searching", file=sys.stderr))
             tick = partial(bar.update, 1)
         try:
-            report = evaluate(tools, queries, build=build, ks=ks, mode=run_mode, aliases=aliases, on_query=tick)
+            report = evaluate(
+                tools,
+                queries,
+                build=partial(build_for_mode, mode=run_mode),
+                ks=ks,
+                mode=run_mode,
+                aliases=aliases,
+                on_query=tick,
+            )
         except SearchError as exc:
             raise click.ClickException(str(exc)) from None
     if as_json:

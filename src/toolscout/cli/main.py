@@ -18,7 +18,11 @@ def main() -> None:
 
 
 from .catalog import catalog_group  # noqa: E402
+from .eval import eval_command  # noqa: E402
 from .inspect import inspect_command  # noqa: E402  # subcommands register after the group exists
+from .search import search  # noqa: E402
 
 main.add_command(inspect_command)
 main.add_command(catalog_group)
+main.add_command(search)
+main.add_command(eval_command)

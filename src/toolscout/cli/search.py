@@ -30,7 +30,7 @@ __all__ = ["search"]
 def search(
     catalog: str, query: str | None, queries_file: Path | None, limit: int, mode: SearchMode | None, as_json: bool
 ) -> None:
-    r"""Search CATALOG (a tool catalog JSON file, or `sample`) for QUERY.
+    """Search CATALOG (a tool catalog JSON file, or `sample`) for QUERY.
 
     With --json the answer is {"query": ..., "hits": [{"name", "score", "namespace"}, ...]}.
     With --queries FILE.jsonl the catalog is indexed once and every input line
@@ -41,7 +41,7 @@ def search(
       toolscout search tools.json "weather forecast for a city"
       toolscout search tools.json "^github_" --mode regex --json
       toolscout search tools.json --queries requests.jsonl --limit 10
-    """
+    """  # noqa: D301 - click needs a real \b (backspace) line to keep the examples unwrapped
     if (query is None) == (queries_file is None):
         raise click.UsageError("give either a QUERY or --queries FILE.jsonl, not both or neither")
     run_mode = mode or default_mode()

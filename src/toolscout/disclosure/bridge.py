@@ -6,6 +6,7 @@ the request prefix stays byte-identical (and prompt-cache friendly) while tools 
 
 from __future__ import annotations
 
+from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..settings import Style
 
@@ -16,53 +17,42 @@ DESCRIBE = "tool_describe"
 CALL = "tool_call"
 BRIDGE_NAMES = frozenset({SEARCH, DESCRIBE, CALL})
 
-_QUERY = {
-    "type": "string",
-    "description": (
-        "A few keywords naming the service and the action (e.g. 'github create issue', 'weather forecast'), "
-        "or an exact tool name. Empty: list every tool, page by page."
-    ),
+_SEARCH_PARAMETERS: JsonObject = {
+    "type": "object",
+    "properties": {
+        "query": {
+            "type": "string",
+            "description": "Keywords (service + action) or an exact tool name; empty lists every tool.",
+        },
+        "limit": {"type": "integer"},
+        "offset": {"type": "integer", "description": "For paging."},
+    },
 }
-_LIMIT = {"type": "integer", "minimum": 1, "description": "Most results to return (default 5)."}
-_OFFSET = {"type": "integer", "minimum": 0, "description": "Skip this many results (to page through a listing)."}
+_NOT_MISSING = "If nothing matches, try other words before deciding a capability is missing."
 
 _SEARCH_BRIDGE = ToolSpec(
     name=SEARCH,
-    description=(
-        "Find tools that exist but are not in your tool list. Returns matching tool names with short "
-        "descriptions; then call tool_describe for their parameters and tool_call to run one. "
-        "If nothing matches, the answer lists the available namespaces: search again with other words "
-        "before deciding a capability is missing."
-    ),
-    parameters={"type": "object", "properties": {"query": _QUERY, "limit": _LIMIT, "offset": _OFFSET}},
+    description=f"Find tools that exist but are not in your tool list; returns names and descriptions. {_NOT_MISSING}",
+    parameters=_SEARCH_PARAMETERS,
     defer="never",
 )
 
 _SEARCH_REVEAL = ToolSpec(
     name=SEARCH,
     description=(
-        "Find tools that exist but are not in your tool list. Matching tools are loaded with their full "
-        "parameters and you can call them directly from your next step. If nothing matches, the answer "
-        "lists the available namespaces: search again with other words before deciding a capability is missing."
+        "Find tools that exist but are not in your tool list; the matches are added to your tool list "
+        f"for your next step. {_NOT_MISSING}"
     ),
-    parameters={"type": "object", "properties": {"query": _QUERY, "limit": _LIMIT, "offset": _OFFSET}},
+    parameters=_SEARCH_PARAMETERS,
     defer="never",
 )
 
 _DESCRIBE = ToolSpec(
     name=DESCRIBE,
-    description="Get the full parameter schemas of tools found with tool_search, by exact name.",
+    description="Get the parameter schemas of tools found by tool_search.",
     parameters={
         "type": "object",
-        "properties": {
-            "names": {
-                "type": "array",
-                "items": {"type": "string"},
-                "minItems": 1,
-                "maxItems": 10,
-                "description": "Exact tool names from tool_search.",
-            }
-        },
+        "properties": {"names": {"type": "array", "items": {"type": "string"}}},
         "required": ["names"],
     },
     defer="never",
@@ -70,16 +60,10 @@ _DESCRIBE = ToolSpec(
 
 _CALL = ToolSpec(
     name=CALL,
-    description=(
-        "Run a tool found with tool_search: its exact name and its arguments as an object matching the "
-        "schema from tool_describe. Tools already in your tool list are called directly, not through this."
-    ),
+    description="Run a tool found by tool_search with arguments matching its schema (not tools already listed).",
     parameters={
         "type": "object",
-        "properties": {
-            "name": {"type": "string", "description": "Exact tool name."},
-            "arguments": {"type": "object", "description": "The tool's arguments."},
-        },
+        "properties": {"name": {"type": "string"}, "arguments": {"type": "object"}},
         "required": ["name", "arguments"],
     },
     defer="never",

@@ -2,8 +2,10 @@
 
 from .config import GatewayConfig, GatewaySettings, HttpServer, ServerConfig, StdioServer, load_config
 from .dump import CatalogDump, ServerReport, dump_catalog, mcp_definition
-from .lenient import ToolProblem, repair_tools
-from .upstream import ToolListing, Upstream, UpstreamError, UpstreamFailure, UpstreamTool
+from .envsubst import expand_env
+from .lenient import repair_tools
+from .records import ToolListing, ToolProblem, UpstreamError, UpstreamFailure, UpstreamTool
+from .upstream import Upstream
 
 __all__ = [
     "CatalogDump",
@@ -20,6 +22,7 @@ __all__ = [
     "UpstreamFailure",
     "UpstreamTool",
     "dump_catalog",
+    "expand_env",
     "load_config",
     "mcp_definition",
     "repair_tools",

@@ -21,7 +21,6 @@ Env and header values are `SecretStr`: they never show in a repr, a log line or 
 from __future__ import annotations
 
 import json
-import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -42,11 +41,11 @@ from pydantic import (
 from .._types import JsonObject
 from ..errors import ConfigError
 from ..settings import Mode, Style
+from .envsubst import expand_env
 
 __all__ = ["GatewayConfig", "GatewaySettings", "HttpServer", "ServerConfig", "StdioServer", "load_config"]
 
 _SERVER_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-_VAR_RE = re.compile(r"\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _ModelT = TypeVar("_ModelT", bound=BaseModel)
 _MODES: dict[object, Mode] = {"auto": "auto", "on": "on", "off": "off", True: "auto", False: "off"}
 # Keys some MCP clients add to a server entry; they mean nothing to the gateway.
@@ -154,7 +153,7 @@ class GatewayConfig(BaseModel):
         """
         base = (base_dir or Path.cwd()).resolve()
         servers_key = "mcpServers" if "mcpServers" in data or "servers" not in data else "servers"
-        raw_servers = _expand(data.get(servers_key), servers_key)
+        raw_servers = expand_env(data.get(servers_key), servers_key)
         if not isinstance(raw_servers, dict) or not raw_servers:
             raise ConfigError(
                 'add at least one server: {"mcpServers": {"name": {"command": ...} or {"url": ...}}}',
@@ -163,7 +162,7 @@ class GatewayConfig(BaseModel):
         servers = {
             name: _server(name, raw, key=f"{servers_key}.{name}", base=base) for name, raw in raw_servers.items()
         }
-        raw_settings = _expand(data.get("toolscout", {}), "toolscout")
+        raw_settings = expand_env(data.get("toolscout", {}), "toolscout")
         if not isinstance(raw_settings, dict):
             raise ConfigError("must be an object (a table in TOML) of gateway settings", key="toolscout")
         settings = _validate(GatewaySettings, raw_settings, "toolscout")
@@ -221,35 +220,6 @@ def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise _DuplicateKeyError(key)
         out[key] = value
     return out
-
-
-def _expand(value: object, key: str) -> object:
-    """Expand ``${VAR}`` / ``${VAR:-default}`` in every string of a decoded document."""
-    if isinstance(value, str):
-        return _expand_string(value, key)
-    if isinstance(value, list):
-        return [_expand(item, f"{key}[{index}]") for index, item in enumerate(value)]
-    if isinstance(value, dict):
-        return {name: _expand(item, f"{key}.{name}") for name, item in value.items()}
-    return value
-
-
-def _expand_string(text: str, key: str) -> str:
-    def substitute(match: re.Match[str]) -> str:
-        if match.group(0) == "$${":
-            return "${"
-        name, default = match.group(1), match.group(2)
-        value = os.environ.get(name)
-        if value is not None and (value or default is None):
-            return value
-        if default is not None:
-            return default
-        raise ConfigError(
-            f"environment variable {name} is not set: export it, or write ${{{name}:-default}} to give a default",
-            key=key,
-        )
-
-    return _VAR_RE.sub(substitute, text)
 
 
 def _server(name: object, raw: object, *, key: str, base: Path) -> ServerConfig:

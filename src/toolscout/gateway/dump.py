@@ -19,8 +19,8 @@ import anyio
 from .._types import JsonObject
 from ..catalog import Catalog, ToolSpec
 from .config import GatewayConfig, ServerConfig
-from .lenient import ToolProblem
-from .upstream import ToolListing, Upstream, UpstreamError
+from .records import ToolListing, ToolProblem, UpstreamError
+from .upstream import Upstream
 
 __all__ = ["CatalogDump", "ServerReport", "dump_catalog", "mcp_definition"]
 
@@ -37,6 +37,8 @@ class ServerReport:
     """Tools whose input schema was normalized."""
     problems: tuple[ToolProblem, ...] = ()
     """Tools left out, and why."""
+    complete: bool = True
+    """False when the server's listing pages never ended (the tools read are kept)."""
     error: str | None = None
     """Why the server contributed nothing, if it failed."""
 
@@ -113,7 +115,13 @@ async def dump_catalog(config: GatewayConfig) -> CatalogDump:
             continue
         tools.extend(tool.spec for tool in outcome.tools)
         reports.append(
-            ServerReport(name=name, tools=len(outcome.tools), repaired=outcome.repaired, problems=outcome.problems)
+            ServerReport(
+                name=name,
+                tools=len(outcome.tools),
+                repaired=outcome.repaired,
+                problems=outcome.problems,
+                complete=outcome.complete,
+            )
         )
     tools.sort(key=lambda tool: (tool.namespace or "", tool.name))
     return CatalogDump(catalog=Catalog(tools), servers=tuple(reports))

@@ -29,25 +29,11 @@ from pydantic import ValidationError
 from .._types import JsonObject
 from ..catalog import iter_tool_specs, normalize_parameters
 from ..errors import CatalogError
+from .records import ToolProblem
 
-__all__ = ["RepairLog", "ToolProblem", "lenient_tool_listing", "repair_tools"]
+__all__ = ["RepairLog", "lenient_tool_listing", "repair_tools"]
 
 logger = logging.getLogger("toolscout.gateway")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ToolProblem:
-    """An upstream tool left out of the catalog, and why."""
-
-    server: str
-    """The upstream server's name."""
-    tool: str | None
-    """The tool's name, or None when it has no readable name."""
-    message: str
-    """What is wrong with it."""
-
-    def __str__(self) -> str:
-        return f"{self.server}: tool {self.tool or '(unnamed)'}: {self.message}"
 
 
 @dataclass(slots=True)
@@ -234,7 +220,12 @@ class _RepairingReader:
         if isinstance(message, JSONRPCResponse | JSONRPCError) and str(message.id) in self._pending:
             self._pending.discard(str(message.id))
             if isinstance(message, JSONRPCResponse):
-                repaired = JSONRPCResponse(jsonrpc="2.0", id=message.id, result=self._repair(message.result))
+                try:
+                    result = self._repair(message.result)
+                except Exception:  # boundary: this runs in the SDK's read loop, which must never die
+                    logger.exception("repairing a tools/list answer failed; passing it on unchanged")
+                    return item
+                repaired = JSONRPCResponse(jsonrpc="2.0", id=message.id, result=result)
                 return SessionMessage(message=repaired, metadata=item.metadata)
         return item
 

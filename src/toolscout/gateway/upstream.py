@@ -18,9 +18,8 @@ import sys
 import tempfile
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
 from types import TracebackType
-from typing import Literal, TextIO, TypeAlias
+from typing import TextIO
 
 import anyio
 import anyio.abc
@@ -30,65 +29,23 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, CallToolResult, Implementation, Tool
-from pydantic import ValidationError
 
 from .._types import JsonObject
 from .._version import __version__
-from ..catalog import ToolSpec, iter_tool_specs
-from ..errors import CatalogError, ToolscoutError
+from ..catalog import iter_tool_specs
+from ..errors import CatalogError
 from .config import HttpServer, ServerConfig
-from .lenient import RepairLog, ToolProblem, lenient_tool_listing
+from .lenient import RepairLog, lenient_tool_listing
+from .records import ToolListing, ToolProblem, UpstreamError, UpstreamFailure, UpstreamTool
 
-__all__ = ["ToolListing", "Upstream", "UpstreamError", "UpstreamFailure", "UpstreamTool"]
+__all__ = ["Upstream"]
 
 logger = logging.getLogger("toolscout.gateway")
-
-UpstreamFailure: TypeAlias = Literal["start", "timeout", "closed", "protocol"]
-"""`start`: could not start or finish the handshake; `timeout`: no answer in time; `closed`: the
-connection is gone (the server exited); `protocol`: the server answered with an error or garbage."""
 
 _MAX_PAGES = 1000
 # The MCP tool fields the catalog keeps (not `_meta`, `icons`, `execution`).
 _DEFINITION_KEYS = ("title", "description", "inputSchema", "outputSchema", "annotations")
 _STDERR_TAIL_BYTES = 1500
-
-
-class UpstreamError(ToolscoutError):
-    """An upstream server could not be started, or a request to it failed.
-
-    Attributes:
-        server: The upstream's name.
-        kind: What went wrong (see `UpstreamFailure`).
-    """
-
-    def __init__(self, message: str, *, server: str, kind: UpstreamFailure) -> None:
-        self.server = server
-        self.kind: UpstreamFailure = kind
-        super().__init__(f"upstream {server!r}: {message}")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class UpstreamTool:
-    """A tool as the gateway presents it, with the name to call it by upstream."""
-
-    spec: ToolSpec
-    """The namespaced record (``server__tool``, namespace = server)."""
-    upstream_name: str
-    """The tool's own name on its server, for routing calls."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ToolListing:
-    """Everything one upstream offers, after repair."""
-
-    server: str
-    """The upstream's name."""
-    tools: tuple[UpstreamTool, ...]
-    """Usable tools, in the server's order."""
-    repaired: tuple[str, ...] = ()
-    """Upstream names of tools whose input schema was normalized (see `toolscout.gateway.lenient`)."""
-    problems: tuple[ToolProblem, ...] = ()
-    """Tools left out, by name, and listing faults that cost no tool."""
 
 
 class Upstream:
@@ -187,14 +144,20 @@ class Upstream:
                             break
                         seen.add(cursor)
                     if cursor is not None:
-                        problems.append(self._problem(None, "the tools/list pages never end; kept the pages read"))
+                        logger.warning("upstream %r: the tools/list pages never end; kept the pages read", self.name)
             except TimeoutError:
                 raise self._error(f"tools/list took longer than {timeout_s:g} s", "timeout") from None
-            except (MCPError, ValidationError) as exc:
+            except Exception as exc:  # boundary: whatever an upstream does must become an UpstreamError
                 raise self._request_error(exc, "tools/list") from exc
             repaired, skipped = self._repairs.drain()
             tools = self._namespaced(raw, problems)
-        return ToolListing(server=self.name, tools=tools, repaired=repaired, problems=(*skipped, *problems))
+        return ToolListing(
+            server=self.name,
+            tools=tools,
+            repaired=repaired,
+            problems=(*skipped, *problems),
+            complete=cursor is None,
+        )
 
     async def call_tool(
         self, tool: str, arguments: Mapping[str, object] | None = None, *, timeout_s: float | None = None
@@ -279,8 +242,8 @@ class Upstream:
             out.append(UpstreamTool(spec=spec, upstream_name=tool.name))
         return tuple(out)
 
-    def _problem(self, tool: str | None, message: str) -> ToolProblem:
-        logger.warning("upstream %r: %s%s", self.name, f"tool {tool!r}: " if tool else "", message)
+    def _problem(self, tool: str, message: str) -> ToolProblem:
+        logger.warning("upstream %r: left out tool %r: %s", self.name, tool, message)
         return ToolProblem(server=self.name, tool=tool, message=message)
 
     def _request_error(self, exc: Exception, what: str) -> UpstreamError:

@@ -28,7 +28,8 @@ _STRUCTURAL = frozenset(
     | {"anyOf", "oneOf", "allOf", "prefixItems"}
     | _MAPS
 )
-_TEXTUAL = frozenset({"title", "description", "enum", "const"})
+# A property schema made only of these keys has nothing more to collect below its description.
+_PLAIN_KEYS = frozenset({"type", "description", "default", "format", "examples", "minimum", "maximum"})
 _MAX_DEPTH = 12
 
 
@@ -107,12 +108,17 @@ def _visit(node: object, depth: int, found: _Found) -> None:
     if not isinstance(node, dict):
         return
     schema = cast(dict[str, object], node)
-    for key in _TEXTUAL.intersection(schema):
-        value = schema[key]
-        if key == "enum" and isinstance(value, list):
-            found.enums.extend(str(item) for item in value if isinstance(item, str | int | float))
-        elif key == "const" and isinstance(value, str):
-            found.enums.append(value)
-        elif isinstance(value, str) and key in ("title", "description"):
-            found.descriptions.append(value)
-    _walk(schema, depth + 1, found)
+    text = schema.get("description")
+    if isinstance(text, str):
+        found.descriptions.append(text)
+    if not _PLAIN_KEYS.issuperset(schema):
+        title = schema.get("title")
+        if isinstance(title, str):
+            found.descriptions.append(title)
+        values = schema.get("enum")
+        if isinstance(values, list):
+            found.enums.extend(str(item) for item in values if isinstance(item, str | int | float))
+        const = schema.get("const")
+        if isinstance(const, str):
+            found.enums.append(const)
+        _walk(schema, depth + 1, found)

@@ -2,22 +2,25 @@
 
 `words` splits text into lowercase words: identifiers break at snake_case, camelCase
 (``HTTPServer`` -> ``http server``), kebab-case, dots, colons, slashes and digit boundaries;
-text is NFKC-normalised and Latin accents are folded (``café`` -> ``cafe``). Scripts written
-without spaces (Chinese, Japanese, Korean, Thai, Lao, Khmer, Myanmar) become overlapping
-character bigrams, or the single character when a run is one character long.
+text is NFKC-normalised and Latin, Greek and Cyrillic accents are folded (``café`` -> ``cafe``).
+Scripts written without spaces (Chinese, Japanese, Korean, Thai, Lao, Khmer, Myanmar) become
+overlapping character bigrams, or the single character when a run is one character long.
 
 `tokenize` then drops stopwords and stems each word (English Snowball for Latin words,
-Russian Snowball for Cyrillic words, via PyStemmer). Results are memoised per raw word, so
-tokenizing a large catalog costs little more than one regex pass over its text.
+Russian Snowball for Cyrillic words, via PyStemmer). Results are memoised per raw word, and
+`tokenize_many` splits plain-ASCII text with byte-level C routines, so tokenizing a large
+catalog costs little more than one pass over its bytes.
 """
 
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 from itertools import accumulate, chain, pairwise
+from typing import TypeVar
 
 import Stemmer
 
@@ -26,9 +29,9 @@ __all__ = ["STOPWORDS", "stem", "tokenize", "tokenize_many", "words"]
 STOPWORDS: frozenset[str] = frozenset(
     """a an and are as at be been being but by can could did do does for from had has have how i if in into is it
     its me my of on or our please should so than that the their them then there these they this those to us was
-    we were what when where which while who whom why will with would you your""".split()
+    we were what when where which while who whom why will with would you your s t ll re ve""".split()
 )
-"""Function words dropped by `tokenize` (never from tool names alone: see `toolscout.search.fields`)."""
+"""Function words dropped by `tokenize` (the last few are the tails of "it's", "don't", "we'll")."""
 
 # Scripts written without spaces between words; each run becomes character bigrams.
 _UNSPACED = (
@@ -43,17 +46,24 @@ _UNSPACED = (
 )
 # Combining marks that Python's \w does not count as word characters but that live inside words.
 _MARKS = "\u0300-\u036f\u0483-\u0489\u0900-\u0dff\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\u3099\u309a"
-_RAW_WORD = re.compile(rf"(?:[^\W_]|[{_MARKS}{_UNSPACED}])+")
-_UNSPACED_RUN = re.compile(rf"[{_UNSPACED}]+|[^{_UNSPACED}]+")
+_RAW_WORD = re.compile(rf"[\w{_MARKS}{_UNSPACED}]+")
+_UNSPACED_RUN = re.compile(rf"[{_UNSPACED}]+|[^{_UNSPACED}_]+")
 _UNSPACED_CHAR = re.compile(rf"[{_UNSPACED}]")
 # ASCII identifier pieces: acronyms before a capitalised word (HTTP|Server), words, digit runs.
 _ASCII_PIECE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+# Byte-level split of ASCII text: every byte that is not a word character becomes a space.
+_WORD_BYTES = (string.ascii_letters + string.digits + "_").encode()
+_NON_WORD_BYTES = bytes(c for c in range(1, 128) if c not in _WORD_BYTES)
+_TO_SPACE = bytes.maketrans(_NON_WORD_BYTES, b" " * len(_NON_WORD_BYTES))
+_SEPARATOR = b"\x00"
 _MEMO_LIMIT = 500_000
 
 _english = Stemmer.Stemmer("english")
 _russian = Stemmer.Stemmer("russian")
 _memo_words: dict[str, tuple[str, ...]] = {}
-_memo_terms: dict[str, tuple[str, ...]] = {}
+_memo_terms: dict[str | bytes, tuple[str, ...]] = {}
+
+_K = TypeVar("_K", bound=Hashable)
 
 
 def words(text: str) -> list[str]:
@@ -65,9 +75,7 @@ def words(text: str) -> list[str]:
     Returns:
         The words in order; stopwords are kept.
     """
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
-    raw = _RAW_WORD.findall(text)
+    raw = _RAW_WORD.findall(_normalize(text))
     return list(chain.from_iterable(map(_table(_memo_words, raw, _split_word), raw)))
 
 
@@ -84,14 +92,14 @@ def tokenize(text: str) -> list[str]:
         >>> tokenize("getURL2Text: fetches pages")
         ['get', 'url', '2', 'text', 'fetch', 'page']
     """
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
-    raw = _RAW_WORD.findall(text)
+    raw = _RAW_WORD.findall(_normalize(text))
     return list(chain.from_iterable(map(_table(_memo_terms, raw, _terms_of), raw)))
 
 
 def tokenize_many(texts: Sequence[str]) -> tuple[list[str], list[int]]:
-    """Tokenize many texts at once (the fast path for building an index).
+    """Tokenize many texts at once (the fast path for building an index); same terms as `tokenize`.
+
+    Repeated texts are tokenized once, and plain-ASCII texts are split with byte-level routines.
 
     Args:
         texts: The texts.
@@ -99,14 +107,30 @@ def tokenize_many(texts: Sequence[str]) -> tuple[list[str], list[int]]:
     Returns:
         All terms of all texts, concatenated in order, and the number of terms of each text.
     """
-    normal = [text if text.isascii() else unicodedata.normalize("NFKC", text) for text in texts]
-    raws = list(map(_RAW_WORD.findall, normal))
-    flat_raw = list(chain.from_iterable(raws))
-    per_word = list(map(_table(_memo_terms, flat_raw, _terms_of), flat_raw))
-    terms_before = [0, *accumulate(map(len, per_word))]
-    bounds = accumulate(map(len, raws), initial=0)
-    counts = [terms_before[end] - terms_before[start] for start, end in pairwise(bounds)]
-    return list(chain.from_iterable(per_word)), counts
+    unique = list(dict.fromkeys(texts))
+    raws = _raw_words(unique)
+    per_word = list(map(_table(_memo_terms, list(chain.from_iterable(raws)), _terms_of_any), chain.from_iterable(raws)))
+    bounds = list(accumulate(map(len, raws), initial=0))
+    by_text = {
+        text: tuple(chain.from_iterable(per_word[start:end]))
+        for text, (start, end) in zip(unique, pairwise(bounds), strict=True)
+    }
+    per_text = list(map(by_text.__getitem__, texts))
+    return list(chain.from_iterable(per_text)), list(map(len, per_text))
+
+
+def _raw_words(texts: list[str]) -> list[list[str | bytes]]:
+    """Split each text into runs of word characters; plain-ASCII texts go through fast byte routines."""
+    plain = [i for i, text in enumerate(texts) if text.isascii() and "\x00" not in text]
+    raws: list[list[str | bytes]] = []
+    if plain:
+        joined = "\x00".join([texts[i] for i in plain]).encode("ascii").translate(_TO_SPACE)
+        raws = [chunk.split() for chunk in joined.split(_SEPARATOR)]  # type: ignore[misc]
+    if len(plain) < len(texts):
+        fast = iter(raws)
+        is_plain = set(plain)
+        raws = [next(fast) if i in is_plain else _RAW_WORD.findall(_normalize(text)) for i, text in enumerate(texts)]
+    return raws
 
 
 @lru_cache(maxsize=65_536)
@@ -122,9 +146,13 @@ def stem(word: str) -> str:
     return word
 
 
+def _normalize(text: str) -> str:
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+
+
 def _table(
-    memo: dict[str, tuple[str, ...]], raw: list[str], make: Callable[[str], tuple[str, ...]]
-) -> Callable[[str], tuple[str, ...]]:
+    memo: dict[_K, tuple[str, ...]], raw: list[_K], make: Callable[[_K], tuple[str, ...]]
+) -> Callable[[_K], tuple[str, ...]]:
     """Return a lookup that covers every word of `raw`, filling the shared memo while it has room.
 
     The memo only ever grows (up to a bound), so concurrent readers never miss an entry they saw.
@@ -144,8 +172,12 @@ def _terms_of(word: str) -> tuple[str, ...]:
     return tuple(stem(w) for w in _split_word(word) if w not in STOPWORDS)
 
 
+def _terms_of_any(word: str | bytes) -> tuple[str, ...]:
+    return _terms_of(word.decode("ascii") if isinstance(word, bytes) else word)
+
+
 def _split_word(word: str) -> tuple[str, ...]:
-    """Split one run of word characters into lowercase words."""
+    """Split one run of word characters (underscores included) into lowercase words."""
     if word.isascii():
         return tuple(piece.lower() for piece in _ASCII_PIECE.findall(word))
     out: list[str] = []

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from toolscout.gateway.lenient import RepairLog, repair_tools
+
+GOOD = {"name": "good", "description": "Fine.", "inputSchema": {"type": "object", "properties": {}}}
+# What @modelcontextprotocol/server-gitlab 2025.4.25 sends when installed on its own.
+GITLAB_LIKE = {"name": "create_issue", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#"}}
+# Result fields around the tools; 2026-07-28 requires the cache hints.
+ENVELOPE = {"nextCursor": "c1", "ttlMs": 0, "cacheScope": "private", "resultType": "complete"}
+NO_TYPE = {"name": "no_type", "inputSchema": {"properties": {"q": {"type": "string"}}, "required": ["q"]}}
+
+
+def repair(tools: list[object], version: str | None = "2025-11-25") -> tuple[dict[str, object], RepairLog]:
+    log = RepairLog()
+    result = repair_tools({**ENVELOPE, "tools": tools}, server="srv", version=version, log=log)
+    return result, log
+
+
+def names(result: dict[str, object]) -> list[str]:
+    tools = result["tools"]
+    assert isinstance(tools, list)
+    return [tool["name"] for tool in tools]
+
+
+def test_a_well_formed_listing_passes_unchanged() -> None:
+    result, log = repair([GOOD])
+    assert result == {**ENVELOPE, "tools": [GOOD]}
+    assert log.drain() == ((), ())
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-11-25", "2026-07-28", None])
+def test_schemas_without_an_object_type_are_normalized_and_logged(
+    version: str | None, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="toolscout.gateway"):
+        result, log = repair([GITLAB_LIKE, NO_TYPE, GOOD], version)
+    assert names(result) == ["create_issue", "no_type", "good"]
+    tools = result["tools"]
+    assert isinstance(tools, list)
+    assert tools[0]["inputSchema"]["type"] == "object"
+    assert tools[1]["inputSchema"] == {"type": "object", **NO_TYPE["inputSchema"]}  # type: ignore[dict-item]
+    assert log.drain() == (("create_issue", "no_type"), ())
+    assert "'create_issue'" in caplog.text and "normalized" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("tool", "name", "why"),
+    [
+        ({"name": "s", "inputSchema": {"type": "string"}}, "s", "type 'object'"),
+        ({"name": "l", "inputSchema": ["not", "a", "schema"]}, "l", "must be a JSON object"),
+        ({"name": "r", "inputSchema": {"type": "object", "required": "q"}}, "r", "invalid JSON Schema"),
+        ({"name": "d", "description": 7, "inputSchema": {"type": "object"}}, "d", "'description' must be a string"),
+        ({"name": "a", "inputSchema": {"type": "object"}, "annotations": "ro"}, "a", "'annotations' must be an object"),
+        ({"name": "n m", "inputSchema": {"type": "object"}}, "n m", "invalid"),
+        ({"description": "no name", "inputSchema": {"type": "object"}}, None, "has no name"),
+        ("just a string", None, "is not an object"),
+    ],
+)
+def test_a_truly_malformed_tool_costs_only_itself(tool: object, name: str | None, why: str) -> None:
+    result, log = repair([GOOD, tool, NO_TYPE])
+    assert names(result) == ["good", "no_type"]
+    repaired, skipped = log.drain()
+    assert repaired == ("no_type",)
+    assert [(problem.server, problem.tool) for problem in skipped] == [("srv", name)]
+    assert why in skipped[0].message
+
+
+def test_a_tool_the_sdk_wire_schema_rejects_is_left_out_by_name() -> None:
+    bad_annotations = {"name": "x", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": "maybe"}}
+    result, log = repair([bad_annotations, GOOD])
+    assert names(result) == ["good"]
+    (problem,) = log.drain()[1]
+    assert problem.tool == "x" and "annotations.readOnlyHint" in problem.message
+
+
+def test_a_second_tool_with_the_same_name_is_left_out() -> None:
+    result, log = repair([GOOD, {**GOOD, "description": "Again."}])
+    assert names(result) == ["good"]
+    assert "first one is kept" in log.drain()[1][0].message
+
+
+@pytest.mark.parametrize(
+    ("result", "version"),
+    [
+        ({"tools": "none"}, "2025-11-25"),
+        ({"tools": [NO_TYPE], "nextCursor": 5}, "2025-11-25"),
+        ({"tools": [NO_TYPE]}, "2026-07-28"),
+    ],
+)
+def test_a_fault_outside_the_tools_is_left_for_the_sdk_to_reject(result: dict[str, object], version: str) -> None:
+    log = RepairLog()
+    assert repair_tools(result, server="srv", version=version, log=log) is result
+    assert log.drain() == ((), ())

@@ -1,0 +1,49 @@
+from toolscout import ToolSpec
+from toolscout.search.lexical import LexicalConfig, LexicalIndex
+
+TOOLS = [
+    ToolSpec(name="weather_report", description="Summarise news articles."),
+    ToolSpec(name="summarise_news", description="Get the weather report for a city."),
+    ToolSpec(name="final_velocity", description="Final velocity of a falling object."),
+    ToolSpec(name="velocity_final_check", description="Check the velocity of the final lap."),
+]
+
+
+def _ranking(index: LexicalIndex, query: str) -> list[str]:
+    scores = index.scores(index.query_terms(query))
+    order = sorted(range(len(TOOLS)), key=lambda i: -scores[i])
+    return [TOOLS[i].name for i in order if scores[i] > 0]
+
+
+def test_a_name_hit_beats_a_description_hit() -> None:
+    assert _ranking(LexicalIndex(TOOLS), "weather report")[0] == "weather_report"
+
+
+def test_adjacent_words_beat_the_same_words_apart() -> None:
+    assert _ranking(LexicalIndex(TOOLS), "compute the final velocity")[0] == "final_velocity"
+
+
+def test_query_terms_report_unknown_words_and_skip_standalone_numbers() -> None:
+    index = LexicalIndex(TOOLS)
+    terms = index.query_terms("weather in Zanzibar for 2024")
+    assert terms.unknown == ("zanzibar",)
+    assert len(terms.words) == 1
+    assert index.scores(terms).max() > 0
+
+
+def test_field_weights_are_configurable() -> None:
+    descriptions_only = LexicalConfig(
+        weights={"description": 1.0}, phrase_weights={"description": 1.0}, description_coverage=0.0
+    )
+    assert _ranking(LexicalIndex(TOOLS, config=descriptions_only), "weather report")[0] == "summarise_news"
+
+
+def test_ideal_bounds_every_score() -> None:
+    index = LexicalIndex(TOOLS)
+    terms = index.query_terms("final velocity weather report news")
+    assert index.scores(terms).max() <= index.ideal(terms)
+
+
+def test_an_empty_query_scores_nothing() -> None:
+    index = LexicalIndex(TOOLS)
+    assert index.scores(index.query_terms("the of and")).max() == 0
