@@ -82,18 +82,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--systems", nargs="*", help="subset of systems to run (default: all)")
     args = parser.parse_args()
-    # A fresh embedding cache, so the hybrid build time is a cold build.
-    os.environ["TOOLSCOUT_CACHE_DIR"] = tempfile.mkdtemp(prefix="toolscout-bench-")
     data = load_bfcl(TUNING_CATEGORIES)
     queries = [q.query for q in data.queries]
     wanted = args.systems or [*ORDER, *[name for name in IN_PROCESS if name not in ORDER]]
     runs: list[Run] = []
-    for name in wanted:
-        print(f"running {name} ...", file=sys.stderr, flush=True)
-        if name in PEERS:
-            runs.append(run_peer(name, data.catalog, queries, limit=LIMIT))
-        else:
-            runs.append(run_in_process(name, data.catalog, queries, limit=LIMIT))
+    # A fresh embedding cache, so the hybrid build time is a cold build.
+    with tempfile.TemporaryDirectory(prefix="toolscout-bench-") as cache:
+        os.environ["TOOLSCOUT_CACHE_DIR"] = cache
+        for name in wanted:
+            print(f"running {name} ...", file=sys.stderr, flush=True)
+            if name in PEERS:
+                runs.append(run_peer(name, data.catalog, queries, limit=LIMIT))
+            else:
+                runs.append(run_in_process(name, data.catalog, queries, limit=LIMIT))
 
     rows = [row(run, score(run, data)) for run in runs]
     by_category: dict[str, list[int]] = defaultdict(list)

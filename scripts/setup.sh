@@ -12,7 +12,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 # The CPU build of torch lies on this machine's disk; asking for it first keeps
 # sentence-transformers from pulling a multi-GB CUDA build.
 .venv/bin/python -c 'import torch' 2>/dev/null || .venv/bin/pip install -q torch==2.13.0 2>&1 | grep -v '^WARNING: Location' || true
-.venv/bin/pip install -q -e ".[dev,semantic,mcp,tiktoken,redis,bench]" 2>&1 | grep -v '^WARNING: Location' || true
+.venv/bin/pip install -q -e ".[dev,semantic,mcp,tiktoken,tokens,redis,bench]" 2>&1 | grep -v '^WARNING: Location' || true
 .venv/bin/python -c 'import toolscout' >/dev/null
 
 # Real MCP servers for the gateway's tests and examples/mcp_servers.json, into .mcp-servers/

@@ -13,7 +13,7 @@ import tiktoken
 import tiktoken.load
 import tiktoken.registry
 
-from toolscout import CharsPerToken, ConfigError, TiktokenCounter, TokenCounter, default_token_counter
+from toolscout import BpeOpenAICounter, CharsPerToken, ConfigError, TiktokenCounter, TokenCounter, default_token_counter
 from toolscout.tokens import schema_tokens
 
 O200K_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
@@ -94,19 +94,18 @@ def test_schema_tokens_keeps_key_order_as_given() -> None:
     assert one == len('{"b":1,"a":2}')
 
 
-def test_without_a_cached_encoding_the_default_is_chars_per_four_and_nothing_is_downloaded(
+def test_without_a_cached_tiktoken_encoding_the_default_is_bpe_openai_and_nothing_is_downloaded(
     empty_cache: Path, no_network: None
 ) -> None:
     counter = default_token_counter()
-    assert isinstance(counter, CharsPerToken)
-    assert counter.name == "chars/4"
+    assert counter.name == "bpe-openai:o200k_base"
     assert list(empty_cache.iterdir()) == []
 
 
-def test_with_caching_disabled_the_default_is_chars_per_four(monkeypatch: pytest.MonkeyPatch, no_network: None) -> None:
+def test_with_caching_disabled_the_default_is_not_tiktoken(monkeypatch: pytest.MonkeyPatch, no_network: None) -> None:
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
     monkeypatch.delitem(tiktoken.registry.ENCODINGS, "o200k_base", raising=False)
-    assert isinstance(default_token_counter(), CharsPerToken)
+    assert default_token_counter().name == "bpe-openai:o200k_base"
     assert TiktokenCounter.available("o200k_base") is False
 
 
@@ -124,7 +123,7 @@ def test_a_cached_file_with_the_wrong_hash_does_not_count_as_local(empty_cache: 
     cached = empty_cache / hashlib.sha1(O200K_URL.encode()).hexdigest()
     cached.write_bytes(b"truncated download")
     assert TiktokenCounter.available("o200k_base") is False
-    assert isinstance(default_token_counter(), CharsPerToken)
+    assert default_token_counter().name == "bpe-openai:o200k_base"
     assert cached.read_bytes() == b"truncated download"
 
 
@@ -162,10 +161,10 @@ def test_tiktoken_counter_counts_special_token_markers_as_plain_text() -> None:
     assert counter.count("") == 0
 
 
-def test_without_tiktoken_installed_the_default_is_chars_per_four_and_the_counter_says_how_to_install() -> None:
+def test_without_any_tokenizer_installed_the_default_is_chars_per_four_and_the_counter_says_how_to_install() -> None:
     script = (
-        "import sys; sys.modules['tiktoken'] = None\n"
-        "from toolscout import CharsPerToken, TiktokenCounter, default_token_counter\n"
+        "import sys; sys.modules['tiktoken'] = None; sys.modules['bpe_openai'] = None\n"
+        "from toolscout import BpeOpenAICounter, CharsPerToken, TiktokenCounter, default_token_counter\n"
         "assert isinstance(default_token_counter(), CharsPerToken)\n"
         "assert TiktokenCounter.available() is False\n"
         "try:\n"
@@ -175,3 +174,10 @@ def test_without_tiktoken_installed_the_default_is_chars_per_four_and_the_counte
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert "pip install 'toolscout[tiktoken]'" in result.stdout
+
+
+def test_bpe_openai_counts_o200k_tokens_exactly() -> None:
+    counter = BpeOpenAICounter()
+    assert counter.count("hello world") == 2
+    assert counter.count("") == 0
+    assert counter.name == "bpe-openai:o200k_base"

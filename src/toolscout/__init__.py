@@ -17,7 +17,7 @@ from .search.index import ToolIndex, build_index
 from .search.tokenize import tokenize
 from .session import DiscoveryStore, MemoryStore, SqliteStore
 from .settings import Mode, SearchSettings, Style
-from .tokens import CharsPerToken, TiktokenCounter, TokenCounter, default_token_counter
+from .tokens import BpeOpenAICounter, CharsPerToken, TiktokenCounter, TokenCounter, default_token_counter
 
 __all__ = [
     "__version__",
@@ -25,6 +25,7 @@ __all__ = [
     "AfterCall",
     "Assembly",
     "BeforeCall",
+    "BpeOpenAICounter",
     "BridgeAnswer",
     "build_index",
     "Catalog",

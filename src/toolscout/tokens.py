@@ -1,4 +1,4 @@
-"""Token estimates for tool schemas: chars/4 by default, exact with a locally cached tiktoken encoding.
+"""Token estimates for tool schemas: exact with an offline tokenizer when one is installed, else chars/4.
 
 toolscout never downloads anything at run time. tiktoken fetches its BPE files from the network
 on first use and caches them; `default_token_counter` therefore uses tiktoken only when the
@@ -12,6 +12,7 @@ import json
 import math
 import os
 import tempfile
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -23,10 +24,25 @@ try:
 except ImportError:  # the optional `tiktoken` extra
     tiktoken = None  # type: ignore[assignment]
 
+try:
+    with warnings.catch_warnings():
+        # bpe-openai reads its tables through importlib.resources' legacy API.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import bpe_openai
+except ImportError:  # the optional `tokens` extra
+    bpe_openai = None
+
 if TYPE_CHECKING:
     from tiktoken import Encoding
 
-__all__ = ["CharsPerToken", "TiktokenCounter", "TokenCounter", "default_token_counter", "schema_tokens"]
+__all__ = [
+    "BpeOpenAICounter",
+    "CharsPerToken",
+    "TiktokenCounter",
+    "TokenCounter",
+    "default_token_counter",
+    "schema_tokens",
+]
 
 _BLOB = "https://openaipublic.blob.core.windows.net/"
 # The files behind tiktoken's public encodings and their SHA-256 (facts from `tiktoken_ext.openai_public`).
@@ -167,13 +183,45 @@ class TiktokenCounter:
         return f"TiktokenCounter({self._encoding.name!r})"
 
 
+class BpeOpenAICounter:
+    """Exact ``o200k_base`` / ``cl100k_base`` counts from the `bpe-openai` package, whose token tables ship inside it.
+
+    Raises:
+        ImportError: bpe-openai is not installed.
+    """
+
+    __slots__ = ("_encoding",)
+
+    def __init__(self, encoding: str = "o200k_base") -> None:
+        if bpe_openai is None:
+            raise ImportError("bpe-openai is not installed; run: pip install 'toolscout[tokens]'")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self._encoding = bpe_openai.get_encoding(encoding)
+
+    @property
+    def name(self) -> str:
+        """``"bpe-openai:<encoding>"``."""
+        return f"bpe-openai:{self._encoding.name}"
+
+    def count(self, text: str) -> int:
+        """Return the exact number of tokens in `text`."""
+        return len(self._encoding.encode_ordinary(text))
+
+    def __repr__(self) -> str:
+        return f"BpeOpenAICounter({self._encoding.name!r})"
+
+
 def default_token_counter() -> TokenCounter:
-    """Return tiktoken's ``o200k_base`` counter if it is available locally, else `CharsPerToken` (chars/4).
+    """The most exact counter available offline: tiktoken's ``o200k_base`` when cached locally, else
+    bpe-openai's ``o200k_base`` when installed, else `CharsPerToken` (chars/4).
 
     Never triggers a download: see `TiktokenCounter.available`.
     """
     if TiktokenCounter.available("o200k_base"):
         return TiktokenCounter("o200k_base")
+    if bpe_openai is not None:
+        return BpeOpenAICounter("o200k_base")
     return CharsPerToken()
 
 

@@ -16,23 +16,22 @@ A query runs through these steps:
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from typing import Protocol, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
-from rapidfuzz import fuzz, process
 
 from ..catalog import Catalog
 from ..errors import ConfigError, SearchError
 from .base import SearchHit, SearchMode, SearchResult
+from .exact import ExactNames
 from .fields import tool_fields
 from .fuzzy import FuzzyVocabulary
 from .lexical import LexicalConfig, LexicalIndex, QueryTerms
 from .regex import RegexIndex
+from .suggest import NameSuggester
 from .tokenize import STOPWORDS, stem, words
 
 __all__ = ["DenseRanker", "Fusion", "IndexConfig", "ToolIndex", "build_index", "reciprocal_rank_fusion"]
@@ -42,12 +41,6 @@ logger = logging.getLogger(__name__)
 Ranking: TypeAlias = list[tuple[str, float]]
 Fusion: TypeAlias = Callable[[Ranking, Ranking], Ranking]
 """Fuses a lexical and a dense ranking (name, score; best first) into one ranking, best first."""
-
-_SEPARATORS = re.compile(r"__|[.:/]")
-_QUOTED = re.compile(r"`([^`\n]{1,256})`|\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'")
-_IDENTIFIER_HINT = re.compile(r"[_.:/]|[a-z][A-Z]")
-_EDGE = "`'\"“”‘’ \t\r\n"
-_NOT_WORD = re.compile(r"[\W_]+")
 
 
 class DenseRanker(Protocol):
@@ -131,13 +124,8 @@ class ToolIndex:
         self._lexical = LexicalIndex(fields, config=cfg.lexical)
         self._regex = RegexIndex(fields)
         self._fuzzy = FuzzyVocabulary(words("\n".join(f"{tool.namespace or ''} {tool.name}" for tool in tools)))
-        self._exact: dict[str, list[int]] = {}
-        for i, tool in enumerate(tools):
-            keys = {tool.name}
-            if tool.namespace:
-                keys.update(f"{tool.namespace}{sep}{tool.name}" for sep in ("__", ".", ":", "/"))
-            for key in keys:
-                self._exact.setdefault(_exact_key(key), []).append(i)
+        self._exact = ExactNames(tools)
+        self._suggester = NameSuggester(tools)
         self._dense = dense
         self._fuse = fuse or reciprocal_rank_fusion
 
@@ -196,11 +184,11 @@ class ToolIndex:
     def exact_match(self, query: str, *, allowed: Set[str] | None = None) -> str | None:
         """The tool `query` names exactly (quoted, backticked and namespaced forms included), if any."""
         mask = self._mask(allowed)
-        found = self._exact_docs(query, mask)
+        found = self._exact.find(query, mask)
         return self._names[found[0]] if found else None
 
     def _search_lexical(self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
-        exact = self._exact_docs(query, mask)
+        exact = self._exact.find(query, mask)
         terms = self._terms(query)
         scores = self._lexical.scores(terms)
         if mask is not None:
@@ -226,7 +214,7 @@ class ToolIndex:
             return None
         lexical = self.rank(query, allowed=allowed, depth=depth)
         fused = self._fuse(lexical, dense)
-        exact = self._exact_docs(query, mask)
+        exact = self._exact.find(query, mask)
         top = fused[0][1] if fused else 0.0
         ranked = [(i, top + 1.0) for i in exact]
         ranked += [(self._position[name], score) for name, score in fused if self._position.get(name) not in exact]
@@ -259,7 +247,7 @@ class ToolIndex:
         hits = tuple(
             SearchHit(name=self._names[i], score=round(score, 4), namespace=tools[i].namespace) for i, score in ranked
         )
-        suggestions = () if hits else self._suggest(query, mask)
+        suggestions = () if hits else self._suggester.suggest(query, limit=self.config.suggestions, mask=mask)
         return SearchResult(query=query, mode=mode, hits=hits, total=total, suggestions=suggestions)
 
     def _terms(self, query: str) -> QueryTerms:
@@ -280,28 +268,6 @@ class ToolIndex:
         added = tuple(i for i in weights if i not in terms.weights)
         return replace(terms, weights=weights, words=terms.words + added)
 
-    def _exact_docs(self, query: str, mask: npt.NDArray[np.bool_] | None) -> list[int]:
-        """Tools named exactly by the whole query, or by an identifier-like part of it (quoted or bare).
-
-        A plain word inside a longer request (``'temperature'``) is a value, not a tool name, so parts
-        count only when they look like identifiers: ``snake_case``, ``camelCase``, dotted or namespaced.
-        """
-        candidates = [query]
-        if " " in query.strip():
-            parts = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(query)] + query.split()
-            candidates += [part for part in parts if _IDENTIFIER_HINT.search(part) and _IDENTIFIER_HINT.search(_strip(part))]
-        found: list[int] = []
-        for candidate in candidates:
-            for i in self._exact.get(_exact_key(candidate), ()):
-                if i not in found and (mask is None or mask[i]):
-                    found.append(i)
-        return found
-
-    @cached_property
-    def _name_texts(self) -> list[str]:
-        """Each tool's namespace and name as words, for suggestions (built on the first query without hits)."""
-        return [" ".join(words(f"{tool.namespace or ''} {tool.name}")) for tool in self._catalog.tools]
-
     def _mask(self, allowed: Set[str] | None) -> npt.NDArray[np.bool_] | None:
         if allowed is None:
             return None
@@ -309,26 +275,6 @@ class ToolIndex:
         positions = [self._position[name] for name in allowed if name in self._position]
         mask[positions] = True
         return mask
-
-    def _suggest(self, query: str, mask: npt.NDArray[np.bool_] | None) -> tuple[str, ...]:
-        text = " ".join(words(_NOT_WORD.sub(" ", query)))
-        if not text or not self._names:
-            return ()
-        docs = range(len(self._names)) if mask is None else np.flatnonzero(mask).tolist()
-        texts = self._name_texts
-        choices = {i: texts[i] for i in docs}
-        found = process.extract(text, choices, scorer=fuzz.WRatio, limit=self.config.suggestions, score_cutoff=1)
-        return tuple(self._names[i] for _, _, i in found)
-
-
-def _strip(text: str) -> str:
-    """Drop surrounding quotes, backticks and sentence punctuation, and a trailing ``()``."""
-    text = text.strip(_EDGE).rstrip(",;!?.")
-    return text[:-2] if text.endswith("()") else text
-
-
-def _exact_key(text: str) -> str:
-    return _SEPARATORS.sub(".", _strip(text).casefold())
 
 
 def _top(scores: npt.NDArray[np.float64], depth: int) -> list[int]:

@@ -1,0 +1,71 @@
+"""Recognise a tool named exactly in a query, however it is written.
+
+Accepted forms: the bare name (any case), quoted or backticked, with a trailing ``()``, and
+qualified by its namespace as ``namespace__name``, ``namespace.name``, ``namespace:name`` or
+``namespace/name``. Inside a longer request only identifier-like parts count (``snake_case``,
+``camelCase``, dotted or namespaced): a plain quoted word such as ``'temperature'`` is usually
+an argument value, not a tool.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..catalog import ToolSpec
+
+__all__ = ["ExactNames"]
+
+_SEPARATORS = re.compile(r"__|[.:/]")
+_QUOTED = re.compile(r"`([^`\n]{1,256})`|\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'")
+_IDENTIFIER_HINT = re.compile(r"[_.:/]|[a-z][A-Z]")
+_EDGE = "`'\"“”‘’ \t\r\n"
+
+
+class ExactNames:
+    """Every accepted spelling of every tool name, mapped to the tools' positions. Read-only."""
+
+    def __init__(self, tools: Sequence[ToolSpec]) -> None:
+        """Index the names (and namespace-qualified names) of `tools`."""
+        self._keys: dict[str, list[int]] = {}
+        for i, tool in enumerate(tools):
+            spellings = {tool.name}
+            if tool.namespace:
+                spellings.update(f"{tool.namespace}{sep}{tool.name}" for sep in ("__", ".", ":", "/"))
+            for key in {_key(spelling) for spelling in spellings}:
+                self._keys.setdefault(key, []).append(i)
+
+    def find(self, query: str, mask: npt.NDArray[np.bool_] | None = None) -> list[int]:
+        """Positions of the tools `query` names: the whole query first, then its parts in order.
+
+        Args:
+            query: The search query.
+            mask: Only positions where the mask is true are returned.
+        """
+        candidates = [query]
+        if " " in query.strip():
+            parts = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(query)] + query.split()
+            candidates += [part for part in parts if _IDENTIFIER_HINT.search(part) and _looks_like_identifier(part)]
+        found: list[int] = []
+        for candidate in candidates:
+            for i in self._keys.get(_key(candidate), ()):
+                if i not in found and (mask is None or mask[i]):
+                    found.append(i)
+        return found
+
+
+def _strip(text: str) -> str:
+    """Drop surrounding quotes, backticks and sentence punctuation, and a trailing ``()``."""
+    text = text.strip(_EDGE).rstrip(",;!?.")
+    return text[:-2] if text.endswith("()") else text
+
+
+def _looks_like_identifier(part: str) -> bool:
+    return _IDENTIFIER_HINT.search(_strip(part)) is not None
+
+
+def _key(text: str) -> str:
+    return _SEPARATORS.sub(".", _strip(text).casefold())
