@@ -53,6 +53,7 @@ def row(run: Run, report: EvalReport) -> dict[str, object]:
         "R@1": round(report.recall[1], 4),
         "R@5": round(report.recall[5], 4),
         "R@10": round(report.recall[10], 4),
+        "Hit@5": round(report.hit[5], 4),
         "MRR@10": round(report.mrr, 4),
         "nDCG@10": round(report.ndcg, 4),
         "p50_ms": round(report.latency_p50_ms, 3),
@@ -64,15 +65,16 @@ def row(run: Run, report: EvalReport) -> dict[str, object]:
 def markdown(rows: list[dict[str, object]], *, n_tools: int, n_queries: int) -> str:
     lines = [
         f"Pooled BFCL catalog ({n_tools:,} tools), {n_queries:,} queries from the tuning categories; "
-        "recall over each query's distinct gold tools; latency per query, one thread, same machine and run.",
+        "R@k is capped recall (gold tools in the top k / min(k, gold tools)); Hit@5: a gold tool in the top 5. "
+        "Latency per query, one thread, same machine and run.",
         "",
-        "| system | R@1 | R@5 | R@10 | MRR@10 | nDCG@10 | p50 ms | p95 ms |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| system | R@1 | R@5 | R@10 | Hit@5 | MRR@10 | nDCG@10 | p50 ms | p95 ms |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         name = f"**{r['system']}**" if str(r["system"]).startswith("toolscout") else str(r["system"])
         lines.append(
-            f"| {name} | {r['R@1']:.3f} | {r['R@5']:.3f} | {r['R@10']:.3f} | {r['MRR@10']:.3f} "
+            f"| {name} | {r['R@1']:.3f} | {r['R@5']:.3f} | {r['R@10']:.3f} | {r['Hit@5']:.3f} | {r['MRR@10']:.3f} "
             f"| {r['nDCG@10']:.3f} | {r['p50_ms']:.2f} | {r['p95_ms']:.2f} |"
         )
     return "\n".join(lines) + "\n"
@@ -109,7 +111,8 @@ def main() -> None:
         "catalog_tools": len(data.catalog),
         "queries": len(data.queries),
         "categories": list(TUNING_CATEGORIES),
-        "machine": f"{platform.machine()} {platform.processor() or ''} python {platform.python_version()}".strip(),
+        "machine": f"{platform.machine()} {os.cpu_count()} cpus, python {platform.python_version()}",
+        "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()],
     }
     (RESULTS / "retrieval.json").write_text(
         json.dumps({"meta": meta, "systems": rows, "by_category": categories}, indent=1) + "\n", encoding="utf-8"

@@ -192,7 +192,9 @@ def main() -> None:
     memory = [measure_memory("lexical")] + ([] if args.no_hybrid else [measure_memory("hybrid")])
 
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "speed.json").write_text(json.dumps({"timings": rows, "memory": memory}, indent=1) + "\n", "utf-8")
+    meta = {"cpus": os.cpu_count(), "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()]}
+    payload = {"meta": meta, "timings": rows, "memory": memory}
+    (RESULTS / "speed.json").write_text(json.dumps(payload, indent=1) + "\n", "utf-8")
     with (RESULTS / "speed.csv").open("w", newline="", encoding="utf-8") as out:
         writer = csv.DictWriter(out, fieldnames=list(rows[0]))
         writer.writeheader()

@@ -12,7 +12,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 # The CPU build of torch lies on this machine's disk; asking for it first keeps
 # sentence-transformers from pulling a multi-GB CUDA build.
 .venv/bin/python -c 'import torch' 2>/dev/null || .venv/bin/pip install -q torch==2.13.0 2>&1 | grep -v '^WARNING: Location' || true
-.venv/bin/pip install -q -e ".[dev,semantic,mcp,tiktoken,tokens,redis,bench]" 2>&1 | grep -v '^WARNING: Location' || true
+.venv/bin/pip install -q -e ".[dev,semantic,mcp,offload,tiktoken,tokens,redis,bench,openai,anthropic,gemini]" 2>&1 | grep -v '^WARNING: Location' || true
 .venv/bin/python -c 'import toolscout' >/dev/null
 
 # Real MCP servers for the gateway's tests and examples/mcp_servers.json, into .mcp-servers/
@@ -34,4 +34,15 @@ if ! cmp -s mcp-servers/requirements.txt .mcp-servers/pyvenv/.installed-requirem
     .mcp-servers/pyvenv/bin/pip install -q -r mcp-servers/requirements.txt 2>&1 | grep -v '^WARNING: Location' || true
     .mcp-servers/pyvenv/bin/mcp-server-time --help >/dev/null
     cp mcp-servers/requirements.txt .mcp-servers/pyvenv/.installed-requirements.txt
+fi
+# redis-server (Debian's package) for the Redis session-store tests; they skip, saying why,
+# where it cannot be installed (no apt-get, or not root).
+if ! command -v redis-server >/dev/null; then
+    if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+        apt-get update -qq >/dev/null 2>&1 || true
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null 2>&1 \
+            || echo "setup: could not install redis-server; the Redis tests will be skipped" >&2
+    else
+        echo "setup: redis-server is missing and apt-get is not usable here; the Redis tests will be skipped" >&2
+    fi
 fi

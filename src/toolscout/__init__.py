@@ -8,12 +8,14 @@ from .dispatch.call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolut
 from .dispatch.errors import ErrorCode, ToolError
 from .errors import CatalogError, ConfigError, SearchError, StoreError, ToolscoutError
 from .models import context_window
+from .offload import Offloader, OffloadSettings
 from .policy import Activation
 from .scope import Scope
 from .scout import ScoutSession, ToolScout
 from .search.base import SearchHit, SearchIndex, SearchMode, SearchResult
 from .search.cache import IndexCache
 from .search.index import ToolIndex, build_index
+from .search.semantic import build_hybrid_index
 from .search.tokenize import tokenize
 from .session import DiscoveryStore, MemoryStore, SqliteStore
 from .settings import Mode, SearchSettings, Style
@@ -27,6 +29,7 @@ __all__ = [
     "BeforeCall",
     "BpeOpenAICounter",
     "BridgeAnswer",
+    "build_hybrid_index",
     "build_index",
     "Catalog",
     "CatalogError",
@@ -43,6 +46,8 @@ __all__ = [
     "MemoryStore",
     "Mode",
     "NamespaceCost",
+    "Offloader",
+    "OffloadSettings",
     "Resolution",
     "Scope",
     "ScoutSession",

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from ._types import JsonObject
 from .catalog import Catalog, ToolSpec
 from .disclosure.assembly import Assembly, assemble, plan_turn
+from .offload.settings import OffloadSettings
+from .offload.tools import offload_tools
 from .scope import Scope
 from .settings import SearchSettings, Style
 from .tokens import TokenCounter, schema_tokens
@@ -50,6 +52,10 @@ class CostReport:
     """The token estimate used."""
     namespaces: tuple[NamespaceCost, ...]
     """Per-namespace cost, largest first."""
+    offload_budget_tokens: int | None = None
+    """Results costing more than this many tokens are offloaded (None: offloading is off)."""
+    offload_tools_tokens: int = 0
+    """Tokens the offload tools add to every turn's tools array while offloading is on."""
 
     @property
     def saving(self) -> float:
@@ -68,9 +74,18 @@ class CostReport:
 
 
 def measure_cost(
-    catalog: Catalog, *, core: Iterable[str] = (), settings: SearchSettings | None = None, counter: TokenCounter
+    catalog: Catalog,
+    *,
+    core: Iterable[str] = (),
+    settings: SearchSettings | None = None,
+    counter: TokenCounter,
+    offload: OffloadSettings | None = None,
 ) -> CostReport:
-    """Measure the first-turn cost of `catalog` sent in full and in each style (deferral forced on)."""
+    """Measure the first-turn cost of `catalog` sent in full and in each style (deferral forced on).
+
+    `offload` (default: `OffloadSettings()`) gives the reported offload budget.
+    """
+    offload = offload or OffloadSettings()
     base = dataclasses.replace(settings or SearchSettings(), mode="on", pre_discovered=())
     core_names = frozenset(core)
 
@@ -100,6 +115,8 @@ def measure_cost(
         listing_level=bridge.listing.level,
         counter=counter.name,
         namespaces=tuple(namespaces),
+        offload_budget_tokens=offload.budget_tokens if offload.enabled else None,
+        offload_tools_tokens=_tokens(offload_tools(), counter) if offload.enabled else 0,
     )
 
 

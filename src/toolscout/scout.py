@@ -8,7 +8,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import anyio
 
@@ -25,6 +25,9 @@ from .search.index import build_index
 from .session import DiscoveryStore, MemoryStore
 from .settings import SearchSettings
 from .tokens import TokenCounter, default_token_counter
+
+if TYPE_CHECKING:
+    from .offload import Offloader
 
 __all__ = ["ScoutSession", "ToolScout"]
 
@@ -57,6 +60,7 @@ class ToolScout:
         index_builder: IndexBuilder | None = None,
         token_counter: TokenCounter | None = None,
         context_windows: Mapping[str, int] | None = None,
+        offload: Offloader | None = None,
     ) -> None:
         """Create a ToolScout.
 
@@ -72,6 +76,8 @@ class ToolScout:
             index_builder: Builds the search index for a catalog (default: toolscout's lexical index).
             token_counter: Token estimate for activation and listing (default: tiktoken if available offline, else chars/4).
             context_windows: Overrides of the built-in model → context-window table.
+            offload: Context offloading: large results become handles, and the offload tools are
+                listed after the core tools (see `toolscout.offload.Offloader`).
 
         Raises:
             CatalogError: A tool definition is malformed or two tools share a name.
@@ -85,6 +91,7 @@ class ToolScout:
         self._before = tuple(before_call)
         self._after = tuple(after_call)
         self._context_windows = dict(context_windows) if context_windows else None
+        self.offload = offload
         self._indexes = IndexCache(index_builder or build_index)
         self._plans: OrderedDict[tuple[str, Scope], TurnPlan] = OrderedDict()
         self._lock = threading.Lock()
@@ -103,8 +110,8 @@ class ToolScout:
             CatalogError: A tool definition is malformed or two tools share a name.
         """
         if isinstance(tools, Catalog):
-            self._catalog = tools
-            return tools
+            self._catalog = self._without_own_tools(tools)
+            return self._catalog
         specs: list[ToolSpec] = []
         for index, item in enumerate(tools):
             if isinstance(item, ToolSpec):
@@ -115,7 +122,7 @@ class ToolScout:
                 specs.append(spec)
             else:
                 specs.extend(iter_tool_specs(item, position=f"tools[{index}]"))
-        self._catalog = Catalog(specs)
+        self._catalog = self._without_own_tools(Catalog(specs))
         return self._catalog
 
     def add_function(
@@ -133,7 +140,7 @@ class ToolScout:
             CatalogError: The function cannot be described, or its name is taken.
         """
         spec = tool_from_callable(func, name=name, namespace=namespace, defer=defer)
-        self._catalog = Catalog([*self._catalog, spec])
+        self._catalog = self._without_own_tools(Catalog([*self._catalog, spec]))
         self._handlers[spec.name] = _call_with_arguments(func)
         if core:
             self.core = self.core | {spec.name}
@@ -173,11 +180,18 @@ class ToolScout:
 
     def handler_for(self, name: str) -> Handler | None:
         """The handler that runs `name` (its own, else the executor)."""
+        if self.offload is not None and name in self.offload.names:
+            return self.offload.handle
         return self._handlers.get(name, self._executor)
 
     def close(self) -> None:
-        """Close the discovery store."""
+        """Close the discovery store (and the offload store)."""
         self.store.close()
+        if self.offload is not None:
+            self.offload.close()
+
+    def _without_own_tools(self, catalog: Catalog) -> Catalog:
+        return catalog if self.offload is None else self.offload.check_catalog(catalog)
 
 
 class ScoutSession:
@@ -198,7 +212,11 @@ class ScoutSession:
         """The tools array and guidance to send this turn (decided afresh from the live catalog)."""
         scout = self.scout
         return assemble(
-            scout.plan(self.scope), settings=scout.settings, counter=scout.counter, discovered=self.discovered
+            scout.plan(self.scope),
+            settings=scout.settings,
+            counter=scout.counter,
+            discovered=self.discovered,
+            own_tools=scout.offload.tools if scout.offload is not None else (),
         )
 
     def resolve(self, name: object, arguments: object = None, *, call_id: str | None = None) -> Resolution:
@@ -223,6 +241,7 @@ class ScoutSession:
             handler_for=self.scout.handler_for,
             before_call=self.scout._before,
             after_call=self.scout._after,
+            transform=self.scout.offload.apply if self.scout.offload is not None else None,
             started=started,
             call_id=call_id,
         )
@@ -245,6 +264,7 @@ class ScoutSession:
             index=scout.index(),
             settings=scout.settings,
             call_id=call_id,
+            own_tools={tool.name: tool for tool in scout.offload.tools} if scout.offload is not None else None,
         )
 
     def _record(self, resolution: Resolution) -> tuple[Resolution, tuple[str, ...]]:

@@ -4,6 +4,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from toolscout.cli import main
@@ -126,3 +127,16 @@ def test_search_malformed_queries_file_names_the_line(catalog_file: Path, tmp_pa
     assert code == 1
     assert "line 2" in err
     assert '"query" must be a string' in err
+
+
+def test_search_defaults_to_hybrid_when_the_semantic_extra_is_installed(
+    catalog_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The semantic extra is installed in the dev environment, so the default mode is hybrid.
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TOOLSCOUT_CACHE_DIR", str(tmp_path / "cache"))
+    code, out, err = _run(str(catalog_file), "weather forecast for Oslo tomorrow", "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["mode"] == "hybrid"
+    assert answer["hits"][0]["name"] == "get_weather"

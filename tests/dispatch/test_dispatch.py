@@ -84,7 +84,9 @@ async def test_tool_call_arguments_may_be_a_json_string(scout, calls):
 
 
 async def test_the_whole_tool_call_may_arrive_as_a_json_string(scout, calls):
-    outcome = await scout.session("s").dispatch("tool_call", json.dumps({"name": "github__search_repos", "arguments": {}}))
+    outcome = await scout.session("s").dispatch(
+        "tool_call", json.dumps({"name": "github__search_repos", "arguments": {}})
+    )
     assert not outcome.is_error
 
 
@@ -156,7 +158,9 @@ async def test_missing_required_argument_returns_the_schema(scout, calls):
     ],
 )
 async def test_schema_violations_name_the_field_and_the_constraint(scout, calls, extra, path, constraint):
-    outcome = await scout.session("s").dispatch("tool_call", {"name": "github__create_issue", "arguments": {**VALID, **extra}})
+    outcome = await scout.session("s").dispatch(
+        "tool_call", {"name": "github__create_issue", "arguments": {**VALID, **extra}}
+    )
     assert outcome.error.code == "invalid_arguments"
     assert outcome.content["error"]["path"] == path
     assert outcome.content["error"]["constraint"] == constraint

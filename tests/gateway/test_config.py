@@ -212,6 +212,39 @@ OK = {"command": "x"}
         ({"mcpServers": {"a": OK}, "toolscout": {"pinned": "time__*"}}, "toolscout.pinned", "must be a list"),
         ({"mcpServers": {"a": OK}, "toolscout": {"pinned": [" "]}}, "toolscout.pinned", "must not be blank"),
         ({"mcpServers": {"a": OK}, "toolscout": {"pinned": ["${TS_TEST_UNSET}"]}}, "toolscout.pinned[0]", "export it"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"port": 70000}}, "toolscout.port", "too large"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"port": "http"}}, "toolscout.port", "whole number"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"store": ""}}, "toolscout.store", "must not be empty"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"restart_backoff_s": 0}}, "toolscout.restart_backoff_s", "than 0"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"auth": {"tokens": {}}}}, "toolscout.auth.tokens", "not be empty"),
+        (
+            {"mcpServers": {"a": OK}, "toolscout": {"auth": {"tokens": {"t": {}}}}},
+            "toolscout.auth.tokens.t.token",
+            "required",
+        ),
+        (
+            {"mcpServers": {"a": OK}, "toolscout": {"auth": {"tokens": {"t": {"token": "short"}}}}},
+            "toolscout.auth.tokens.t.token",
+            "at least 16 characters",
+        ),
+        (
+            {"mcpServers": {"a": OK}, "toolscout": {"auth": {"tokens": {"t": {"token": "x" * 16, "servers": ["b"]}}}}},
+            "toolscout.auth.tokens.t.servers",
+            "unknown server 'b'; use one of: a",
+        ),
+        (
+            {"mcpServers": {"a": OK}, "toolscout": {"auth": {"tokens": {"t": {"token": "x" * 16, "scope": []}}}}},
+            "toolscout.auth.tokens.t.scope",
+            "unknown setting",
+        ),
+        (
+            {
+                "mcpServers": {"a": OK},
+                "toolscout": {"auth": {"tokens": {"t": {"token": "x" * 16}, "u": {"token": "x" * 16}}}},
+            },
+            "toolscout.auth.tokens",
+            "same token",
+        ),
     ],
 )
 def test_every_invalid_setting_names_its_key_and_the_fix(data: dict[str, object], key: str, fix: str) -> None:
@@ -246,3 +279,28 @@ def test_unreadable_files_name_the_file_and_the_fault(tmp_path: Path, name: str,
 def test_a_missing_file_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot read the config file"):
         load_config(tmp_path / "absent.json")
+
+
+def test_a_relative_store_path_resolves_from_the_config_folder_and_urls_stay_as_they_are(tmp_path: Path) -> None:
+    data = {"mcpServers": {"a": OK}, "toolscout": {"store": "state/sessions.db"}}
+    config_file = tmp_path / "gw.json"
+    config_file.write_text(json.dumps(data))
+    assert load_config(config_file).settings.store == str(tmp_path / "state" / "sessions.db")
+    for store in ("memory", "redis://127.0.0.1:6379/0"):
+        loaded = GatewayConfig.from_mapping({"mcpServers": {"a": OK}, "toolscout": {"store": store}})
+        assert loaded.settings.store == store
+
+
+def test_a_token_secret_from_the_environment_never_shows_in_errors_or_reprs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TS_TEST_GATEWAY_TOKEN", "s3cret-value-0123456789")
+    data = {"mcpServers": {"a": OK}, "toolscout": {"auth": {"tokens": {"ci": {"token": "${TS_TEST_GATEWAY_TOKEN}"}}}}}
+    loaded = GatewayConfig.from_mapping(data)
+    assert loaded.settings.auth is not None
+    assert "s3cret" not in repr(loaded) and "s3cret" not in loaded.model_dump_json()
+    bad = {
+        "mcpServers": {"a": OK},
+        "toolscout": {"auth": {"tokens": {"ci": {"token": "${TS_TEST_GATEWAY_TOKEN}", "x": 1}}}},
+    }
+    with pytest.raises(ConfigError) as caught:
+        GatewayConfig.from_mapping(bad)
+    assert "s3cret" not in str(caught.value)

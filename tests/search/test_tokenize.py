@@ -1,6 +1,6 @@
 import pytest
 
-from toolscout.search.tokenize import STOPWORDS, stem, tokenize, tokenize_many, words
+from toolscout.search.tokenize import STOPWORDS, encode_many, stem, tokenize, words
 
 
 @pytest.mark.parametrize(
@@ -49,9 +49,17 @@ def test_stem_leaves_numbers_and_cjk_alone() -> None:
     assert (stem("2021"), stem("天气"), stem("running")) == ("2021", "天气", "run")
 
 
-def test_tokenize_many_matches_tokenize_text_by_text() -> None:
-    texts = ["getWeather in Paris", "", "the a of", "café crème", "getWeather in Paris", "a\x00b", "天气"]
-    flat, counts = tokenize_many(texts)
+def test_encode_many_matches_tokenize_text_by_text() -> None:
+    texts = ["getWeather in Paris", "", "the a of", "café crème", "getWeather in Paris", "a\x00b", "天气", "the"]
+    vocabulary = {"paris": 0}
+    ids, counts = encode_many(texts, vocabulary)
     expected = [tokenize(text) for text in texts]
-    assert counts == [len(terms) for terms in expected]
-    assert flat == [term for terms in expected for term in terms]
+    assert counts.tolist() == [len(terms) for terms in expected]
+    by_id = {i: term for term, i in vocabulary.items()}
+    assert [by_id[i] for i in ids.tolist()] == [term for terms in expected for term in terms]
+    assert vocabulary["paris"] == 0
+
+
+def test_encode_many_of_wordless_texts_is_empty() -> None:
+    ids, counts = encode_many(["", "...", "the of"], {})
+    assert (ids.tolist(), counts.tolist()) == ([], [0, 0, 0])

@@ -13,7 +13,7 @@ from toolscout import ConfigError, DiscoveryStore, MemoryStore, SqliteStore, Sto
 StoreFactory = Callable[..., DiscoveryStore]
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "redis"])
 def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> StoreFactory:
     opened: list[DiscoveryStore] = []
 
@@ -21,6 +21,11 @@ def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> StoreFactory:
         store: DiscoveryStore
         if request.param == "memory":
             store = MemoryStore(**limits)
+        elif request.param == "redis":
+            from toolscout.session.redis import RedisStore
+
+            prefix = f"{tmp_path.name}-{len(opened)}"  # a fresh key space per store
+            store = RedisStore(request.getfixturevalue("redis_url"), prefix=prefix, **limits)
         else:
             store = SqliteStore(tmp_path / f"store{len(opened)}.db", **limits)
         opened.append(store)

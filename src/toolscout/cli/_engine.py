@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import cast
@@ -12,12 +15,18 @@ import click
 from ..catalog import Catalog
 from ..errors import ToolscoutError
 from ..search.base import SearchIndex, SearchMode
-from ..search.embeddings.base import EmbeddingError
-from ..search.embeddings.cache import EmbeddingCache
-from ..search.embeddings.dense import DenseRanker
 from ..search.index import build_index
+from ..search.semantic import build_hybrid_index
 
-__all__ = ["MODES", "SAMPLE_CATALOG", "build_for_mode", "default_mode", "load_catalog", "mode_option"]
+__all__ = [
+    "MODES",
+    "SAMPLE_CATALOG",
+    "build_for_mode",
+    "default_mode",
+    "load_catalog",
+    "mode_option",
+    "warnings_on_stderr",
+]
 
 MODES: tuple[SearchMode, ...] = ("lexical", "regex", "hybrid")
 SAMPLE_CATALOG = "sample"
@@ -64,22 +73,27 @@ mode_option = click.option(
 def build_for_mode(catalog: Catalog, mode: SearchMode) -> SearchIndex:
     """Build the index `mode` needs: lexical (which also serves regex), or lexical plus embeddings for hybrid.
 
-    When the embedding model cannot be loaded, a warning goes to stderr and hybrid queries run lexically.
+    When the embedding model cannot be loaded, the search layer logs a warning and hybrid queries run lexically.
     """
-    if mode != "hybrid":
-        return build_index(catalog)
-    return build_index(catalog, dense=_dense_ranker(catalog))
+    if mode == "hybrid":
+        return build_hybrid_index(catalog)
+    return build_index(catalog)
 
 
-def _dense_ranker(catalog: Catalog) -> DenseRanker | None:
-    # Imported only here: loading torch takes seconds that lexical and regex runs must not pay.
+class _StderrWarning(logging.Handler):
+    """Shows a log record as one ``Warning:`` line on the current stderr (no traceback)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(f"Warning: {record.getMessage()}", err=True)
+
+
+@contextmanager
+def warnings_on_stderr() -> Iterator[None]:
+    """While active, toolscout's log warnings (e.g. hybrid falling back to lexical) print as one stderr line."""
+    logger = logging.getLogger("toolscout")
+    handler = _StderrWarning(logging.WARNING)
+    logger.addHandler(handler)
     try:
-        from ..search.embeddings.local import SentenceTransformerEmbedder
-    except ImportError as exc:
-        click.echo(f"Warning: {exc}; searching lexically.", err=True)
-        return None
-    try:
-        return DenseRanker(catalog, SentenceTransformerEmbedder(), cache=EmbeddingCache())
-    except EmbeddingError as exc:
-        click.echo(f"Warning: {exc}; searching lexically.", err=True)
-        return None
+        yield
+    finally:
+        logger.removeHandler(handler)

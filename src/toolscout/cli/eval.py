@@ -14,7 +14,7 @@ import click
 from ..errors import SearchError
 from ..evaluation import EvalReport, QueryFileError, evaluate, load_labelled_queries
 from ..search.base import SearchMode
-from ._engine import build_for_mode, default_mode, load_catalog, mode_option
+from ._engine import build_for_mode, default_mode, load_catalog, mode_option, warnings_on_stderr
 
 __all__ = ["eval_command"]
 
@@ -75,6 +75,7 @@ def eval_command(
     if show_progress:
         click.echo(f"Indexing {len(tools)} tools ({run_mode})...", err=True)
     with ExitStack() as stack:
+        stack.enter_context(warnings_on_stderr())
         tick: Callable[[], None] | None = None
         if show_progress:
             bar = stack.enter_context(click.progressbar(length=len(queries), label="Searching", file=sys.stderr))

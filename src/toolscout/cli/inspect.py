@@ -31,7 +31,14 @@ def inspect_command(catalog: str, core: tuple[str, ...], as_json: bool) -> None:
     click.echo(f"first turn, bridge style   {report.bridge_tokens:>8} tokens  (saving {report.saving:.1%})")
     click.echo(f"first turn, reveal style   {report.reveal_tokens:>8} tokens")
     click.echo(f"first turn, reveal + stubs {report.stub_tokens:>8} tokens")
-    click.echo(f"guidance (listing: {report.listing_level:<10}) {report.guidance_tokens:>6} tokens")
+    click.echo(
+        f"guidance + catalog listing {report.guidance_tokens:>8} tokens  (listing level: {report.listing_level})"
+    )
+    if report.offload_budget_tokens is not None:
+        click.echo(
+            f"offload budget per result  {report.offload_budget_tokens:>8} tokens  "
+            f"(offload tools: {report.offload_tools_tokens} tokens)"
+        )
     click.echo(f"token estimate             {report.counter}")
     click.echo("")
     click.echo(f"{'namespace':<24} {'tools':>6} {'tokens':>8}")

@@ -20,9 +20,15 @@ def main() -> None:
 from .catalog import catalog_group  # noqa: E402
 from .eval import eval_command  # noqa: E402
 from .inspect import inspect_command  # noqa: E402  # subcommands register after the group exists
+from .render import render_command  # noqa: E402
 from .search import search  # noqa: E402
+from .serve import serve_command  # noqa: E402
+from .status import status_command  # noqa: E402
 
 main.add_command(inspect_command)
 main.add_command(catalog_group)
 main.add_command(search)
 main.add_command(eval_command)
+main.add_command(render_command)
+main.add_command(serve_command)
+main.add_command(status_command)

@@ -10,7 +10,7 @@ import click
 from ..errors import SearchError
 from ..evaluation import QueryFileError, load_queries
 from ..search.base import SearchIndex, SearchMode, SearchResult
-from ._engine import build_for_mode, default_mode, load_catalog, mode_option
+from ._engine import build_for_mode, default_mode, load_catalog, mode_option, warnings_on_stderr
 
 __all__ = ["search"]
 
@@ -26,7 +26,9 @@ __all__ = ["search"]
 )
 @click.option("--limit", "-n", type=click.IntRange(min=1), default=5, show_default=True, help="Most hits per query.")
 @mode_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print JSON instead of a table (--queries always prints JSON lines)."
+)
 def search(
     catalog: str, query: str | None, queries_file: Path | None, limit: int, mode: SearchMode | None, as_json: bool
 ) -> None:
@@ -45,22 +47,28 @@ def search(
     if (query is None) == (queries_file is None):
         raise click.UsageError("give either a QUERY or --queries FILE.jsonl, not both or neither")
     run_mode = mode or default_mode()
-    if queries_file is not None:
-        try:
-            items = load_queries(queries_file)
-        except QueryFileError as exc:
-            raise click.ClickException(str(exc)) from None
-        index = build_for_mode(load_catalog(catalog), run_mode)
-        for item in items:
-            result = _run(index, item.query, limit=limit, mode=run_mode, label=f"query {item.id!r}")
-            click.echo(json.dumps({"id": item.id, **_payload(result)}, ensure_ascii=False))
-        return
-    assert query is not None
-    result = _run(build_for_mode(load_catalog(catalog), run_mode), query, limit=limit, mode=run_mode)
-    if as_json:
-        click.echo(json.dumps({"query": result.query, "mode": result.mode, **_payload(result)}, ensure_ascii=False))
-    else:
-        _print_table(result)
+    with warnings_on_stderr():
+        if queries_file is not None:
+            _search_file(catalog, queries_file, limit=limit, mode=run_mode)
+        else:
+            assert query is not None
+            result = _run(build_for_mode(load_catalog(catalog), run_mode), query, limit=limit, mode=run_mode)
+            if as_json:
+                payload = {"query": result.query, "mode": result.mode, **_payload(result)}
+                click.echo(json.dumps(payload, ensure_ascii=False))
+            else:
+                _print_table(result)
+
+
+def _search_file(catalog: str, queries_file: Path, *, limit: int, mode: SearchMode) -> None:
+    try:
+        items = load_queries(queries_file)
+    except QueryFileError as exc:
+        raise click.ClickException(str(exc)) from None
+    index = build_for_mode(load_catalog(catalog), mode)
+    for item in items:
+        result = _run(index, item.query, limit=limit, mode=mode, label=f"query {item.id!r}")
+        click.echo(json.dumps({"id": item.id, **_payload(result)}, ensure_ascii=False))
 
 
 def _run(index: SearchIndex, query: str, *, limit: int, mode: SearchMode, label: str = "") -> SearchResult:

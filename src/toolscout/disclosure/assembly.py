@@ -1,8 +1,9 @@
 """Assemble the tools array and guidance for one turn.
 
-Array order is always: core tools, other tools sent in full, the bridge tools, then
-discovered tools in discovery order (pre-discovered first). Discoveries only append, so the
-array's prefix stays byte-stable across a session. Stubs (reveal style with
+Array order is always: core tools (then toolscout's own offload tools, when given), other
+tools sent in full, the bridge tools, then discovered tools in discovery order
+(pre-discovered first). Discoveries only append, so the array's prefix stays byte-stable
+across a session. Stubs (reveal style with
 ``reveal_stubs``) come last, after the discovered tools.
 """
 
@@ -97,13 +98,22 @@ def plan_turn(
 
 
 def assemble(
-    plan: TurnPlan, *, settings: SearchSettings, counter: TokenCounter, discovered: Sequence[str] = ()
+    plan: TurnPlan,
+    *,
+    settings: SearchSettings,
+    counter: TokenCounter,
+    discovered: Sequence[str] = (),
+    own_tools: Sequence[ToolSpec] = (),
 ) -> Assembly:
-    """Render the tools array and guidance for `plan`, given the session's discoveries."""
+    """Render the tools array and guidance for `plan`, given the session's discoveries.
+
+    `own_tools` (toolscout's offload tools) are listed like core tools: right after the core
+    tools while deferral is active, after the catalog's tools while it is not.
+    """
     activation = plan.activation
     if not activation.active:
         return Assembly(
-            tools=plan.scoped.tools,
+            tools=(*plan.scoped.tools, *own_tools),
             guidance="",
             style=settings.style,
             activation=activation,
@@ -111,7 +121,7 @@ def assemble(
             listing=Listing(text="", level="none", tokens=0),
         )
     deferred = plan.deferred
-    first = [tool for tool in plan.classification.core]
+    first = [*plan.classification.core, *own_tools]
     first += [tool for tool in plan.scoped if tool.name not in deferred and tool.name not in plan.core]
     shown_order = list(settings.pre_discovered)
     if settings.style == "reveal":

@@ -41,7 +41,7 @@ def answer_search(
     if not query.strip():
         return _browse(plan, listed, page=min(limit or _BROWSE_PAGE, _BROWSE_MAX), offset=offset), ()
     wanted = min(max(limit or settings.search_default_limit, 1), settings.search_max_limit)
-    allowed = frozenset(tool.name for tool in plan.scoped)
+    allowed = None if plan.scoped is plan.catalog else frozenset(tool.name for tool in plan.scoped)
     try:
         result = index.search(query, limit=min(wanted + offset, settings.search_max_limit + offset), allowed=allowed)
     except SearchError as exc:

@@ -22,8 +22,18 @@ ErrorCode: TypeAlias = Literal[
     "refused",
     "not_executable",
     "tool_failed",
+    "upstream_unavailable",
+    "upstream_timeout",
+    "upstream_failed",
+    "output_not_found",
+    "output_expired",
+    "query_failed",
 ]
-"""Stable error codes. The model and host code can branch on them; messages may change."""
+"""Stable error codes. The model and host code can branch on them; messages may change.
+The ``upstream_*`` codes come from the MCP gateway: the server is down or restarting (the tool
+did not run), did not answer in time, or crashed or answered garbage during the call.
+The ``output_*`` and ``query_failed`` codes come from the offload tools: an unknown (or another
+session's) handle, an output evicted to respect the session's size cap, a bad regex or jq query."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -5,7 +5,10 @@ The bridge is unwrapped here, before any hook, guardrail, approval or log sees t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .._types import JsonObject
+from ..catalog import ToolSpec
 from ..disclosure.assembly import TurnPlan
 from ..disclosure.bridge import BRIDGE_NAMES, CALL, DESCRIBE, SEARCH
 from ..search.base import SearchIndex
@@ -28,8 +31,13 @@ def resolve_call(
     index: SearchIndex,
     settings: SearchSettings,
     call_id: str | None = None,
+    own_tools: Mapping[str, ToolSpec] | None = None,
 ) -> Resolution:
-    """Resolve one tool call from the model. Never raises for bad input from the model."""
+    """Resolve one tool call from the model. Never raises for bad input from the model.
+
+    `own_tools` are toolscout's own always-listed tools (the offload tools): called directly
+    like core tools, validated against their schemas, never reachable through ``tool_call``.
+    """
     if not isinstance(name, str) or not name:
         return ToolError(
             code="invalid_request",
@@ -56,12 +64,17 @@ def resolve_call(
             revealed=discovered,
             call_id=call_id,
         )
+    own = own_tools or {}
+    if name in own:
+        return _checked(own[name], arguments, session_id=session_id, call_id=call_id, bridged=False)
     if name == CALL:
-        return _unwrap(arguments, session_id=session_id, plan=plan, call_id=call_id)
+        return _unwrap(arguments, session_id=session_id, plan=plan, call_id=call_id, own=own)
     return _direct(name, arguments, session_id=session_id, plan=plan, call_id=call_id, bridged=False)
 
 
-def _unwrap(arguments: JsonObject, *, session_id: str, plan: TurnPlan, call_id: str | None) -> Resolution:
+def _unwrap(
+    arguments: JsonObject, *, session_id: str, plan: TurnPlan, call_id: str | None, own: Mapping[str, ToolSpec]
+) -> Resolution:
     target = arguments.get("name")
     if not isinstance(target, str) or not target:
         return ToolError(
@@ -77,7 +90,7 @@ def _unwrap(arguments: JsonObject, *, session_id: str, plan: TurnPlan, call_id: 
             hint=f"Call {target} directly.",
             tool=target,
         )
-    if target in plan.core:
+    if target in plan.core or target in own:
         return ToolError(
             code="call_directly",
             message=f"{target} is already in your tool list and cannot be run through tool_call.",
@@ -96,7 +109,15 @@ def _direct(
     tool = plan.scoped.get(name)
     if tool is None:
         return unknown_tool_error(name, plan)
+    return _checked(tool, arguments, session_id=session_id, call_id=call_id, bridged=bridged)
+
+
+def _checked(
+    tool: ToolSpec, arguments: JsonObject, *, session_id: str, call_id: str | None, bridged: bool
+) -> Resolution:
     checked = validate_arguments(tool, arguments)
     if isinstance(checked, ToolError):
         return checked
-    return ToolCall(session_id=session_id, name=name, arguments=checked, tool=tool, bridged=bridged, call_id=call_id)
+    return ToolCall(
+        session_id=session_id, name=tool.name, arguments=checked, tool=tool, bridged=bridged, call_id=call_id
+    )

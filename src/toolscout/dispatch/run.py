@@ -6,7 +6,8 @@ import dataclasses
 import inspect
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TypeAlias
 
 import anyio.to_thread
 
@@ -15,9 +16,12 @@ from ..text import clip
 from .call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
 from .errors import ToolError
 
-__all__ = ["run_resolution"]
+__all__ = ["ResultTransform", "run_resolution"]
 
 logger = logging.getLogger("toolscout.dispatch")
+
+ResultTransform: TypeAlias = Callable[[ToolCall, ToolOutcome], Awaitable[ToolOutcome]]
+"""Rewrites a real tool's outcome before the after-call hooks and the model see it (e.g. offloading)."""
 
 
 async def run_resolution(
@@ -28,10 +32,15 @@ async def run_resolution(
     handler_for: Callable[[str], Handler | None],
     before_call: Sequence[BeforeCall] = (),
     after_call: Sequence[AfterCall] = (),
+    transform: ResultTransform | None = None,
     started: float,
     call_id: str | None = None,
 ) -> ToolOutcome:
-    """Turn a `Resolution` into a finished `ToolOutcome`, running hooks and the handler."""
+    """Turn a `Resolution` into a finished `ToolOutcome`, running hooks and the handler.
+
+    A handler may return a `ToolError` to report a structured failure. `transform` rewrites
+    the outcome of every real tool call before the after-call hooks run.
+    """
     if isinstance(resolution, ToolError):
         outcome = _refusal(resolution, requested=requested, arguments=arguments, started=started, call_id=call_id)
     elif isinstance(resolution, BridgeAnswer):
@@ -48,6 +57,8 @@ async def run_resolution(
         outcome = await _run_tool(
             resolution, requested=requested, handler=handler_for(resolution.name), before_call=before_call
         )
+        if transform is not None:
+            outcome = await _transformed(transform, resolution, outcome, requested)
         outcome = dataclasses.replace(outcome, latency_s=time.perf_counter() - started)
     _log(outcome)
     for hook in after_call:
@@ -104,7 +115,24 @@ async def _run_tool(
             tool_ran=True,
         )
         return _outcome(call, requested, error.to_json(), error)
+    if isinstance(result, ToolError):
+        return _outcome(call, requested, result.to_json(), result)
     return _outcome(call, requested, result, None)
+
+
+async def _transformed(transform: ResultTransform, call: ToolCall, outcome: ToolOutcome, requested: str) -> ToolOutcome:
+    try:
+        return await transform(call, outcome)
+    except Exception as exc:  # fail closed: an unprocessed result may be one the model must not get
+        logger.exception("result transform failed for %s", call.name)
+        error = ToolError(
+            code="tool_failed",
+            message=f"{call.name} ran, but its result could not be processed ({type(exc).__name__}).",
+            hint="Try again with arguments that produce a smaller result.",
+            tool=call.name,
+            tool_ran=True,
+        )
+        return _outcome(call, requested, error.to_json(), error)
 
 
 def _outcome(call: ToolCall, requested: str, content: object, error: ToolError | None) -> ToolOutcome:

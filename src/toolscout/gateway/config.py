@@ -20,12 +20,13 @@ Env and header values are `SecretStr`: they never show in a repr, a log line or 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, TypeAlias, TypeVar
+from typing import Annotated, Any, TypeAlias
 
 from pydantic import (
     BaseModel,
@@ -33,20 +34,22 @@ from pydantic import (
     ConfigDict,
     Field,
     SecretStr,
+    SkipValidation,
     StrictBool,
-    ValidationError,
     field_validator,
 )
 
 from .._types import JsonObject
 from ..errors import ConfigError
+from ..offload.settings import OffloadSettings
 from ..settings import Mode, Style
+from .auth import AuthSettings
 from .envsubst import expand_env
+from .validation import validate_section
 
 __all__ = ["GatewayConfig", "GatewaySettings", "HttpServer", "ServerConfig", "StdioServer", "load_config"]
 
 _SERVER_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-_ModelT = TypeVar("_ModelT", bound=BaseModel)
 _MODES: dict[object, Mode] = {"auto": "auto", "on": "on", "off": "off", True: "auto", False: "off"}
 # Keys some MCP clients add to a server entry; they mean nothing to the gateway.
 _IGNORED_SERVER_KEYS = frozenset({"autoApprove", "alwaysAllow", "timeout", "description", "transportType"})
@@ -54,6 +57,12 @@ _IGNORED_SERVER_KEYS = frozenset({"autoApprove", "alwaysAllow", "timeout", "desc
 
 def _mode(value: object) -> object:
     return _MODES.get(value, value) if isinstance(value, str | bool) else value
+
+
+def _offload(value: object) -> OffloadSettings:
+    if isinstance(value, OffloadSettings):
+        return value
+    return OffloadSettings.from_mapping(value, prefix="toolscout.offload")  # type: ignore[arg-type]  # checked there
 
 
 class StdioServer(BaseModel):
@@ -115,6 +124,22 @@ class GatewaySettings(BaseModel):
     """Tool names or globs (``time__*``) always exposed directly, never deferred."""
     mode: Annotated[Mode, BeforeValidator(_mode)] = "auto"
     """When tool search is active: ``auto``, ``on``, ``off`` (``true`` means auto, ``false`` off)."""
+    store: str | None = Field(default=None, min_length=1)
+    """Where session discoveries live: an SQLite file path (relative to the config file), ``memory``,
+    or a ``redis://`` URL (needs ``toolscout[redis]``). Default: ``sessions.sqlite3`` in the data dir."""
+    session_id: str | None = Field(default=None, min_length=1, max_length=200)
+    """stdio: the session id to use (default: derived from the client's name, so it survives restarts)."""
+    host: str = Field(default="127.0.0.1", min_length=1)
+    """HTTP: the address to bind."""
+    port: int = Field(default=8765, ge=0, le=65535)
+    """HTTP: the port to bind (0 picks a free one)."""
+    auth: AuthSettings | None = None
+    """HTTP: bearer tokens and what each may reach (see `toolscout.gateway.auth`)."""
+    restart_backoff_s: float = Field(default=0.5, gt=0)
+    """First delay before restarting a crashed upstream; it doubles per failed attempt, up to 60 s."""
+    offload: Annotated[SkipValidation[OffloadSettings], BeforeValidator(_offload)] = OffloadSettings()
+    """Context offloading of large results (`toolscout.offload.OffloadSettings` keys; ``false`` turns it
+    off). A relative ``folder`` is taken from the config file's folder."""
 
     @field_validator("pinned")
     @classmethod
@@ -165,7 +190,7 @@ class GatewayConfig(BaseModel):
         raw_settings = expand_env(data.get("toolscout", {}), "toolscout")
         if not isinstance(raw_settings, dict):
             raise ConfigError("must be an object (a table in TOML) of gateway settings", key="toolscout")
-        settings = _validate(GatewaySettings, raw_settings, "toolscout")
+        settings = validate_section(GatewaySettings, raw_settings, "toolscout")
         for name in servers:
             if settings.separator in name:
                 raise ConfigError(
@@ -173,6 +198,17 @@ class GatewayConfig(BaseModel):
                     "ambiguous: rename the server or change toolscout.separator",
                     key=f"{servers_key}.{name}",
                 )
+        unknown = settings.auth.check_servers(set(servers)) if settings.auth is not None else None
+        if unknown is not None:
+            raise ConfigError(
+                f"unknown server {unknown[1]!r}; use one of: {', '.join(servers)}",
+                key=f"toolscout.auth.tokens.{unknown[0]}.servers",
+            )
+        if settings.store is not None and settings.store != "memory" and "://" not in settings.store:
+            settings = settings.model_copy(update={"store": str(base / Path(settings.store).expanduser())})
+        if settings.offload.folder is not None and not settings.offload.folder.is_absolute():
+            offload = dataclasses.replace(settings.offload, folder=base / settings.offload.folder)
+            settings = settings.model_copy(update={"offload": offload})
         return cls(servers=servers, settings=settings)
 
 
@@ -247,51 +283,10 @@ def _server(name: object, raw: object, *, key: str, base: Path) -> ServerConfig:
             f"{problem}: give 'command' (and 'args') for a local server, or 'url' for a Streamable HTTP one", key=key
         )
     if has_url:
-        return _validate(HttpServer, entry, key)
-    server = _validate(StdioServer, entry, key)
+        return validate_section(HttpServer, entry, key)
+    server = validate_section(StdioServer, entry, key)
     cwd = (base / server.cwd).resolve() if server.cwd is not None else None
     command = server.command
     if "/" in command and not Path(command).is_absolute():
         command = str((cwd or base) / command)
     return server.model_copy(update={"cwd": cwd, "command": command})
-
-
-_FIXES: dict[str, str] = {
-    "missing": "this setting is required; add it",
-    "extra_forbidden": "unknown setting; remove it or check its spelling",
-    "string_type": "must be a string (quote it)",
-    "string_too_short": "must not be empty",
-    "string_pattern_mismatch": "has the wrong form",
-    "bool_type": "must be true or false",
-    "bool_parsing": "must be true or false",
-    "float_type": "must be a number",
-    "float_parsing": "must be a number",
-    "greater_than": "must be greater than 0",
-    "dict_type": "must be an object (a table in TOML)",
-    "tuple_type": "must be a list",
-    "literal_error": "is not one of the allowed values",
-}
-_PATTERN_HINTS: dict[str, str] = {
-    "url": "must be an http:// or https:// URL",
-    "separator": "must be 1-8 characters from letters, digits, '_', '.', ':' and '-'",
-}
-
-
-def _validate(model: type[_ModelT], data: Mapping[str, object], key: str) -> _ModelT:
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        error = exc.errors(include_input=False, include_url=False)[0]
-        path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error["loc"])
-        field = next((str(part) for part in reversed(error["loc"]) if isinstance(part, str)), "")
-        fix = _FIXES.get(error["type"], error["msg"])
-        if error["type"] == "string_pattern_mismatch":
-            fix = _PATTERN_HINTS.get(field, fix)
-        elif error["type"] == "literal_error":
-            fix = f"{fix}: {error['msg'].removeprefix('Input should be ')}"
-        elif error["type"] == "value_error":
-            fix = error["msg"].removeprefix("Value error, ")
-        if error["type"] == "extra_forbidden":
-            known = ", ".join(name for name in model.model_fields)
-            fix = f"{fix} (known settings: {known})"
-        raise ConfigError(fix, key=f"{key}{path}") from None

@@ -29,9 +29,9 @@ from pydantic import ValidationError
 from .._types import JsonObject
 from ..catalog import iter_tool_specs, normalize_parameters
 from ..errors import CatalogError
-from .records import ToolProblem
+from .records import ToolProblem, UpstreamTool
 
-__all__ = ["RepairLog", "lenient_tool_listing", "repair_tools"]
+__all__ = ["RepairLog", "lenient_tool_listing", "namespaced_tools", "repair_tools"]
 
 logger = logging.getLogger("toolscout.gateway")
 
@@ -94,6 +94,38 @@ def repair_tools(result: JsonObject, *, server: str, version: str | None, log: R
     return {**result, "tools": kept}
 
 
+# The MCP tool fields the catalog keeps (not `_meta`, `icons`, `execution`).
+_DEFINITION_KEYS = ("title", "description", "inputSchema", "outputSchema", "annotations")
+
+
+def namespaced_tools(
+    raw: list[Tool], *, server: str, separator: str, problems: list[ToolProblem]
+) -> tuple[UpstreamTool, ...]:
+    """Turn the SDK's tools into catalog records named ``server<separator>tool``.
+
+    A tool listed twice, or one the catalog rejects, is left out and appended to `problems`.
+    """
+    out: list[UpstreamTool] = []
+    seen: set[str] = set()
+    for tool in raw:
+        problem: str | None = "listed twice; the first one is kept" if tool.name in seen else None
+        if problem is None:
+            wire = tool.model_dump(by_alias=True, mode="json", exclude_none=True)
+            definition: JsonObject = {key: wire[key] for key in _DEFINITION_KEYS if key in wire}
+            definition["name"] = f"{server}{separator}{tool.name}"
+            try:
+                (spec,) = iter_tool_specs(definition, namespace=server)
+            except CatalogError as exc:
+                problem = str(exc)
+        if problem is not None:
+            logger.warning("upstream %r: left out tool %r: %s", server, tool.name, problem)
+            problems.append(ToolProblem(server=server, tool=tool.name, message=problem))
+            continue
+        seen.add(tool.name)
+        out.append(UpstreamTool(spec=spec, upstream_name=tool.name))
+    return tuple(out)
+
+
 class _Malformed(ValueError):
     pass
 
@@ -154,7 +186,12 @@ class _Sender(Protocol):
 
 @asynccontextmanager
 async def lenient_tool_listing(
-    inner: Transport, *, server: str, version: Callable[[], str | None], log: RepairLog
+    inner: Transport,
+    *,
+    server: str,
+    version: Callable[[], str | None],
+    log: RepairLog,
+    on_end: Callable[[], None] = lambda: None,
 ) -> AsyncIterator[tuple[_RepairingReader, _ListingRecorder]]:
     """Wrap a client transport so its `tools/list` answers pass through `repair_tools`.
 
@@ -163,6 +200,7 @@ async def lenient_tool_listing(
         server: The upstream's name, for messages.
         version: Returns the negotiated protocol version (known once the handshake is done).
         log: Receives what was repaired and what was left out.
+        on_end: Called when the read side ends (a stdio server exited); must not raise.
     """
     async with inner as (read_stream, write_stream):
         pending: set[str] = set()
@@ -170,7 +208,7 @@ async def lenient_tool_listing(
         def repair(result: JsonObject) -> JsonObject:
             return repair_tools(result, server=server, version=version(), log=log)
 
-        yield _RepairingReader(read_stream, pending, repair), _ListingRecorder(write_stream, pending)
+        yield _RepairingReader(read_stream, pending, repair, on_end), _ListingRecorder(write_stream, pending)
 
 
 class _ListingRecorder:
@@ -207,13 +245,19 @@ class _RepairingReader:
         inner: _Receiver,
         pending: set[str],
         repair: Callable[[JsonObject], JsonObject],
+        on_end: Callable[[], None],
     ) -> None:
         self._inner = inner
         self._pending = pending
         self._repair = repair
+        self._on_end = on_end
 
     async def receive(self) -> SessionMessage | Exception:
-        item = await self._inner.receive()
+        try:
+            item = await self._inner.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self._on_end()
+            raise
         if not isinstance(item, SessionMessage):
             return item
         message = item.message

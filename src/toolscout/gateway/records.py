@@ -21,12 +21,16 @@ class UpstreamError(ToolscoutError):
     Attributes:
         server: The upstream's name.
         kind: What went wrong (see `UpstreamFailure`).
+        reason: The message without the server's name or stderr.
+        stderr: The end of a stdio server's stderr, when it helps explain the failure.
     """
 
-    def __init__(self, message: str, *, server: str, kind: UpstreamFailure) -> None:
+    def __init__(self, message: str, *, server: str, kind: UpstreamFailure, stderr: str = "") -> None:
         self.server = server
         self.kind: UpstreamFailure = kind
-        super().__init__(f"upstream {server!r}: {message}")
+        self.reason = message
+        self.stderr = stderr
+        super().__init__(f"upstream {server!r}: {message}{f'; its stderr ends with: {stderr}' if stderr else ''}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

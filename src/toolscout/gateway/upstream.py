@@ -7,52 +7,55 @@ async with Upstream("time", StdioServer(command="mcp-server-time")) as upstream:
 ```
 
 The connection lives in a task of its own, so a connect timeout can cancel a hung start-up
-cleanly and a server that dies later only fails the calls made to it.
+cleanly and a server that dies later only fails the calls made to it. `wait_lost` returns once
+the connection is gone (a stdio server exited, or `mark_lost` was called), and
+`on_tools_changed` is called when the server says its tool list changed (a
+``notifications/tools/list_changed``, or a ``subscriptions/listen`` event on 2026-07-28 servers).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import sys
-import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AsyncExitStack
 from types import TracebackType
-from typing import TextIO
 
 import anyio
 import anyio.abc
 import httpx2
 from mcp.client import Client, Transport
+from mcp.client.session import IncomingMessage
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, CallToolResult, Implementation, Tool
+from mcp_types import CONNECTION_CLOSED, CallToolResult, Implementation, Tool, ToolListChangedNotification
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from .._types import JsonObject
 from .._version import __version__
-from ..catalog import iter_tool_specs
-from ..errors import CatalogError
 from .config import HttpServer, ServerConfig
-from .lenient import RepairLog, lenient_tool_listing
-from .records import ToolListing, ToolProblem, UpstreamError, UpstreamFailure, UpstreamTool
+from .diagnose import StderrCapture, leaf, start_failure
+from .lenient import RepairLog, lenient_tool_listing, namespaced_tools
+from .records import ToolListing, ToolProblem, UpstreamError, UpstreamFailure
 
 __all__ = ["Upstream"]
 
 logger = logging.getLogger("toolscout.gateway")
 
 _MAX_PAGES = 1000
-# The MCP tool fields the catalog keeps (not `_meta`, `icons`, `execution`).
-_DEFINITION_KEYS = ("title", "description", "inputSchema", "outputSchema", "annotations")
-_STDERR_TAIL_BYTES = 1500
 
 
 class Upstream:
     """A connection to one upstream MCP server; use as an async context manager."""
 
     def __init__(
-        self, name: str, config: ServerConfig, *, separator: str = "__", connect_timeout_s: float = 30.0
+        self,
+        name: str,
+        config: ServerConfig,
+        *,
+        separator: str = "__",
+        connect_timeout_s: float = 30.0,
+        on_tools_changed: Callable[[], None] | None = None,
     ) -> None:
         """Prepare (not open) a connection.
 
@@ -61,17 +64,21 @@ class Upstream:
             config: How to start or reach it.
             separator: Joins server and tool names.
             connect_timeout_s: Seconds to start the server and finish the MCP handshake.
+            on_tools_changed: Called (from the connection's task; must not raise) when the
+                server announces that its tool list changed.
         """
         self.name = name
         self.config = config
         self.separator = separator
         self.connect_timeout_s = connect_timeout_s
+        self._on_tools_changed = on_tools_changed
         self._repairs = RepairLog()
         self._closing = anyio.Event()
+        self._lost = anyio.Event()
         self._listing_lock = anyio.Lock()
         self._task_group: anyio.abc.TaskGroup | None = None
         self._client: Client | None = None
-        self._stderr: TextIO | None = None
+        self._stderr: StderrCapture | None = None
 
     def __repr__(self) -> str:
         return f"Upstream({self.name!r}, {type(self.config).__name__})"
@@ -86,7 +93,7 @@ class Upstream:
             raise RuntimeError("an Upstream can be entered only once")
         if not isinstance(self.config, HttpServer):
             # Owned here, not by the connection task, so a failed start-up can still be explained.
-            self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+            self._stderr = StderrCapture()
         self._task_group = task_group = anyio.create_task_group()
         await task_group.__aenter__()
         try:
@@ -100,10 +107,11 @@ class Upstream:
                     message = f"did not finish the MCP handshake within {self.connect_timeout_s:g} s"
                     raise self._error(message, "start") from None
                 if isinstance(exc, Exception):
-                    raise self._error(_start_failure(exc, self.config), "start") from exc
+                    raise self._error(start_failure(exc, self.config), "start") from exc
                 raise
             finally:
-                self._close_stderr()
+                if self._stderr is not None:
+                    self._stderr.close()
         return self
 
     async def __aexit__(
@@ -114,7 +122,21 @@ class Upstream:
         self._client = None
         if self._task_group is not None:
             await self._task_group.__aexit__(None, None, None)
-        self._close_stderr()
+        if self._stderr is not None:
+            self._stderr.close()
+
+    @property
+    def lost(self) -> bool:
+        """True once the connection is gone (the server exited, or `mark_lost` was called)."""
+        return self._lost.is_set()
+
+    def mark_lost(self) -> None:
+        """Record that the connection is unusable (e.g. a request found it closed)."""
+        self._lost.set()
+
+    async def wait_lost(self) -> None:
+        """Return once the connection is gone."""
+        await self._lost.wait()
 
     @property
     def protocol_version(self) -> str | None:
@@ -150,7 +172,7 @@ class Upstream:
             except Exception as exc:  # boundary: whatever an upstream does must become an UpstreamError
                 raise self._request_error(exc, "tools/list") from exc
             repaired, skipped = self._repairs.drain()
-            tools = self._namespaced(raw, problems)
+            tools = namespaced_tools(raw, server=self.name, separator=self.separator, problems=problems)
         return ToolListing(
             server=self.name,
             tools=tools,
@@ -188,19 +210,42 @@ class Upstream:
                         server=self.name,
                         version=lambda: self.protocol_version,
                         log=self._repairs,
+                        on_end=self._lost.set,
                     ),
                     cache=None,
                     client_info=Implementation(name="toolscout", version=__version__),
+                    message_handler=self._on_message,
                 )
                 await stack.enter_async_context(client)
-                task_status.started(client)
-                started = True
-                await self._closing.wait()
+                async with anyio.create_task_group() as listeners:
+                    if self._on_tools_changed is not None and _announces_changes(client):
+                        listeners.start_soon(self._listen_for_changes, client)
+                    task_status.started(client)
+                    started = True
+                    await self._closing.wait()
+                    listeners.cancel_scope.cancel()
         except Exception as exc:
             if not started:
                 raise
             # The connection broke after start-up: requests already fail with "closed".
-            logger.warning("upstream %r: connection lost: %s", self.name, _leaf(exc))
+            logger.warning("upstream %r: connection lost: %s", self.name, leaf(exc))
+        finally:
+            self._lost.set()
+
+    async def _on_message(self, message: IncomingMessage) -> None:
+        if isinstance(message, ToolListChangedNotification) and self._on_tools_changed is not None:
+            self._on_tools_changed()
+
+    async def _listen_for_changes(self, client: Client) -> None:
+        """2026-07-28 servers announce list changes only on a ``subscriptions/listen`` stream."""
+        assert self._on_tools_changed is not None
+        try:
+            async with client.listen(tools_list_changed=True) as subscription:
+                async for _event in subscription:
+                    self._on_tools_changed()
+        except Exception as exc:  # boundary: losing the stream must not take the connection down
+            if not self._closing.is_set():
+                logger.info("upstream %r: stopped listening for tool list changes: %s", self.name, leaf(exc))
 
     async def _transport(self, stack: AsyncExitStack) -> Transport:
         if isinstance(self.config, HttpServer):
@@ -216,78 +261,25 @@ class Upstream:
             env=self.config.plain_env(),
             cwd=self.config.cwd,
         )
-        return stdio_client(params, errlog=self._stderr or sys.stderr)
+        return stdio_client(params, errlog=self._stderr.file if self._stderr is not None else sys.stderr)
 
     def _connected(self) -> Client:
         if self._client is None:
             raise self._error("not connected (use `async with Upstream(...)`)", "closed")
         return self._client
 
-    def _namespaced(self, raw: list[Tool], problems: list[ToolProblem]) -> tuple[UpstreamTool, ...]:
-        out: list[UpstreamTool] = []
-        seen: set[str] = set()
-        for tool in raw:
-            if tool.name in seen:
-                problems.append(self._problem(tool.name, "listed twice; the first one is kept"))
-                continue
-            wire = tool.model_dump(by_alias=True, mode="json", exclude_none=True)
-            definition: JsonObject = {key: wire[key] for key in _DEFINITION_KEYS if key in wire}
-            definition["name"] = f"{self.name}{self.separator}{tool.name}"
-            try:
-                (spec,) = iter_tool_specs(definition, namespace=self.name)
-            except CatalogError as exc:
-                problems.append(self._problem(tool.name, str(exc)))
-                continue
-            seen.add(tool.name)
-            out.append(UpstreamTool(spec=spec, upstream_name=tool.name))
-        return tuple(out)
-
-    def _problem(self, tool: str, message: str) -> ToolProblem:
-        logger.warning("upstream %r: left out tool %r: %s", self.name, tool, message)
-        return ToolProblem(server=self.name, tool=tool, message=message)
-
     def _request_error(self, exc: Exception, what: str) -> UpstreamError:
         if isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED:
             return self._error(f"{what}: the connection is closed (the server exited or crashed)", "closed")
         if isinstance(exc, MCPError):
             return self._error(f"{what}: the server answered with error {exc.code}: {exc.message}", "protocol")
-        return self._error(f"{what}: malformed answer: {_leaf(exc)}", "protocol")
+        return self._error(f"{what}: malformed answer: {leaf(exc)}", "protocol")
 
     def _error(self, message: str, kind: UpstreamFailure) -> UpstreamError:
-        tail = self._stderr_tail() if kind in ("start", "closed") else ""
-        return UpstreamError(
-            f"{message}{f'; its stderr ends with: {tail}' if tail else ''}", server=self.name, kind=kind
-        )
-
-    def _close_stderr(self) -> None:
-        if self._stderr is not None:
-            self._stderr.close()
-
-    def _stderr_tail(self) -> str:
-        if self._stderr is None or self._stderr.closed:
-            return ""
-        fd = self._stderr.fileno()
-        size = os.fstat(fd).st_size
-        # pread leaves the offset the child process shares with us untouched.
-        data = os.pread(fd, _STDERR_TAIL_BYTES, max(0, size - _STDERR_TAIL_BYTES))
-        return " | ".join(line.strip() for line in data.decode("utf-8", "replace").splitlines() if line.strip())
+        tail = self._stderr.tail() if self._stderr is not None and kind in ("start", "closed") else ""
+        return UpstreamError(message, server=self.name, kind=kind, stderr=tail)
 
 
-def _start_failure(exc: Exception, config: ServerConfig) -> str:
-    leaf = _leaf(exc)
-    if isinstance(config, HttpServer):
-        if isinstance(leaf, httpx2.HTTPError):
-            return f"cannot reach {config.url}: {leaf}"
-        return f"handshake with {config.url} failed: {leaf}"
-    if isinstance(leaf, OSError) and not isinstance(leaf, TimeoutError):
-        return f"cannot start {config.command!r}: {leaf.strerror or leaf}"
-    if isinstance(leaf, MCPError) and leaf.code == CONNECTION_CLOSED:
-        return "the server exited during start-up"
-    return f"start-up failed: {leaf}"
-
-
-def _leaf(exc: BaseException) -> BaseException:
-    """The first real exception inside (possibly nested) exception groups."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
+def _announces_changes(client: Client) -> bool:
+    tools = client.server_capabilities.tools
+    return client.protocol_version in MODERN_PROTOCOL_VERSIONS and tools is not None and bool(tools.list_changed)

@@ -4,18 +4,22 @@ from .base import IndexBuilder, SearchHit, SearchIndex, SearchMode, SearchResult
 from .cache import IndexCache
 from .fields import ToolFields, tool_fields
 from .fuzzy import FuzzyMatch, FuzzyVocabulary
+from .hybrid import FusionMethod, HybridFusion
 from .index import DenseRanker, Fusion, IndexConfig, ToolIndex, build_index, reciprocal_rank_fusion
 from .lexical import LexicalConfig, LexicalIndex, QueryTerms
 from .regex import MAX_PATTERN_LENGTH, RegexIndex, compile_pattern
-from .tokenize import STOPWORDS, stem, tokenize, tokenize_many, words
+from .semantic import build_hybrid_index
+from .tokenize import STOPWORDS, encode_many, stem, tokenize, words
 
 __all__ = [
     "MAX_PATTERN_LENGTH",
     "STOPWORDS",
     "DenseRanker",
     "Fusion",
+    "FusionMethod",
     "FuzzyMatch",
     "FuzzyVocabulary",
+    "HybridFusion",
     "IndexBuilder",
     "IndexCache",
     "IndexConfig",
@@ -29,12 +33,13 @@ __all__ = [
     "SearchResult",
     "ToolFields",
     "ToolIndex",
+    "build_hybrid_index",
     "build_index",
     "compile_pattern",
+    "encode_many",
     "reciprocal_rank_fusion",
     "stem",
     "tokenize",
-    "tokenize_many",
     "tool_fields",
     "words",
 ]

@@ -46,7 +46,7 @@ class ExactNames:
             mask: Only positions where the mask is true are returned.
         """
         candidates = [query]
-        if " " in query.strip():
+        if " " in query.strip() and _IDENTIFIER_HINT.search(query):
             parts = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(query)] + query.split()
             candidates += [part for part in parts if _IDENTIFIER_HINT.search(part) and _looks_like_identifier(part)]
         found: list[int] = []

@@ -29,6 +29,7 @@ from .base import SearchHit, SearchMode, SearchResult
 from .exact import ExactNames
 from .fields import tool_fields
 from .fuzzy import FuzzyVocabulary
+from .hybrid import HybridFusion
 from .lexical import LexicalConfig, LexicalIndex, QueryTerms
 from .regex import RegexIndex
 from .suggest import NameSuggester
@@ -95,7 +96,7 @@ def build_index(
     Args:
         catalog: The tools to index.
         dense: A dense ranker for ``mode="hybrid"``; without one, hybrid runs lexical.
-        fuse: How hybrid mode fuses the lexical and dense rankings (default: reciprocal rank).
+        fuse: How hybrid mode fuses the lexical and dense rankings (default: `HybridFusion`, a measured score blend).
         config: Index settings.
     """
     return ToolIndex(catalog, dense=dense, fuse=fuse, config=config)
@@ -127,7 +128,7 @@ class ToolIndex:
         self._exact = ExactNames(tools)
         self._suggester = NameSuggester(tools)
         self._dense = dense
-        self._fuse = fuse or reciprocal_rank_fusion
+        self._fuse = fuse or HybridFusion()
 
     @property
     def fingerprint(self) -> str:
@@ -212,7 +213,10 @@ class ToolIndex:
         except Exception:  # the embedder is optional: any failure degrades to lexical, never to an error
             logger.warning("dense ranking failed; serving lexical results", exc_info=True)
             return None
-        lexical = self.rank(query, allowed=allowed, depth=depth)
+        # Fusion gets lexical scores as a share of the best the query's words allow, above the floor.
+        ideal = self._lexical.ideal(self._terms(query)) or 1.0
+        ranking = self.rank(query, allowed=allowed, depth=depth)
+        lexical = [(name, score / ideal) for name, score in ranking if score >= self.config.floor * ideal]
         fused = self._fuse(lexical, dense)
         exact = self._exact.find(query, mask)
         top = fused[0][1] if fused else 0.0

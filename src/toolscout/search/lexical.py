@@ -35,7 +35,7 @@ import scipy.sparse as sp
 
 from ..catalog import ToolSpec
 from .fields import FIELD_NAMES, FieldName, ToolFields, tool_fields
-from .tokenize import tokenize, tokenize_many
+from .tokenize import encode_many, tokenize
 
 __all__ = ["LexicalConfig", "LexicalIndex", "QueryTerms"]
 
@@ -184,12 +184,7 @@ class LexicalIndex:
         return total * (cfg.k1 + 1.0 + cfg.coordination + cfg.description_coverage) + pairs * (cfg.k1 + 1.0)
 
     def _tokens(self, fields: list[ToolFields], name: FieldName) -> tuple[IntArray, IntArray]:
-        terms, counts = tokenize_many(list(map(attrgetter(name), fields)))
-        vocabulary = self.vocabulary
-        for term in dict.fromkeys(terms).keys() - vocabulary.keys():
-            vocabulary[term] = len(vocabulary)
-        ids = np.fromiter(map(vocabulary.__getitem__, terms), dtype=np.int64, count=len(terms))
-        return ids, np.asarray(counts, dtype=np.int64)
+        return encode_many(list(map(attrgetter(name), fields)), self.vocabulary)
 
     def _description_coverage(self, ids: IntArray, counts: IntArray) -> sp.csc_matrix:
         owner = np.repeat(np.arange(self.size, dtype=np.int64), counts)

@@ -8,7 +8,7 @@ overlapping character bigrams, or the single character when a run is one charact
 
 `tokenize` then drops stopwords and stems each word (English Snowball for Latin words,
 Russian Snowball for Cyrillic words, via PyStemmer). Results are memoised per raw word, and
-`tokenize_many` splits plain-ASCII text with byte-level C routines, so tokenizing a large
+`encode_many` splits plain-ASCII text with byte-level C routines, so tokenizing a large
 catalog costs little more than one pass over its bytes.
 """
 
@@ -19,12 +19,14 @@ import string
 import unicodedata
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
-from itertools import accumulate, chain, pairwise
+from itertools import chain
 from typing import TypeVar
 
+import numpy as np
+import numpy.typing as npt
 import Stemmer
 
-__all__ = ["STOPWORDS", "stem", "tokenize", "tokenize_many", "words"]
+__all__ = ["STOPWORDS", "encode_many", "stem", "tokenize", "words"]
 
 STOPWORDS: frozenset[str] = frozenset(
     """a an and are as at be been being but by can could did do does for from had has have how i if in into is it
@@ -64,6 +66,7 @@ _memo_words: dict[str, tuple[str, ...]] = {}
 _memo_terms: dict[str | bytes, tuple[str, ...]] = {}
 
 _K = TypeVar("_K", bound=Hashable)
+IntArray = npt.NDArray[np.int64]
 
 
 def words(text: str) -> list[str]:
@@ -96,27 +99,49 @@ def tokenize(text: str) -> list[str]:
     return list(chain.from_iterable(map(_table(_memo_terms, raw, _terms_of), raw)))
 
 
-def tokenize_many(texts: Sequence[str]) -> tuple[list[str], list[int]]:
-    """Tokenize many texts at once (the fast path for building an index); same terms as `tokenize`.
+def encode_many(texts: Sequence[str], vocabulary: dict[str, int]) -> tuple[IntArray, IntArray]:
+    """Tokenize many texts at once into term ids (the fast path for building an index).
 
-    Repeated texts are tokenized once, and plain-ASCII texts are split with byte-level routines.
+    Gives the same terms as `tokenize`, text by text. Terms missing from `vocabulary` are added
+    with the next free ids. Repeated texts and repeated words are processed once, and plain-ASCII
+    texts are split with byte-level routines, so the cost is close to one pass over the bytes.
 
     Args:
         texts: The texts.
+        vocabulary: Term -> id; extended in place.
 
     Returns:
-        All terms of all texts, concatenated in order, and the number of terms of each text.
+        The term ids of all texts, concatenated in order, and the number of terms of each text.
     """
-    unique = list(dict.fromkeys(texts))
-    raws = _raw_words(unique)
-    per_word = list(map(_table(_memo_terms, list(chain.from_iterable(raws)), _terms_of_any), chain.from_iterable(raws)))
-    bounds = list(accumulate(map(len, raws), initial=0))
-    by_text = {
-        text: tuple(chain.from_iterable(per_word[start:end]))
-        for text, (start, end) in zip(unique, pairwise(bounds), strict=True)
-    }
-    per_text = list(map(by_text.__getitem__, texts))
-    return list(chain.from_iterable(per_text)), list(map(len, per_text))
+    unique_texts = dict.fromkeys(texts)
+    raws = _raw_words(list(unique_texts))
+    flat = list(chain.from_iterable(raws))
+    unique_words = dict.fromkeys(flat)
+    terms = list(map(_table(_memo_terms, list(unique_words), _terms_of_any), unique_words))
+    for term in dict.fromkeys(chain.from_iterable(terms)).keys() - vocabulary.keys():
+        vocabulary[term] = len(vocabulary)
+    word_ids = np.fromiter(map(vocabulary.__getitem__, chain.from_iterable(terms)), dtype=np.int64)
+    word_lengths = np.fromiter(map(len, terms), dtype=np.int64, count=len(terms))
+    for position, word in enumerate(unique_words):
+        unique_words[word] = position
+    words_of_text = np.fromiter(map(unique_words.__getitem__, flat), dtype=np.int64, count=len(flat))
+    text_ids, lengths_in_order = _gather(word_ids, word_lengths, words_of_text)
+    terms_before = np.concatenate(([0], np.cumsum(lengths_in_order)))
+    words_before = np.cumsum([0, *map(len, raws)])
+    text_lengths = terms_before[words_before[1:]] - terms_before[words_before[:-1]]
+    for position, text in enumerate(unique_texts):
+        unique_texts[text] = position
+    order = np.fromiter(map(unique_texts.__getitem__, texts), dtype=np.int64, count=len(texts))
+    return _gather(text_ids, text_lengths, order)
+
+
+def _gather(values: IntArray, lengths: IntArray, picks: IntArray) -> tuple[IntArray, IntArray]:
+    """Concatenate the runs `picks` of a ragged array (`values` cut into runs of `lengths`)."""
+    starts = np.cumsum(lengths) - lengths
+    picked = lengths[picks]
+    total = int(picked.sum())
+    offsets = np.repeat(starts[picks] - np.cumsum(picked) + picked, picked) + np.arange(total)
+    return values[offsets], picked
 
 
 def _raw_words(texts: list[str]) -> list[list[str | bytes]]:

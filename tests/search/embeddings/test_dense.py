@@ -83,3 +83,11 @@ def test_a_cached_catalog_is_not_embedded_again(make_embedder: Any, tmp_path: Pa
     assert embedder.document_calls == [[tool_text(changed["github__create_issue"])]]
     assert ranker.fingerprint == changed.fingerprint
     assert ranker.rank("file a bug", limit=1)[0][0] == "github__create_issue"
+
+
+def test_an_empty_catalog_ranks_nothing_without_embedding(make_embedder: Any) -> None:
+    embedder = make_embedder()
+    ranker = DenseRanker(Catalog([]), embedder)
+
+    assert ranker.rank("anything") == []
+    assert embedder.query_calls == []

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from toolscout.search.embeddings.base import EmbeddingError
 from toolscout.search.embeddings.cache import EmbeddingCache, default_cache_dir
 
 
@@ -122,3 +123,17 @@ def test_default_cache_dir_falls_back_to_the_user_cache(monkeypatch: pytest.Monk
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
 
     assert default_cache_dir().name == "toolscout"
+
+
+def test_an_embedder_returning_too_few_vectors_raises_embedding_error(tmp_path: Path) -> None:
+    class Short:
+        model_id = "test/short"
+
+        def embed_documents(self, texts: list[str]) -> np.ndarray:
+            return np.ones((len(texts) - 1, 4), dtype=np.float32)
+
+        def embed_query(self, text: str) -> np.ndarray:
+            return np.ones(4, dtype=np.float32)
+
+    with pytest.raises(EmbeddingError):
+        EmbeddingCache(tmp_path).embed(Short(), ["one", "two"])

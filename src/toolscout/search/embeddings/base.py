@@ -57,7 +57,7 @@ class Embedder(Protocol):
         ...
 
 
-def normalize_rows(matrix: npt.ArrayLike, *, expected_rows: int, source: str) -> Vectors:
+def normalize_rows(matrix: object, *, expected_rows: int, source: str) -> Vectors:
     """Check a backend's raw vectors and scale every row to unit length.
 
     Args:

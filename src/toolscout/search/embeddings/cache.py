@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from .base import Embedder, Vectors
+from .base import Embedder, EmbeddingError, Vectors
 
 __all__ = ["EmbeddingCache", "default_cache_dir"]
 
@@ -69,11 +69,11 @@ class EmbeddingCache:
             cached = self._load(model_id)
             missing = [key for key in text_of if key not in cached]
             if missing:
-                fresh = embedder.embed_documents([text_of[key] for key in missing])
+                fresh = _checked(embedder, [text_of[key] for key in missing])
                 if cached and next(iter(cached.values())).shape != fresh.shape[1:]:
                     logger.warning("embedding cache for %s changed dimension; re-embedding every tool", model_id)
                     cached, missing = {}, list(text_of)
-                    fresh = embedder.embed_documents(list(text_of.values()))
+                    fresh = _checked(embedder, list(text_of.values()))
                 cached.update(zip(missing, fresh, strict=True))
                 self._store(model_id, cached, keep=set(keys))
         if not keys:
@@ -118,6 +118,13 @@ class EmbeddingCache:
         except OSError:
             logger.warning("cannot write embedding cache %s; embeddings will be recomputed next time", path)
             Path(temporary).unlink(missing_ok=True)
+
+
+def _checked(embedder: Embedder, texts: list[str]) -> Vectors:
+    vectors = embedder.embed_documents(texts)
+    if vectors.ndim != 2 or vectors.shape[0] != len(texts):
+        raise EmbeddingError(f"{embedder.model_id} returned {vectors.shape[0]} vectors for {len(texts)} texts")
+    return vectors
 
 
 def _key(model_id: str, text: str) -> bytes:

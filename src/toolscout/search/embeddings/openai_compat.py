@@ -11,7 +11,7 @@ import numpy as np
 
 try:
     import httpx2
-except ImportError as exc:  # pragma: no cover - exercised only without the extra installed
+except ImportError as exc:
     raise ImportError(
         "the OpenAI-compatible embedder needs the semantic extra: pip install 'toolscout[semantic]'"
     ) from exc
@@ -106,7 +106,8 @@ class OpenAICompatibleEmbedder:
         ]
         if not batches:
             return np.zeros((0, self._dim or 0), dtype=np.float32)
-        return np.concatenate(batches)
+        vectors: Vectors = np.concatenate(batches)
+        return vectors
 
     def embed_query(self, text: str) -> Vectors:
         """Embed one query with the query prefix.
@@ -114,7 +115,8 @@ class OpenAICompatibleEmbedder:
         Raises:
             EmbeddingError: The request failed or the reply was malformed.
         """
-        return self._request([self.query_prefix + text])[0]
+        vector: Vectors = self._request([self.query_prefix + text])[0]
+        return vector
 
     def close(self) -> None:
         """Close the HTTP connection pool."""

@@ -1,0 +1,234 @@
+"""What the gateway costs and saves: added latency per tool call, and first-turn tokens a client sees.
+
+Latency: a fast local upstream (``bench/servers/echo_server.py``) is called directly with the MCP
+SDK client over stdio, and through ``toolscout serve`` (stdio, and Streamable HTTP) fronting the
+same server, in the same run, in interleaved rounds. Through the gateway the call is made both
+as ``tool_call`` (bridge) and directly by its name (a pinned tool).
+
+First-turn tokens: for the six real test servers and the twelve of ``examples/mcp_servers.json``,
+the tool definitions (name, description, input schema) a client would hand the model when it
+connects to every server itself, against what it gets from the gateway (its tools plus its
+``instructions``), counted with toolscout's default token counter.
+
+    .venv/bin/python bench/gateway_overhead.py [--calls 400] [--rounds 5]
+    # -> bench/results/gateway_overhead.{json,md}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from toolscout.gateway import StdioServer, Upstream, load_config
+from toolscout.tokens import default_token_counter
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results"
+TOOLSCOUT = str(Path(sys.executable).with_name("toolscout"))
+ECHO = {"command": sys.executable, "args": [str(ROOT / "bench" / "servers" / "echo_server.py")]}
+REAL = ROOT / ".mcp-servers"
+WARMUP = 50
+
+
+def write_config(folder: Path, name: str, servers: dict[str, Any], **settings: Any) -> Path:
+    path = folder / f"{name}.json"
+    settings.setdefault("store", str(folder / f"{name}.sqlite3"))
+    path.write_text(json.dumps({"mcpServers": servers, "toolscout": settings}))
+    return path
+
+
+@asynccontextmanager
+async def stdio(command: str, *args: str) -> AsyncIterator[Client]:
+    params = StdioServerParameters(command=command, args=list(args))
+    with open("/dev/null", "w") as sink:
+        async with Client(stdio_client(params, errlog=sink)) as client:
+            yield client
+
+
+@asynccontextmanager
+async def http_gateway(config: Path) -> AsyncIterator[Client]:
+    command = [TOOLSCOUT, "serve", str(config), "--transport", "http", "--port", "0"]
+    async with await anyio.open_process(command, stderr=None) as process:
+        assert process.stdout is not None
+        line = b""
+        while b"\n" not in line:
+            line += await process.stdout.receive()
+        url = line.decode().split()[0]
+        try:
+            async with httpx2.AsyncClient() as http, Client(streamable_http_client(url, http_client=http)) as client:
+                yield client
+        finally:
+            process.terminate()
+
+
+def percentile(values: list[float], pct: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
+
+
+async def measure_latency(calls: int, rounds: int, workdir: Path) -> dict[str, dict[str, float]]:
+    bridged = write_config(workdir, "bridged", {"echo": ECHO}, mode="on")
+    pinned = write_config(workdir, "pinned", {"echo": ECHO}, mode="on", pinned=["echo__*"])
+    samples: dict[str, list[float]] = {}
+    async with (
+        stdio(*[ECHO["command"], *ECHO["args"]]) as direct,
+        stdio(TOOLSCOUT, "serve", str(bridged)) as via_bridge,
+        stdio(TOOLSCOUT, "serve", str(pinned)) as via_pinned,
+        http_gateway(bridged) as via_http,
+    ):
+        paths: dict[str, Callable[[], Awaitable[Any]]] = {
+            "direct (stdio)": lambda: direct.call_tool("echo", {"text": "hello"}),
+            "gateway stdio, tool_call": lambda: via_bridge.call_tool(
+                "tool_call", {"name": "echo__echo", "arguments": {"text": "hello"}}
+            ),
+            "gateway stdio, pinned tool": lambda: via_pinned.call_tool("echo__echo", {"text": "hello"}),
+            "gateway HTTP, tool_call": lambda: via_http.call_tool(
+                "tool_call", {"name": "echo__echo", "arguments": {"text": "hello"}}
+            ),
+        }
+        for label, run in paths.items():
+            for _ in range(WARMUP):
+                result = await run()
+                assert not result.is_error, (label, result)
+            samples[label] = []
+        for _ in range(rounds):
+            for label, run in paths.items():
+                for _ in range(calls):
+                    started = time.perf_counter()
+                    await run()
+                    samples[label].append((time.perf_counter() - started) * 1000)
+    base = statistics.median(samples["direct (stdio)"])
+    return {
+        label: {
+            "p50_ms": round(statistics.median(values), 3),
+            "p99_ms": round(percentile(values, 99), 3),
+            "mean_ms": round(statistics.fmean(values), 3),
+            "added_p50_ms": round(statistics.median(values) - base, 3),
+            "calls": len(values),
+        }
+        for label, values in samples.items()
+    }
+
+
+def tool_tokens(tools: list[dict[str, Any]], counter: Any) -> int:
+    return sum(counter.count(json.dumps(tool, ensure_ascii=False)) for tool in tools)
+
+
+async def first_turn(name: str, servers: dict[str, Any], workdir: Path) -> dict[str, Any]:
+    counter = default_token_counter()
+    direct: list[dict[str, Any]] = []
+    for server, entry in servers.items():
+        async with Upstream(server, StdioServer.model_validate(entry), connect_timeout_s=60) as upstream:
+            listing = await upstream.list_tools(timeout_s=60)
+        direct += [
+            {"name": tool.upstream_name, "description": tool.spec.description, "input_schema": tool.spec.parameters}
+            for tool in listing.tools
+        ]
+    row: dict[str, Any] = {
+        "servers": len(servers),
+        "tools": len(direct),
+        "without_gateway": tool_tokens(direct, counter),
+        "counter": counter.name,
+    }
+    for style in ("bridge", "reveal"):
+        config = write_config(workdir, f"{name}-{style}", servers, style=style)
+        async with stdio(TOOLSCOUT, "serve", str(config)) as client:
+            listed = await client.list_tools()
+            instructions = client.instructions or ""
+        tools = [{"name": t.name, "description": t.description, "input_schema": t.input_schema} for t in listed.tools]
+        row[f"gateway_{style}"] = tool_tokens(tools, counter) + counter.count(instructions)
+        row[f"gateway_{style}_tools"] = len(tools)
+    return row
+
+
+def real_test_servers(workdir: Path) -> dict[str, Any]:
+    npm = REAL / "node_modules" / ".bin"
+    files = workdir / "files"
+    files.mkdir(exist_ok=True)
+    return {
+        "time": {"command": str(REAL / "pyvenv/bin/mcp-server-time"), "args": ["--local-timezone", "UTC"]},
+        "everything": {"command": str(npm / "mcp-server-everything")},
+        "memory": {"command": str(npm / "mcp-server-memory"), "env": {"MEMORY_FILE_PATH": str(workdir / "m.jsonl")}},
+        "filesystem": {"command": str(npm / "mcp-server-filesystem"), "args": [str(files)]},
+        "git": {"command": str(REAL / "pyvenv/bin/mcp-server-git"), "args": ["--repository", str(ROOT)]},
+        "fetch": {"command": str(REAL / "pyvenv/bin/mcp-server-fetch")},
+    }
+
+
+def example_servers() -> dict[str, Any]:
+    loaded = load_config(ROOT / "examples" / "mcp_servers.json")
+    return {
+        name: {"command": server.command, "args": list(server.args), "env": server.plain_env(), "cwd": str(server.cwd)}
+        for name, server in loaded.enabled_servers().items()
+        if isinstance(server, StdioServer)
+    }
+
+
+def markdown(latency: dict[str, dict[str, float]], tokens: dict[str, dict[str, Any]], args: argparse.Namespace) -> str:
+    lines = [
+        "# Gateway overhead and first-turn tokens",
+        "",
+        f"`bench/gateway_overhead.py --calls {args.calls} --rounds {args.rounds}`: one run, one machine; compare rows",
+        "within a table. Upstream: `bench/servers/echo_server.py` (lowlevel SDK server, stdio).",
+        "",
+        "| path | p50 ms | p99 ms | mean ms | added p50 ms | calls |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for label, row in latency.items():
+        lines.append(
+            f"| {label} | {row['p50_ms']:.2f} | {row['p99_ms']:.2f} | {row['mean_ms']:.2f} "
+            f"| {row['added_p50_ms']:+.2f} | {row['calls']} |"
+        )
+    lines += [
+        "",
+        "First turn: tokens of the tool definitions (name, description, input schema) the model is",
+        "given, plus the gateway's `instructions`; servers' own instructions are not counted.",
+        "",
+        "| servers | tools | without gateway | gateway, bridge | gateway, reveal | saved (bridge) |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, row in tokens.items():
+        saved = 1 - row["gateway_bridge"] / row["without_gateway"]
+        lines.append(
+            f"| {name} ({row['servers']}) | {row['tools']} | {row['without_gateway']:,} | {row['gateway_bridge']:,} "
+            f"| {row['gateway_reveal']:,} | {saved:.0%} |"
+        )
+    counter = next(iter(tokens.values()))["counter"] if tokens else "?"
+    lines += ["", f"Token counter: {counter}.", ""]
+    return "\n".join(lines)
+
+
+async def main(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        workdir = Path(folder)
+        latency = await measure_latency(args.calls, args.rounds, workdir)
+        tokens = {
+            "six test servers": await first_turn("six", real_test_servers(workdir), workdir),
+            "examples/mcp_servers.json": await first_turn("examples", example_servers(), workdir),
+        }
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    report = {"latency": latency, "first_turn_tokens": tokens, "calls": args.calls, "rounds": args.rounds}
+    (RESULTS / "gateway_overhead.json").write_text(json.dumps(report, indent=2) + "\n")
+    (RESULTS / "gateway_overhead.md").write_text(markdown(latency, tokens, args))
+    print(markdown(latency, tokens, args))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=400, help="Calls per path per round.")
+    parser.add_argument("--rounds", type=int, default=5, help="Interleaved rounds.")
+    anyio.run(main, parser.parse_args())

@@ -1,0 +1,189 @@
+"""Tune and check toolscout's hybrid search (lexical fused with all-MiniLM-L6-v2) on BFCL.
+
+One process, one machine, BFCL tuning categories only (bench/bfcl.py):
+
+1. Build the lexical `ToolIndex` and a `DenseRanker` over the pooled catalog (tool embeddings are
+   cached in ``.bench-data/cache``, so only the first run embeds ~3,000 tools).
+2. Run every query once through ``ToolIndex.search(mode="hybrid")`` with a fusion that records the
+   (lexical, dense) rankings the index hands it, then score a grid of `HybridFusion` settings
+   offline on those recordings (``--grid``).
+3. Score end to end through ``ToolIndex.search``: lexical, dense alone, hybrid with the default
+   `HybridFusion` (Recall@k capped as in `toolscout.evaluation`, hit@5, MRR, p50 latency).
+4. No-match check on the packaged sample catalog: off-topic requests must get no more hits in
+   hybrid than in lexical mode; its paraphrased requests are scored too (never tuned on).
+
+Usage: ``python bench/tune_hybrid.py [--grid]``; writes ``bench/results/tune_hybrid.md``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from importlib import resources
+from pathlib import Path
+
+from bfcl import DATA_DIR, load_bfcl
+
+from toolscout import Catalog
+from toolscout.evaluation import EvalReport, summarize
+from toolscout.search.embeddings.cache import EmbeddingCache
+from toolscout.search.embeddings.dense import DenseRanker
+from toolscout.search.embeddings.local import SentenceTransformerEmbedder
+from toolscout.search.hybrid import HybridFusion
+from toolscout.search.index import ToolIndex, build_index
+
+Ranking = list[tuple[str, float]]
+LIMIT = 10
+RESULTS = Path(__file__).resolve().parent / "results" / "tune_hybrid.md"
+OFF_TOPIC = (
+    "bake a chocolate cake",
+    "what is the capital of France",
+    "translate this sentence into German",
+    "recommend a good novel to read",
+    "how tall is Mount Everest",
+    "tell me a joke",
+    "feed my cat",
+    "water the plants",
+    "learn to play guitar",
+    "hire a plumber",
+    "diagnose my headache",
+    "write a poem about autumn",
+    "find a dentist near me",
+    "reserve a table for two tonight",
+)
+
+
+class Recorder:
+    """A fusion that remembers what `ToolIndex` passes it and answers with `inner`."""
+
+    def __init__(self, inner: HybridFusion) -> None:
+        self.inner = inner
+        self.calls: list[tuple[Ranking, Ranking]] = []
+
+    def __call__(self, lexical: Ranking, dense: Ranking) -> list[tuple[str, float]]:
+        self.calls.append((list(lexical), list(dense)))
+        return self.inner(lexical, dense)
+
+
+def score(rankings: Sequence[Sequence[str]], golds: Sequence[Sequence[str]]) -> EvalReport:
+    return summarize(rankings, golds, ks=(1, 5, 10))
+
+
+def row(label: str, report: EvalReport, p50: float | None = None) -> str:
+    latency = f" {p50:.2f} |" if p50 is not None else " |"
+    return (
+        f"| {label} | {report.recall[1]:.3f} | {report.recall[5]:.3f} | {report.hit[5]:.3f} | "
+        f"{report.recall[10]:.3f} | {report.mrr:.3f} |{latency}"
+    )
+
+
+def timed(queries: Sequence[str], rank: Callable[[str], list[str]]) -> tuple[list[list[str]], float]:
+    rankings, latencies = [], []
+    for query in queries:
+        start = time.perf_counter()
+        rankings.append(rank(query))
+        latencies.append((time.perf_counter() - start) * 1000)
+    return rankings, statistics.median(latencies)
+
+
+def offline(
+    fusion: HybridFusion, calls: Sequence[tuple[Ranking, Ranking]], exact: Sequence[str | None]
+) -> list[list[str]]:
+    """Replay `ToolIndex`'s hybrid step on recorded rankings: exact name first, then the fused order."""
+    out = []
+    for (lexical, dense), name in zip(calls, exact, strict=True):
+        fused = [n for n, _ in fusion(lexical, dense) if n != name]
+        out.append(([name] if name else []) + fused[: LIMIT - (1 if name else 0)])
+    return out
+
+
+def grid() -> list[HybridFusion]:
+    blends = [
+        HybridFusion(lexical_weight=w, similarity_floor=f, band=b)
+        for w, f, b in itertools.product((0.3, 0.5, 0.6, 0.7, 0.8, 0.9), (0.3, 0.35, 0.4), (0.0, 0.3, 0.5))
+    ]
+    rrfs = [
+        HybridFusion(method="rrf", rrf_k=k, lexical_weight=w, band=0.0)
+        for k, w in itertools.product((5.0, 10.0, 20.0, 60.0), (0.5, 0.6, 0.7))
+    ]
+    return blends + rrfs
+
+
+def describe(f: HybridFusion) -> str:
+    if f.method == "rrf":
+        return f"rrf k={f.rrf_k:g} w={f.lexical_weight}"
+    return f"blend w={f.lexical_weight} floor={f.similarity_floor} band={f.band}"
+
+
+def sample_check(embedder: SentenceTransformerEmbedder, cache: EmbeddingCache) -> list[str]:
+    data = resources.files("toolscout") / "data"
+    catalog = Catalog.from_file(Path(str(data / "sample_catalog.json")))
+    lines = [json.loads(line) for line in (data / "sample_queries.jsonl").read_text(encoding="utf-8").splitlines()]
+    labelled = [line for line in lines if line["gold"]]
+    off_topic = [*OFF_TOPIC, *(line["query"] for line in lines if not line["gold"])]
+    lexical = build_index(catalog)
+    hybrid = build_index(catalog, dense=DenseRanker(catalog, embedder, cache=cache), fuse=HybridFusion())
+    out = ["", f"## Sample catalog ({len(catalog)} tools, {len(labelled)} paraphrased requests; not tuned on)", ""]
+    out += ["| mode | R@1 | R@5 | hit@5 | R@10 | MRR | off-topic requests with hits |", "|---|---|---|---|---|---|---|"]
+    for label, index, mode in (("lexical", lexical, "lexical"), ("hybrid", hybrid, "hybrid")):
+        ranked = [[h.name for h in index.search(q["query"], mode=mode, limit=LIMIT).hits] for q in labelled]
+        report = score(ranked, [q["gold"] for q in labelled])
+        noisy = sum(1 for q in off_topic if index.search(q, mode=mode).hits)
+        out.append(row(label, report)[:-1] + f" {noisy}/{len(off_topic)} |")
+    return out
+
+
+def main(argv: Sequence[str]) -> None:
+    data = load_bfcl()
+    queries = [q.query for q in data.queries]
+    golds = [q.gold for q in data.queries]
+    embedder = SentenceTransformerEmbedder()
+    cache = EmbeddingCache(DATA_DIR / "cache")
+    start = time.perf_counter()
+    dense = DenseRanker(data.catalog, embedder, cache=cache)
+    dense_s = time.perf_counter() - start
+    recorder = Recorder(HybridFusion())
+    index: ToolIndex = build_index(data.catalog, dense=dense, fuse=recorder)
+
+    def canonical(rank: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
+        return lambda query: data.canonical(rank(query))
+
+    lex, lex_p50 = timed(queries, canonical(lambda q: [h.name for h in index.search(q, limit=LIMIT).hits]))
+    den, den_p50 = timed(queries, canonical(lambda q: [n for n, _ in dense.rank(q, limit=LIMIT)]))
+    hyb, hyb_p50 = timed(
+        queries, canonical(lambda q: [h.name for h in index.search(q, mode="hybrid", limit=LIMIT).hits])
+    )
+    lines = [
+        "# Hybrid search tuning (BFCL tuning categories, pooled catalog)",
+        "",
+        f"{len(data.catalog)} tools, {len(queries)} queries; all-MiniLM-L6-v2 (packaged), text = "
+        f"`toolscout.search.embeddings.tool_text`; catalog embedding {dense_s:.1f} s (cache "
+        f"{'hit' if dense_s < 30 else 'miss'}). Recall@k is capped (`toolscout.evaluation`); hit@5 = any gold "
+        "in the top 5 (the issue's reference figures).",
+        "",
+        "| system | R@1 | R@5 | hit@5 | R@10 | MRR | p50 ms |",
+        "|---|---|---|---|---|---|---|",
+        row("toolscout lexical", score(lex, golds), lex_p50),
+        row("all-MiniLM-L6-v2 dense alone", score(den, golds), den_p50),
+        row(f"toolscout hybrid (default: {describe(HybridFusion())})", score(hyb, golds), hyb_p50),
+    ]
+    if "--grid" in argv:
+        calls = recorder.calls[-len(queries) :]
+        exact = [index.exact_match(q) for q in queries]
+        scored = [(f, score([data.canonical(r) for r in offline(f, calls, exact)], golds)) for f in grid()]
+        scored.sort(key=lambda item: -(item[1].recall[1] + item[1].recall[5]))
+        lines += ["", "## Grid (offline replay of the recorded rankings, best 15 by R@1 + R@5)", ""]
+        lines += ["| fusion | R@1 | R@5 | hit@5 | R@10 | MRR |", "|---|---|---|---|---|---|"]
+        lines += [row(describe(f), report) for f, report in scored[:15]]
+    lines += sample_check(embedder, cache)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,76 @@
+"""`toolscout serve`: run the MCP gateway in front of every server in a config file."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Literal
+
+import click
+
+from ..errors import ToolscoutError
+
+__all__ = ["serve_command"]
+
+
+@click.command("serve")
+@click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--transport",
+    type=click.Choice(["stdio", "http"]),
+    default="stdio",
+    show_default=True,
+    help="stdio for one desktop client; http for Streamable HTTP.",
+)
+@click.option("--host", default=None, help="HTTP bind address [default: toolscout.host, else 127.0.0.1].")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=None, help="HTTP port, 0 for any free one [default: 8765]."
+)
+@click.option("-v", "--verbose", is_flag=True, help="Log every call (real tool, server, latency) and upstream event.")
+@click.option("--log-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def serve_command(
+    config: Path,
+    transport: Literal["stdio", "http"],
+    host: str | None,
+    port: int | None,
+    verbose: bool,
+    log_format: Literal["text", "json"],
+) -> None:
+    r"""Serve every MCP server in CONFIG behind one searchable gateway.
+
+    CONFIG is the `mcpServers` JSON your MCP client already uses (or TOML with the same keys),
+    with optional gateway settings in a `toolscout` section. Upstreams that fail to start are
+    reported and retried; the gateway starts anyway. Logs go to stderr. Over HTTP the first
+    line on stdout is the endpoint URL.
+
+    \b
+    Examples:
+      toolscout serve ~/.config/mcp/servers.json
+      toolscout serve gateway.toml --transport http --port 8765
+    """
+    try:
+        import anyio
+
+        from ..gateway.config import load_config
+        from ..gateway.logs import configure_logging
+        from ..gateway.serve import run_gateway
+    except ImportError as exc:
+        raise click.ClickException(f"this command needs the MCP SDK ({exc}): pip install 'toolscout[mcp]'") from None
+    configure_logging(verbose=verbose, style=log_format)
+    try:
+        loaded = load_config(config)
+    except ToolscoutError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not loaded.enabled_servers():
+        raise click.ClickException(f"{config}: every server is disabled; nothing to serve")
+
+    def announce(url: str) -> None:
+        click.echo(url)
+        sys.stdout.flush()
+
+    try:
+        anyio.run(lambda: run_gateway(loaded, transport=transport, host=host, port=port, on_listening=announce))
+    except ToolscoutError as exc:
+        raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:
+        pass

@@ -1,0 +1,66 @@
+"""The gateway's Streamable HTTP app: ``/mcp`` (bearer-protected when tokens are configured) and ``/healthz``."""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend, RequireAuthMiddleware
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.authentication import AuthenticationMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from .auth import StaticTokenVerifier
+from .health import health_report, visible_servers
+from .server import Gateway
+
+__all__ = ["MCP_PATH", "http_app"]
+
+MCP_PATH = "/mcp"
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def http_app(gateway: Gateway, *, host: str) -> Starlette:
+    """The ASGI app serving `gateway` (the SDK's session manager and bearer middleware).
+
+    Bound to a loopback `host`, requests must also carry a loopback ``Host`` header (DNS
+    rebinding protection, as the SDK does by default).
+    """
+    security = None
+    if host in _LOOPBACK:
+        security = TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+        )
+    manager = StreamableHTTPSessionManager(app=gateway.server, security_settings=security)
+    auth = gateway.config.settings.auth
+    mcp = StreamableHTTPASGIApp(manager)
+    middleware: list[Middleware] = []
+    if auth is not None:
+        middleware.append(Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(StaticTokenVerifier(auth))))
+
+    async def healthz(request: Request) -> JSONResponse:
+        statuses = gateway.pool.status()
+        if auth is None:
+            return JSONResponse(health_report(statuses, tools=len(gateway.scout.catalog)))
+        user = request.scope.get("user")
+        if not isinstance(user, AuthenticatedUser):
+            # Enough for a load balancer; nothing about the catalog.
+            return JSONResponse({"status": health_report(statuses)["status"]})
+        label, scope = gateway.identities.grant(user)
+        visible = visible_servers(gateway.pool, scope, auth.tokens[label].servers)
+        return JSONResponse(health_report(status for status in statuses if status.name in visible))
+
+    def lifespan(app: Starlette) -> AbstractAsyncContextManager[None]:
+        return manager.run()
+
+    routes = [
+        Route(MCP_PATH, endpoint=RequireAuthMiddleware(mcp, []) if auth is not None else mcp),
+        Route("/healthz", endpoint=healthz, methods=["GET"]),
+    ]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

@@ -1,0 +1,146 @@
+"""`OffloadSettings`: when a tool result is offloaded, and the limits of the offload tools."""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Literal, TypeAlias
+
+from ..catalog import ToolSpec
+from ..errors import ConfigError
+
+__all__ = ["Limit", "OffloadSettings"]
+
+Limit: TypeAlias = int | Literal["never"]
+"""A per-tool or per-namespace override: a budget in tokens, or ``"never"`` to never offload."""
+
+_MIN_BUDGET = 200
+_MIB = 1 << 20
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OffloadSettings:
+    """Settings of context offloading. Build from a config mapping with `from_mapping`.
+
+    A result whose text costs more than its budget (in tokens, measured with the
+    `TokenCounter` in use) is stored and replaced by a short stub with a handle; the model
+    reads it back with the offload tools, whose answers are bounded by `read_tokens`.
+    """
+
+    enabled: bool = True
+    """Offload large results and list the offload tools (False: results pass through unchanged)."""
+    budget_tokens: int = 4_000
+    """A result costing more than this many tokens is offloaded (at or below it, it is sent as is)."""
+    preview_tokens: int = 500
+    """Tokens of the head preview (and JSON shape summary) a stub carries."""
+    read_tokens: int = 4_000
+    """The most tokens one read, search or query answer carries."""
+    max_matches: int = 20
+    """The most matches one search answer lists."""
+    session_bytes: int = 256 * _MIB
+    """Bytes of stored outputs one session may hold; the oldest are evicted past it."""
+    jq_timeout_s: float = 10.0
+    """Seconds a jq query may run before it is stopped."""
+    jq_memory_mb: int = 2_048
+    """Memory (MiB) the jq worker process may use, where the platform can enforce it."""
+    folder: Path | None = None
+    """Folder the outputs are stored in, one sub-folder per session (None: a private temporary folder)."""
+    tools: dict[str, Limit] = field(default_factory=dict)
+    """Per-tool overrides by exact name or glob (``github__list_*``); they win over `namespaces`."""
+    namespaces: dict[str, Limit] = field(default_factory=dict)
+    """Per-namespace overrides (the upstream server's name in the gateway)."""
+
+    def __post_init__(self) -> None:
+        _check(isinstance(self.enabled, bool), "enabled", "must be true or false")
+        _check(
+            _is_int(self.budget_tokens) and self.budget_tokens >= _MIN_BUDGET,
+            "budget_tokens",
+            f"must be >= {_MIN_BUDGET}",
+        )
+        _check(
+            _is_int(self.preview_tokens) and 0 <= self.preview_tokens <= self.budget_tokens // 2,
+            "preview_tokens",
+            f"must be from 0 to half of budget_tokens ({self.budget_tokens // 2})",
+        )
+        _check(
+            _is_int(self.read_tokens) and self.read_tokens >= _MIN_BUDGET, "read_tokens", f"must be >= {_MIN_BUDGET}"
+        )
+        _check(_is_int(self.max_matches) and 1 <= self.max_matches <= 1000, "max_matches", "must be 1-1000")
+        _check(_is_int(self.session_bytes) and self.session_bytes >= _MIB, "session_bytes", f"must be >= {_MIB}")
+        _check(
+            isinstance(self.jq_timeout_s, int | float)
+            and not isinstance(self.jq_timeout_s, bool)
+            and math.isfinite(self.jq_timeout_s)
+            and self.jq_timeout_s > 0,
+            "jq_timeout_s",
+            "must be a positive number of seconds",
+        )
+        _check(_is_int(self.jq_memory_mb) and self.jq_memory_mb >= 64, "jq_memory_mb", "must be >= 64")
+        _check(self.folder is None or isinstance(self.folder, Path), "folder", "must be a path or null")
+        for key in ("tools", "namespaces"):
+            overrides = getattr(self, key)
+            _check(isinstance(overrides, dict), key, 'must be a table of name = budget or "never"')
+            for name, limit in overrides.items():
+                _check(isinstance(name, str) and bool(name), key, "names must be non-empty strings")
+                _check(
+                    limit == "never" or (_is_int(limit) and limit >= _MIN_BUDGET),
+                    f"{key}.{name}",
+                    f'must be "never" or a budget in tokens >= {_MIN_BUDGET}',
+                )
+
+    def budget_for(self, tool: ToolSpec) -> int | None:
+        """The budget in tokens that applies to `tool`'s results (None: never offloaded)."""
+        limit: Limit = self.budget_tokens
+        if tool.namespace is not None and tool.namespace in self.namespaces:
+            limit = self.namespaces[tool.namespace]
+        if tool.name in self.tools:
+            limit = self.tools[tool.name]
+        else:
+            for pattern, value in self.tools.items():
+                if fnmatch.fnmatchcase(tool.name, pattern):
+                    limit = value
+                    break
+        return None if limit == "never" else limit
+
+    @classmethod
+    def from_mapping(cls, config: Mapping[str, object] | bool | None, *, prefix: str = "offload") -> OffloadSettings:
+        """Read settings from a config mapping (e.g. a parsed TOML/JSON section).
+
+        ``None`` gives the defaults; a bare ``true``/``false`` sets `enabled`. ``folder`` may
+        start with ``~``.
+
+        Raises:
+            ConfigError: An unknown key or a value of the wrong type; the key is named.
+        """
+        if config is None:
+            return cls()
+        if isinstance(config, bool):
+            return cls(enabled=config)
+        if not isinstance(config, Mapping):
+            raise ConfigError(f"must be a table/object or true/false, got {type(config).__name__}", key=prefix)
+        known = {item.name for item in fields(cls)}
+        values: dict[str, object] = {}
+        for key, value in config.items():
+            if key not in known:
+                raise ConfigError(f"unknown setting; known settings: {', '.join(sorted(known))}", key=f"{prefix}.{key}")
+            if key == "folder" and isinstance(value, str) and value:
+                value = Path(value).expanduser()
+            elif key in ("tools", "namespaces") and isinstance(value, Mapping):
+                value = dict(value)
+            values[key] = value
+        try:
+            return cls(**values)  # type: ignore[arg-type]  # values are checked in __post_init__
+        except ConfigError as exc:
+            raise ConfigError(exc.detail, key=f"{prefix}.{exc.key}") from None
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check(ok: bool, key: str, message: str) -> None:
+    if not ok:
+        raise ConfigError(message, key=key)

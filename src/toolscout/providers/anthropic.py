@@ -1,0 +1,262 @@
+"""Anthropic Messages: ``input_schema`` tools, and native tool search with ``defer_loading``.
+
+Native style declares every deferred tool with ``defer_loading: true`` after the non-deferred
+ones, and one search tool that is never deferred:
+
+- ``hybrid`` (default): toolscout's own ``tool_search`` as a custom tool; its ``tool_result``
+  holds ``tool_reference`` blocks, which the API expands into the referenced definitions.
+- ``bm25`` / ``regex``: Anthropic's server-side ``tool_search_tool_{bm25,regex}_20251119``.
+
+Either way the tools array stays the same from step to step (the API loads discovered tools
+inline, so the prompt cache holds). ``cache_control`` only ever sits on the last tool of the
+session-constant head, never on a deferred tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal, Required, TypeAlias, TypedDict
+
+from .._types import JsonObject
+from ..catalog import ToolSpec
+from ..disclosure.bridge import SEARCH
+from ..dispatch.call import ToolOutcome
+from ..errors import ConfigError
+from ..scout import ScoutSession
+from ._json import as_json, dicts, text_of
+from .calls import ProviderCall, Rendering, found_tools, result_text
+from .names import ANTHROPIC_NAMES, NameMap
+from .surface import NATIVE_SEARCH_TOOL, ProviderStyle, build_surface, name_map, surface_guidance
+
+__all__ = [
+    "AnthropicFields",
+    "AnthropicSearch",
+    "AnthropicTool",
+    "AnthropicToolParam",
+    "CacheControl",
+    "ServerSearchTool",
+    "TextBlock",
+    "ToolReference",
+    "ToolResult",
+    "answer_text",
+    "discoveries",
+    "format_result",
+    "parse_calls",
+    "referenced",
+    "render",
+]
+
+AnthropicSearch: TypeAlias = Literal["hybrid", "bm25", "regex"]
+_SERVER_TOOLS: dict[str, tuple[Literal["tool_search_tool_bm25", "tool_search_tool_regex"], str]] = {
+    "bm25": ("tool_search_tool_bm25", "tool_search_tool_bm25_20251119"),
+    "regex": ("tool_search_tool_regex", "tool_search_tool_regex_20251119"),
+}
+
+
+class CacheControl(TypedDict):
+    """A prompt-cache breakpoint."""
+
+    type: Literal["ephemeral"]
+
+
+class AnthropicTool(TypedDict, total=False):
+    """A custom tool (``ToolParam``)."""
+
+    name: Required[str]
+    description: str
+    input_schema: Required[JsonObject]
+    defer_loading: bool
+    cache_control: CacheControl
+
+
+class ServerSearchTool(TypedDict, total=False):
+    """Anthropic's server-side tool search (``ToolSearchToolBm25_20251119Param`` / ``...Regex...``)."""
+
+    type: Required[str]
+    name: Required[Literal["tool_search_tool_bm25", "tool_search_tool_regex"]]
+    cache_control: CacheControl
+
+
+AnthropicToolParam: TypeAlias = AnthropicTool | ServerSearchTool
+
+
+class AnthropicFields(TypedDict, total=False):
+    """The request fields toolscout sets: ``tools`` and ``system``."""
+
+    tools: list[AnthropicToolParam]
+    system: str
+
+
+class ToolReference(TypedDict):
+    """A ``tool_reference`` block inside a ``tool_result``."""
+
+    type: Literal["tool_reference"]
+    tool_name: str
+
+
+class TextBlock(TypedDict):
+    """A text block."""
+
+    type: Literal["text"]
+    text: str
+
+
+class ToolResult(TypedDict, total=False):
+    """A ``tool_result`` block (``ToolResultBlockParam``)."""
+
+    type: Required[Literal["tool_result"]]
+    tool_use_id: Required[str]
+    content: Required[str | list[ToolReference]]
+    is_error: bool
+
+
+def render(
+    session: ScoutSession,
+    *,
+    style: ProviderStyle | None = None,
+    search: AnthropicSearch = "hybrid",
+    history: Iterable[object] | None = None,
+    cache: bool = False,
+) -> Rendering[AnthropicFields]:
+    """Render this turn's ``tools`` and ``system`` for the Messages API.
+
+    Args:
+        session: The toolscout session.
+        style: ``bridge``, ``reveal`` or ``native`` (default: the ToolScout's configured style).
+        search: Native style: ``hybrid`` (toolscout's search, ``tool_reference`` results), ``bm25`` or ``regex``.
+        history: Native style: the conversation's messages so far; discoveries they do not already
+            load are sent in full. None sends every discovery in full.
+        cache: Put a ``cache_control`` breakpoint on the last tool of the session-constant head.
+
+    Raises:
+        ConfigError: An unknown `search`, or a client-side style other than the ToolScout's.
+    """
+    if search not in ("hybrid", "bm25", "regex"):
+        raise ConfigError(f"must be 'hybrid', 'bm25' or 'regex', got {search!r}", key="search")
+    chosen = style or session.scout.settings.style
+    names = name_map(session, ANTHROPIC_NAMES)
+    loaded = None if history is None else {names.to_tool(name) for name in referenced(history)}
+    surface = build_surface(session, chosen, loaded_elsewhere=loaded)
+    native = chosen == "native" and surface.active
+    guidance = surface_guidance(surface, session, names, hosted=search != "hybrid")
+    tools: list[AnthropicToolParam] = [custom_tool(tool, names) for tool in surface.fixed]
+    if native:
+        if search == "hybrid":
+            tools.append(custom_tool(NATIVE_SEARCH_TOOL, names))
+        else:
+            name, kind = _SERVER_TOOLS[search]
+            tools.append({"type": kind, "name": name})
+    if cache and tools:
+        tools[-1]["cache_control"] = {"type": "ephemeral"}
+    tools += [custom_tool(tool, names) for tool in surface.loaded]
+    tools += [custom_tool(tool, names, defer=True) for tool in surface.deferred]
+    fields: AnthropicFields = {}
+    if tools:
+        fields["tools"] = tools
+    if guidance:
+        fields["system"] = guidance
+    return Rendering(
+        provider="anthropic",
+        style=chosen,
+        search=search if native else None,
+        fields=fields,
+        guidance=guidance,
+        names=names,
+        surface=surface,
+        preloaded=frozenset(loaded or ()),
+    )
+
+
+def custom_tool(tool: ToolSpec, names: NameMap, *, defer: bool = False) -> AnthropicTool:
+    """One tool as an Anthropic custom tool (``defer_loading: true`` when `defer`)."""
+    out: AnthropicTool = {
+        "name": names.to_provider(tool.name),
+        "description": tool.description,
+        "input_schema": tool.parameters,
+    }
+    if defer:
+        out["defer_loading"] = True
+    return out
+
+
+def parse_calls(response: object, names: NameMap) -> list[ProviderCall]:
+    """The client tool calls (``tool_use`` blocks) in a Messages response.
+
+    Server-side search blocks (``server_tool_use``, ``tool_search_tool_result``) are run by the
+    API and need no result; read what they loaded with `discoveries`.
+    """
+    calls: list[ProviderCall] = []
+    for block in dicts(response, "content"):
+        if block.get("type") != "tool_use":
+            continue
+        name = text_of(block.get("name")) or ""
+        calls.append(
+            ProviderCall(
+                name=names.to_tool(name),
+                provider_name=name,
+                arguments=block.get("input"),
+                call_id=text_of(block.get("id")),
+            )
+        )
+    return calls
+
+
+def discoveries(response: object, names: NameMap) -> tuple[str, ...]:
+    """Tool names (toolscout names) that server-side tool search loaded in a response, in order."""
+    return tuple(dict.fromkeys(names.to_tool(name) for name in _references(dicts(response, "content"))))
+
+
+def referenced(messages: Iterable[object]) -> frozenset[str]:
+    """Provider tool names loaded by ``tool_reference`` blocks anywhere in a conversation."""
+    found: set[str] = set()
+    for message in messages:
+        found.update(_references(dicts(as_json(message), "content")))
+    return frozenset(found)
+
+
+def format_result(outcome: ToolOutcome, call: ProviderCall, rendering: Rendering[AnthropicFields]) -> ToolResult:
+    """The ``tool_result`` block answering `call`.
+
+    In native hybrid style a successful ``tool_search`` answers with ``tool_reference`` blocks
+    for the deferred tools it found; everything else answers with text, errors flagged.
+    """
+    result: ToolResult = {"type": "tool_result", "tool_use_id": call.call_id or "", "content": ""}
+    if rendering.search == "hybrid" and outcome.name == SEARCH and call.name == SEARCH:
+        refs: list[ToolReference] = [
+            {"type": "tool_reference", "tool_name": rendering.names.to_provider(name)}
+            for name in found_tools(outcome)
+            if name in rendering.deferred
+        ]
+        if refs:
+            result["content"] = refs
+            return result
+    result["content"] = result_text(outcome, rendering.names)
+    if outcome.is_error:
+        result["is_error"] = True
+    return result
+
+
+def answer_text(response: object) -> str:
+    """The text blocks of a Messages response, joined."""
+    return "".join(
+        text
+        for block in dicts(response, "content")
+        if block.get("type") == "text" and (text := text_of(block.get("text")))
+    )
+
+
+def _references(blocks: list[JsonObject]) -> list[str]:
+    names: list[str] = []
+    for block in blocks:
+        kind = block.get("type")
+        if kind == "tool_search_tool_result":
+            content = block.get("content")
+            refs = dicts(content, "tool_references") if isinstance(content, dict) else []
+        elif kind == "tool_result":
+            refs = dicts(block.get("content"))
+        else:
+            continue
+        names += [
+            name for ref in refs if ref.get("type") == "tool_reference" and (name := text_of(ref.get("tool_name")))
+        ]
+    return names

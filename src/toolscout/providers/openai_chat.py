@@ -1,0 +1,149 @@
+"""OpenAI Chat Completions: ``tools: [{"type": "function", "function": {...}}]``; client-side styles only.
+
+Chat Completions has no deferred loading or hosted tool search, so only the bridge and reveal
+styles render here; the guidance goes in a system message.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Required, TypedDict
+
+from .._types import JsonObject
+from ..catalog import ToolSpec
+from ..dispatch.call import ToolOutcome
+from ..errors import ConfigError
+from ..scout import ScoutSession
+from ._json import as_json, dicts, text_of
+from .calls import ProviderCall, Rendering, result_text
+from .names import OPENAI_NAMES, NameMap
+from .surface import ProviderStyle, build_surface, name_map, surface_guidance
+
+__all__ = [
+    "ChatFields",
+    "ChatFunction",
+    "ChatSystemMessage",
+    "ChatTool",
+    "ChatToolMessage",
+    "answer_text",
+    "format_result",
+    "parse_calls",
+    "render",
+]
+
+
+class ChatFunction(TypedDict, total=False):
+    """A function definition (``FunctionDefinition``)."""
+
+    name: Required[str]
+    description: str
+    parameters: JsonObject
+
+
+class ChatTool(TypedDict):
+    """A function tool (``ChatCompletionFunctionToolParam``)."""
+
+    type: Literal["function"]
+    function: ChatFunction
+
+
+class ChatSystemMessage(TypedDict):
+    """The system message carrying the guidance."""
+
+    role: Literal["system"]
+    content: str
+
+
+class ChatToolMessage(TypedDict):
+    """A tool result message (``ChatCompletionToolMessageParam``)."""
+
+    role: Literal["tool"]
+    tool_call_id: str
+    content: str
+
+
+class ChatFields(TypedDict, total=False):
+    """The request fields toolscout sets: ``tools`` and a leading system message."""
+
+    tools: list[ChatTool]
+    messages: list[ChatSystemMessage]
+
+
+def render(session: ScoutSession, *, style: ProviderStyle | None = None) -> Rendering[ChatFields]:
+    """Render this turn's tools and guidance for Chat Completions.
+
+    Args:
+        session: The toolscout session.
+        style: ``bridge`` or ``reveal`` (default: the ToolScout's configured style).
+
+    Raises:
+        ConfigError: `style` is ``native`` (Chat Completions has no tool search) or differs from
+            the ToolScout's configured style.
+    """
+    chosen = style or session.scout.settings.style
+    if chosen == "native":
+        raise ConfigError(
+            "OpenAI Chat Completions has no native tool search; render 'bridge' or 'reveal', "
+            "or use the Responses API (openai-responses) for native tool search",
+            key="style",
+        )
+    surface = build_surface(session, chosen)
+    names = name_map(session, OPENAI_NAMES)
+    guidance = surface_guidance(surface, session, names, hosted=False)
+    fields: ChatFields = {}
+    tools = [function_tool(tool, names) for tool in (*surface.fixed, *surface.loaded)]
+    if tools:
+        fields["tools"] = tools
+    if guidance:
+        fields["messages"] = [{"role": "system", "content": guidance}]
+    return Rendering(
+        provider="openai-chat",
+        style=chosen,
+        search=None,
+        fields=fields,
+        guidance=guidance,
+        names=names,
+        surface=surface,
+    )
+
+
+def function_tool(tool: ToolSpec, names: NameMap) -> ChatTool:
+    """One tool as a Chat Completions function tool."""
+    function: ChatFunction = {"name": names.to_provider(tool.name), "description": tool.description}
+    function["parameters"] = tool.parameters
+    return {"type": "function", "function": function}
+
+
+def parse_calls(response: object, names: NameMap) -> list[ProviderCall]:
+    """The function calls in a ``chat.completion`` response (its first choice)."""
+    choices = dicts(response, "choices")
+    if not choices:
+        return []
+    message = as_json(choices[0].get("message"))
+    calls: list[ProviderCall] = []
+    for item in dicts(message, "tool_calls"):
+        function = as_json(item.get("function"))
+        if item.get("type", "function") != "function" or not isinstance(function, dict):
+            continue
+        name = text_of(function.get("name")) or ""
+        calls.append(
+            ProviderCall(
+                name=names.to_tool(name),
+                provider_name=name,
+                arguments=function.get("arguments"),
+                call_id=text_of(item.get("id")),
+            )
+        )
+    return calls
+
+
+def format_result(outcome: ToolOutcome, call: ProviderCall, names: NameMap) -> ChatToolMessage:
+    """The ``tool`` message answering `call` (errors arrive as their structured JSON)."""
+    return {"role": "tool", "tool_call_id": call.call_id or "", "content": result_text(outcome, names)}
+
+
+def answer_text(response: object) -> str:
+    """The assistant's text in a ``chat.completion`` response ("" when there is none)."""
+    choices = dicts(response, "choices")
+    message = as_json(choices[0].get("message")) if choices else None
+    content = message.get("content") if isinstance(message, dict) else None
+    return content if isinstance(content, str) else ""

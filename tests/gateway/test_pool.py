@@ -1,0 +1,96 @@
+"""`UpstreamPool` in-process, over the real fragile test server: start-up, restarts, re-listing."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp_types import TextContent
+
+from tests.gateway.conftest import LIMIT_S, fragile_server
+from toolscout.gateway import GatewayConfig, UpstreamError
+from toolscout.gateway.pool import UpstreamPool
+
+pytestmark = pytest.mark.anyio
+
+
+def config(tmp_path: Path, **servers: object) -> GatewayConfig:
+    return GatewayConfig.from_mapping(
+        {
+            "mcpServers": {"fragile": fragile_server(tmp_path / "fragile"), **servers},
+            "toolscout": {"restart_backoff_s": 0.1, "call_timeout_s": 30},
+        }
+    )
+
+
+async def no_change() -> None:
+    pass
+
+
+def text(result: object) -> str:
+    content = getattr(result, "content", None)
+    assert content and isinstance(content[0], TextContent)
+    return content[0].text
+
+
+async def test_the_pool_starts_with_the_servers_that_work_and_reports_the_rest(tmp_path: Path) -> None:
+    with anyio.fail_after(LIMIT_S):
+        async with UpstreamPool(config(tmp_path, ghost={"command": "/no/such/server"}), on_change=no_change) as pool:
+            status = {entry.name: entry for entry in pool.status()}
+            with pytest.raises(UpstreamError) as caught:
+                await pool.call("ghost", "anything", {})
+    assert status["fragile"].state == "connected" and status["fragile"].tools == 7
+    assert status["fragile"].protocol_version is not None
+    assert status["ghost"].state == "failed" and status["ghost"].tools == 0
+    assert status["ghost"].error is not None and "cannot start '/no/such/server'" in status["ghost"].error
+    assert caught.value.kind == "start" and "is not running" in str(caught.value)
+    assert pool.route("fragile__echo") == ("fragile", "echo") and pool.route("ghost__x") is None
+
+
+async def test_a_crashed_server_is_restarted_and_keeps_its_tools_meanwhile(tmp_path: Path) -> None:
+    with anyio.fail_after(LIMIT_S):
+        async with UpstreamPool(config(tmp_path), on_change=no_change) as pool:
+            before = int(text(await pool.call("fragile", "pid", {})))
+            with pytest.raises(UpstreamError) as crashed:
+                await pool.call("fragile", "crash", {})
+            tools_while_down = len(pool.tools())
+            after = int(text(await pool.call("fragile", "pid", {})))
+            (status,) = pool.status()
+    assert crashed.value.kind == "closed"
+    assert tools_while_down == 7
+    assert after != before
+    assert status.state == "connected" and status.restarts == 1 and status.error is None
+
+
+async def test_a_killed_server_is_noticed_without_any_call(tmp_path: Path) -> None:
+    with anyio.fail_after(LIMIT_S):
+        async with UpstreamPool(config(tmp_path), on_change=no_change) as pool:
+            pid = int((tmp_path / "fragile" / "pid").read_text())
+            os.kill(pid, signal.SIGKILL)
+            while pool.status()[0].restarts == 0 or pool.status()[0].state != "connected":
+                await anyio.sleep(0.02)  # bounded by fail_after: the supervisor restarts it on its own
+            again = int(text(await pool.call("fragile", "pid", {})))
+    assert again != pid
+
+
+async def test_a_tool_list_change_is_re_listed_and_reported(tmp_path: Path) -> None:
+    changes = 0
+    grown = anyio.Event()
+
+    async def on_change() -> None:
+        nonlocal changes
+        changes += 1
+        if changes == 2:
+            grown.set()
+
+    with anyio.fail_after(LIMIT_S):
+        async with UpstreamPool(config(tmp_path), on_change=on_change) as pool:
+            await pool.call("fragile", "grow", {"name": "late"})
+            await grown.wait()
+            ran = await pool.call("fragile", "late", {})
+            names = [tool.spec.name for tool in pool.tools()]
+    assert "fragile__late" in names and pool.route("fragile__late") == ("fragile", "late")
+    assert text(ran) == "late ran"

@@ -1,0 +1,113 @@
+"""Reveal style and session state across connections, restarts and gateway replicas (SQLite, Redis)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp.client.session import IncomingMessage
+from mcp_types import ToolListChangedNotification
+
+from tests.gateway.conftest import (
+    LIMIT_S,
+    http_client,
+    http_gateway,
+    names,
+    payload,
+    real_servers,
+    stdio_gateway,
+    write_config,
+)
+
+pytestmark = pytest.mark.anyio
+
+TIME_TOOLS = ["time__get_current_time", "time__convert_time"]
+TOKEN_A = "token-a-6b0e3d9f12ac47e8"
+TOKEN_B = "token-b-d41f8a2c7e5b9063"
+
+
+def reveal_config(tmp_path: Path, **settings: object) -> Path:
+    servers = real_servers(tmp_path)
+    chosen = {name: servers[name] for name in ("time", "memory")}
+    return write_config(tmp_path / "gw.json", chosen, style="reveal", mode="on", **settings)
+
+
+async def test_reveal_over_stdio_grows_the_list_and_announces_it_on_the_listen_stream(tmp_path: Path) -> None:
+    config = reveal_config(tmp_path)
+    with anyio.fail_after(LIMIT_S):
+        async with stdio_gateway(config) as client:
+            before = names(await client.list_tools())
+            async with client.listen(tools_list_changed=True) as subscription:
+                found = payload(await client.call_tool("tool_search", {"query": "current time in Tokyo"}))
+                event = await subscription.__anext__()
+            after = names(await client.list_tools())
+            now = await client.call_tool("time__get_current_time", {"timezone": "Asia/Tokyo"})
+    assert before == ["tool_search"]
+    assert type(event).__name__ == "ToolsListChanged"
+    assert found["tools"][0]["name"] == "time__get_current_time"
+    assert after[0] == "tool_search" and sorted(after[1:]) == sorted(TIME_TOOLS)
+    assert payload(now)["timezone"] == "Asia/Tokyo"
+
+
+async def test_reveal_over_http_sends_list_changed_to_a_2025_client(tmp_path: Path) -> None:
+    config = reveal_config(tmp_path)
+    changed = anyio.Event()
+
+    async def on_message(message: IncomingMessage) -> None:
+        if isinstance(message, ToolListChangedNotification):
+            changed.set()
+
+    with anyio.fail_after(LIMIT_S):
+        async with (
+            http_gateway(config) as url,
+            http_client(url, mode="legacy", message_handler=on_message) as client,
+        ):
+            assert names(await client.list_tools()) == ["tool_search"]
+            await client.call_tool("tool_search", {"query": "convert time between zones"})
+            await changed.wait()
+            after = names(await client.list_tools())
+    assert sorted(after[1:]) == sorted(TIME_TOOLS)
+
+
+async def test_discoveries_survive_a_stdio_gateway_restart(tmp_path: Path) -> None:
+    config = reveal_config(tmp_path)
+    with anyio.fail_after(LIMIT_S):
+        async with stdio_gateway(config) as client:
+            await client.call_tool("tool_search", {"query": "current time"})
+        async with stdio_gateway(config) as client:
+            again = names(await client.list_tools())
+    assert sorted(again[1:]) == sorted(TIME_TOOLS)
+
+
+async def test_discoveries_survive_an_http_gateway_restart_for_the_same_session_header(tmp_path: Path) -> None:
+    config = reveal_config(tmp_path)
+    with anyio.fail_after(LIMIT_S):
+        async with http_gateway(config) as url, http_client(url, session="conversation-1") as client:
+            await client.call_tool("tool_search", {"query": "current time"})
+        async with http_gateway(config) as url:
+            async with http_client(url, session="conversation-1") as client:
+                same = names(await client.list_tools())
+            async with http_client(url, session="conversation-2") as client:
+                other = names(await client.list_tools())
+    assert sorted(same[1:]) == sorted(TIME_TOOLS)
+    assert other == ["tool_search"]
+
+
+async def test_two_gateways_sharing_redis_serve_one_session_and_tokens_stay_apart(
+    tmp_path: Path, redis_url: str
+) -> None:
+    auth = {"tokens": {"alpha": {"token": TOKEN_A}, "beta": {"token": TOKEN_B}}}
+    config = reveal_config(tmp_path, store=redis_url, auth=auth)
+    with anyio.fail_after(LIMIT_S):
+        async with http_gateway(config) as first, http_gateway(config) as second:
+            async with http_client(first, token=TOKEN_A, session="shared") as client:
+                await client.call_tool("tool_search", {"query": "current time"})
+            async with http_client(second, token=TOKEN_A, session="shared") as client:
+                on_second = names(await client.list_tools())
+                now = await client.call_tool("time__get_current_time", {"timezone": "UTC"})
+            async with http_client(second, token=TOKEN_B, session="shared") as client:
+                other_token = names(await client.list_tools())
+    assert sorted(on_second[1:]) == sorted(TIME_TOOLS)
+    assert not now.is_error
+    assert other_token == ["tool_search"]
