@@ -63,12 +63,16 @@ async def test_a_client_gets_a_stub_and_reads_exact_slices_through_the_gateway(t
     big = shared / "big.txt"
     text = "".join(f"{i:07d} {'NEEDLE' if i % 5000 == 1 else 'hay'} ü€😀\r\n" for i in range(150_000))
     big.write_bytes(text.encode())
+    listing = shared / "listing.json"
+    rows = [{"id": i, "name": f"file-{i}.txt", "size": (i * 7919) % 100_000} for i in range(40_000)]
+    listing.write_text(json.dumps({"entries": rows}), encoding="utf-8")
     with anyio.fail_after(120):
         async with Gateway(config(shared, tmp_path, mode), transport="stdio") as gateway:
             wired = gateway.scout.offload is not None
             if wired:
                 async with Client(gateway.server) as client:
                     await exercise(client, big, text, direct=mode == "off")
+                    await query_listing(client, listing, rows, direct=mode == "off")
     if not wired:
         pytest.xfail("the gateway does not pass toolscout.offload to its ToolScout yet")
 
@@ -98,3 +102,17 @@ async def exercise(client: Client, big: Path, text: str, *, direct: bool) -> Non
     not_json = await client.call_tool("output_query", {"handle": handle, "expression": "."})
     assert not_json.is_error
     assert json.loads(not_json.content[0].text)["error"]["code"] == "query_failed"
+
+
+async def query_listing(client: Client, listing: Path, rows: list[dict[str, object]], *, direct: bool) -> None:
+    arguments = {"path": str(listing)}
+    if direct:
+        result = await client.call_tool("fs__read_text_file", arguments)
+    else:
+        result = await client.call_tool("tool_call", {"name": "fs__read_text_file", "arguments": arguments})
+    assert CharsPerToken().count(result.content[0].text) <= BUDGET
+    [part] = payload(result)["parts"]
+    assert part["shape"]["fields"]["entries"] == "array[40000] of object"
+    expression = "[.entries[] | select(.size > 99900) | .name]"
+    answer = payload(await client.call_tool("output_query", {"handle": part["handle"], "expression": expression}))
+    assert answer["results"] == [[row["name"] for row in rows if int(row["size"]) > 99_900]]
