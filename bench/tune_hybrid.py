@@ -74,12 +74,13 @@ def score(rankings: Sequence[Sequence[str]], golds: Sequence[Sequence[str]]) -> 
     return summarize(rankings, golds, ks=(1, 5, 10))
 
 
-def row(label: str, report: EvalReport, p50: float | None = None) -> str:
-    latency = f" {p50:.2f} |" if p50 is not None else " |"
-    return (
-        f"| {label} | {report.recall[1]:.3f} | {report.recall[5]:.3f} | {report.hit[5]:.3f} | "
-        f"{report.recall[10]:.3f} | {report.mrr:.3f} |{latency}"
-    )
+def row(label: str, report: EvalReport, *extra: str) -> str:
+    cells = [
+        label,
+        *(f"{v:.3f}" for v in (report.recall[1], report.recall[5], report.hit[5], report.recall[10])),
+        f"{report.mrr:.3f}",
+    ]
+    return "| " + " | ".join([*cells, *extra]) + " |"
 
 
 def timed(queries: Sequence[str], rank: Callable[[str], list[str]]) -> tuple[list[list[str]], float]:
@@ -134,7 +135,7 @@ def sample_check(embedder: SentenceTransformerEmbedder, cache: EmbeddingCache) -
         ranked = [[h.name for h in index.search(q["query"], mode=mode, limit=LIMIT).hits] for q in labelled]
         report = score(ranked, [q["gold"] for q in labelled])
         noisy = sum(1 for q in off_topic if index.search(q, mode=mode).hits)
-        out.append(row(label, report)[:-1] + f" {noisy}/{len(off_topic)} |")
+        out.append(row(label, report, f"{noisy}/{len(off_topic)}"))
     return out
 
 
@@ -171,18 +172,20 @@ def main(argv: Sequence[str]) -> None:
         "",
         "| system | R@1 | R@5 | hit@5 | R@10 | MRR | p50 ms |",
         "|---|---|---|---|---|---|---|",
-        row("toolscout lexical", score(lex, golds), lex_p50),
-        row("all-MiniLM-L6-v2 dense alone", score(den, golds), den_p50),
-        row(f"toolscout hybrid (default: {describe(HybridFusion())})", score(hyb, golds), hyb_p50),
+        row("toolscout lexical", score(lex, golds), f"{lex_p50:.2f}"),
+        row("all-MiniLM-L6-v2 dense alone", score(den, golds), f"{den_p50:.2f}"),
+        row(f"toolscout hybrid (default: {describe(HybridFusion())})", score(hyb, golds), f"{hyb_p50:.2f}"),
     ]
     if "--grid" in argv:
         calls = recorder.calls[-len(queries) :]
         exact = [index.exact_match(q) for q in queries]
         scored = [(f, score([data.canonical(r) for r in offline(f, calls, exact)], golds)) for f in grid()]
         scored.sort(key=lambda item: -(item[1].recall[1] + item[1].recall[5]))
-        lines += ["", "## Grid (offline replay of the recorded rankings, best 15 by R@1 + R@5)", ""]
+        best = [item for item in scored if item[0].method == "blend"][:10]
+        best += [item for item in scored if item[0].method == "rrf"][:4]
+        lines += ["", "## Grid (offline replay of the recorded rankings; best by R@1 + R@5: 10 blends, 4 RRF)", ""]
         lines += ["| fusion | R@1 | R@5 | hit@5 | R@10 | MRR |", "|---|---|---|---|---|---|"]
-        lines += [row(describe(f), report) for f, report in scored[:15]]
+        lines += [row(describe(f), report) for f, report in best]
     lines += sample_check(embedder, cache)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text("\n".join(lines) + "\n", encoding="utf-8")

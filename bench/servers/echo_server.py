@@ -1,7 +1,12 @@
-"""The fastest upstream we can write: a lowlevel MCP server whose one tool echoes its text (stdio)."""
+"""The fastest upstream we can write: a lowlevel MCP server whose one tool echoes its text.
+
+python echo_server.py          # stdio
+python echo_server.py --http   # Streamable HTTP on a free loopback port; prints its URL
+"""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import anyio
@@ -33,5 +38,18 @@ async def main() -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
+async def serve_http() -> None:
+    import socket
+
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(512)
+    print(f"http://127.0.0.1:{sock.getsockname()[1]}/mcp", flush=True)
+    config = uvicorn.Config(server.streamable_http_app(), log_level="warning", access_log=False, lifespan="on")
+    await uvicorn.Server(config).serve(sockets=[sock])
+
+
 if __name__ == "__main__":
-    anyio.run(main)
+    anyio.run(serve_http if sys.argv[1:] == ["--http"] else main)

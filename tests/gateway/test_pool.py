@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 from pathlib import Path
 
 import anyio
 import pytest
 from mcp_types import TextContent
 
-from tests.gateway.conftest import LIMIT_S, fragile_server
+from tests.gateway.conftest import LIMIT_S, SERVERS, fragile_server
 from toolscout.gateway import GatewayConfig, UpstreamError
 from toolscout.gateway.pool import UpstreamPool
 
@@ -94,3 +95,19 @@ async def test_a_tool_list_change_is_re_listed_and_reported(tmp_path: Path) -> N
             names = [tool.spec.name for tool in pool.tools()]
     assert "fragile__late" in names and pool.route("fragile__late") == ("fragile", "late")
     assert text(ran) == "late ran"
+
+
+async def test_a_streamable_http_upstream_is_pooled_and_called_like_a_stdio_one(tmp_path: Path) -> None:
+    command = [sys.executable, str(SERVERS / "broken_listing.py"), "--http", "pool-token-0123456789"]
+    async with await anyio.open_process(command) as process:
+        assert process.stdout is not None
+        with anyio.fail_after(LIMIT_S):
+            url = (await process.stdout.receive()).decode().strip()
+            remote = {"url": url, "headers": {"Authorization": "Bearer pool-token-0123456789"}}
+            async with UpstreamPool(config(tmp_path, remote=remote), on_change=no_change) as pool:
+                added = await pool.call("remote", "add", {"a": 20, "b": 22})
+                status = {entry.name: entry for entry in pool.status()}
+        process.terminate()
+    assert text(added) == "42"
+    assert status["remote"].transport == "http" and status["remote"].state == "connected"
+    assert status["remote"].repaired == ("echo",)

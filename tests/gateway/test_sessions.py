@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
 from mcp.client.session import IncomingMessage
-from mcp_types import ToolListChangedNotification
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from mcp.server.connection import Connection
+from mcp.server.context import ServerRequestContext
+from mcp.server.session import ServerSession
+from mcp_types import ClientCapabilities, Implementation, InitializeRequestParams, ToolListChangedNotification
+from starlette.requests import Request
 
 from tests.gateway.conftest import (
     LIMIT_S,
@@ -19,6 +26,8 @@ from tests.gateway.conftest import (
     stdio_gateway,
     write_config,
 )
+from toolscout.gateway import GatewayConfig
+from toolscout.gateway.sessions import Identities
 
 pytestmark = pytest.mark.anyio
 
@@ -111,3 +120,72 @@ async def test_two_gateways_sharing_redis_serve_one_session_and_tokens_stay_apar
     assert sorted(on_second[1:]) == sorted(TIME_TOOLS)
     assert not now.is_error
     assert other_token == ["tool_search"]
+
+
+def context(
+    *, client: str | None, version: str = "2025-11-25", headers: dict[str, str] | None = None, user: object = None
+) -> ServerRequestContext[Any, Any]:
+    """A request context as the SDK builds it: stdio when `headers` is None, else HTTP."""
+    params = None
+    if client is not None:
+        params = InitializeRequestParams(
+            protocol_version=version,
+            capabilities=ClientCapabilities(),
+            client_info=Implementation(name=client, version="1"),
+        )
+    connection = Connection(object(), protocol_version=version, client_params=params)
+    request = None
+    if headers is not None:
+        scope = {
+            "type": "http",
+            "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+            "user": user,
+        }
+        request = Request(scope)
+    return ServerRequestContext(
+        session=ServerSession(object(), connection),
+        lifespan_context={},
+        protocol_version=version,
+        method="tools/list",
+        request=request,
+    )
+
+
+def identities(transport: str, **settings: Any) -> Identities:
+    config = GatewayConfig.from_mapping({"mcpServers": {"time": {"command": "x"}}, "toolscout": settings})
+    return Identities(config.settings, transport)
+
+
+def user(label: str) -> AuthenticatedUser:
+    return AuthenticatedUser(AccessToken(token="[redacted]", client_id=label, scopes=[]))
+
+
+def test_stdio_sessions_come_from_the_client_name_or_the_configured_id() -> None:
+    plain = identities("stdio")
+    assert plain.caller(context(client="Claude Desktop")).session_id == "stdio:client:Claude Desktop"
+    assert plain.caller(context(client=None)).session_id == "stdio:client:default"
+    assert identities("stdio", session_id="mine").caller(context(client="any")).session_id == "mine"
+    assert plain.caller(context(client="x", version="2026-07-28")).legacy is False
+
+
+def test_http_sessions_prefer_the_header_then_the_connection_then_the_client_and_carry_the_token() -> None:
+    tokens = {"alpha": {"token": TOKEN_A}, "beta": {"token": TOKEN_B, "servers": ["time"]}}
+    http = identities("http", auth={"tokens": tokens})
+    both = {"Toolscout-Session": "conv-7", "Mcp-Session-Id": "abc"}
+    assert http.caller(context(client="c", headers=both, user=user("alpha"))).session_id == "http:alpha:s:conv-7"
+    assert http.caller(context(client="c", headers=both, user=user("beta"))).session_id == "http:beta:s:conv-7"
+    only_transport = {"Mcp-Session-Id": "abc"}
+    assert (
+        http.caller(context(client="c", headers=only_transport, user=user("alpha"))).session_id == "http:alpha:mcp:abc"
+    )
+    assert http.caller(context(client="c", headers={}, user=user("alpha"))).session_id == "http:alpha:client:c"
+    assert http.caller(context(client="c", headers={}, user=user("beta"))).scope.allow == ("time:*",)
+
+
+def test_a_stranger_or_an_odd_session_header_gets_nothing_and_a_bounded_id() -> None:
+    http = identities("http", auth={"tokens": {"alpha": {"token": TOKEN_A}}})
+    stranger = http.caller(context(client="c", headers={}, user=None))
+    assert stranger.principal == "-" and stranger.scope.allow == ()
+    odd = http.caller(context(client="c", headers={"Toolscout-Session": "x" * 500}, user=user("alpha")))
+    assert odd.session_id.startswith("http:hashed:") and len(odd.session_id) < 100
+    assert identities("http").caller(context(client="c", headers={})).session_id == "http:local:client:c"

@@ -14,8 +14,9 @@
 The same keys work in a TOML file (``[mcpServers.github]``, ``[toolscout]``); VS Code's
 ``servers`` key is accepted for ``mcpServers``. Every string may use ``${VAR}`` or
 ``${VAR:-default}`` (``$${`` writes a literal ``${``). A relative ``cwd`` is taken from the
-config file's folder; a relative command path (one containing ``/``) from the server's ``cwd``.
-Env and header values are `SecretStr`: they never show in a repr, a log line or an error.
+config file's folder; a relative command path (one containing ``/``) from the server's ``cwd``,
+and so is a relative ``toolscout.store`` path. Env and header values and auth tokens are
+`SecretStr`: they never show in a repr, a log line or an error.
 """
 
 from __future__ import annotations

@@ -32,8 +32,9 @@ from mcp_types import (
 )
 
 from .._version import __version__
+from ..disclosure.assembly import Assembly
 from ..dispatch.call import ToolCall
-from ..errors import CatalogError
+from ..errors import CatalogError, StoreError
 from ..scout import ScoutSession, ToolScout
 from ..session import DiscoveryStore
 from ..settings import SearchSettings
@@ -125,17 +126,25 @@ class Gateway:
         """The toolscout session a caller's requests run in."""
         return self.scout.session(caller.session_id, scope=caller.scope)
 
+    def _assemble(self, caller: Caller) -> Assembly:
+        try:
+            return self.session(caller).assemble()
+        except StoreError as exc:
+            raise _store_down(exc) from None
+
     async def _list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> ListToolsResult:
-        caller = self._caller(ctx)
-        tools = [mcp_tool(tool) for tool in self.session(caller).assemble().tools]
+        tools = [mcp_tool(tool) for tool in self._assemble(self._caller(ctx)).tools]
         # The list varies by session and token and changes on reveal: never cache it.
         return ListToolsResult(tools=tools, ttl_ms=0, cache_scope="private")
 
     async def _call_tool(self, ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams) -> CallToolResult:
         caller = self._caller(ctx)
-        outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
+        try:
+            outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
+        except StoreError as exc:
+            raise _store_down(exc) from None
         if outcome.revealed and self.scout.settings.style == "reveal":
             if caller.legacy:
                 await ctx.session.send_notification(ToolListChangedNotification(), related_request_id=ctx.request_id)
@@ -155,7 +164,7 @@ class Gateway:
         result = await call_next(ctx)
         if ctx.method not in ("initialize", "server/discover") or not isinstance(result, dict):
             return result
-        guidance = self.session(self._caller(ctx)).assemble().guidance
+        guidance = self._assemble(self._caller(ctx)).guidance
         result = {key: value for key, value in result.items() if key != "instructions"}
         if guidance:
             result["instructions"] = guidance
@@ -198,6 +207,11 @@ class Gateway:
             return
         self.changes.publish(None)
         await self._legacy.notify_all()
+
+
+def _store_down(exc: StoreError) -> MCPError:
+    logger.error("session store failure: %s", exc)
+    return MCPError(INTERNAL_ERROR, "toolscout's session store is unavailable; try again shortly")
 
 
 def _log_call(call: ToolCall, server: str, tool: str, result: object, latency_s: float) -> None:
