@@ -74,7 +74,7 @@ class ToolScout:
             before_call: Hooks run before a real tool runs; returning a string refuses the call.
             after_call: Hooks run after every call, with its `ToolOutcome`.
             index_builder: Builds the search index for a catalog (default: toolscout's lexical index).
-            token_counter: Token estimate for activation and listing (default: tiktoken if available offline, else chars/4).
+            token_counter: Token estimate for activation and listing (default: `default_token_counter()`).
             context_windows: Overrides of the built-in model → context-window table.
             offload: Context offloading: large results become handles, and the offload tools are
                 listed after the core tools (see `toolscout.offload.Offloader`).

@@ -213,8 +213,10 @@ class BpeOpenAICounter:
 
 
 def default_token_counter() -> TokenCounter:
-    """The most exact counter available offline: tiktoken's ``o200k_base`` when cached locally, else
-    bpe-openai's ``o200k_base`` when installed, else `CharsPerToken` (chars/4).
+    """Return the most exact token counter available offline.
+
+    That is tiktoken's ``o200k_base`` when cached locally, else bpe-openai's ``o200k_base`` when
+    installed, else `CharsPerToken` (chars/4).
 
     Never triggers a download: see `TiktokenCounter.available`.
     """

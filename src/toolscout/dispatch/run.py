@@ -99,7 +99,7 @@ async def _run_tool(
         )
         return _outcome(call, requested, error.to_json(), error)
     try:
-        if inspect.iscoroutinefunction(handler) or inspect.iscoroutinefunction(getattr(handler, "__call__", None)):
+        if inspect.iscoroutinefunction(handler) or inspect.iscoroutinefunction(type(handler).__call__):
             result = await handler(call)  # type: ignore[misc]  # checked to be a coroutine function
         else:
             result = await anyio.to_thread.run_sync(handler, call)
