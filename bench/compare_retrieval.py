@@ -13,10 +13,15 @@ queries and returns at most 10 hits. Latency is wall time per query on this mach
 
 from __future__ import annotations
 
+import os
+
+# One thread for every engine, torch included (set before anything imports torch): on a small shared
+# machine torch's default intra-op threads make a single-query forward pass many times slower.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 import argparse
 import csv
 import json
-import os
 import platform
 import sys
 import tempfile

@@ -144,14 +144,18 @@ async def first_turn(name: str, servers: dict[str, Any], workdir: Path) -> dict[
         "without_gateway": tool_tokens(direct, counter),
         "counter": counter.name,
     }
-    for style in ("bridge", "reveal"):
-        config = write_config(workdir, f"{name}-{style}", servers, style=style)
+    for key, style, offload in (
+        ("bridge", "bridge", True),
+        ("reveal", "reveal", True),
+        ("bridge_no_offload", "bridge", False),
+    ):
+        config = write_config(workdir, f"{name}-{key}", servers, style=style, offload=offload)
         async with stdio(TOOLSCOUT, "serve", str(config)) as client:
             listed = await client.list_tools()
             instructions = client.instructions or ""
         tools = [{"name": t.name, "description": t.description, "input_schema": t.input_schema} for t in listed.tools]
-        row[f"gateway_{style}"] = tool_tokens(tools, counter) + counter.count(instructions)
-        row[f"gateway_{style}_tools"] = len(tools)
+        row[f"gateway_{key}"] = tool_tokens(tools, counter) + counter.count(instructions)
+        row[f"gateway_{key}_tools"] = len(tools)
     return row
 
 
@@ -196,16 +200,18 @@ def markdown(latency: dict[str, dict[str, float]], tokens: dict[str, dict[str, A
     lines += [
         "",
         "First turn: tokens of the tool definitions (name, description, input schema) the model is",
-        "given, plus the gateway's `instructions`; servers' own instructions are not counted.",
+        "given, plus the gateway's `instructions`; servers' own instructions are not counted. The",
+        "gateway lists its three offload tools unless `offload` is off.",
         "",
-        "| servers | tools | without gateway | gateway, bridge | gateway, reveal | saved (bridge) |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| servers | tools | without gateway | gateway, bridge | gateway, reveal | bridge, offload off "
+        "| saved (bridge) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for name, row in tokens.items():
         saved = 1 - row["gateway_bridge"] / row["without_gateway"]
         lines.append(
             f"| {name} ({row['servers']}) | {row['tools']} | {row['without_gateway']:,} | {row['gateway_bridge']:,} "
-            f"| {row['gateway_reveal']:,} | {saved:.0%} |"
+            f"| {row['gateway_reveal']:,} | {row['gateway_bridge_no_offload']:,} | {saved:.0%} |"
         )
     counter = next(iter(tokens.values()))["counter"] if tokens else "?"
     lines += ["", f"Token counter: {counter}.", ""]

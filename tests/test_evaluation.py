@@ -124,7 +124,17 @@ def test_summarize_averages_over_queries_and_keys_recall_json_by_string() -> Non
         "build_s": 0.25,
         "k": 2,
         "mode": "lexical",
+        "no_gold": {"n": 0, "zero_hits": None},
     }
+
+
+def test_summarize_scores_queries_without_gold_only_on_returning_zero_hits() -> None:
+    report = summarize([["a"], [], ["x"]], [["a"], [], []], ks=(1,), latencies_ms=[1.0, 2.0, 3.0])
+    assert (report.n, report.recall, report.mrr) == (1, {1: 1.0}, 1.0)
+    assert (report.no_gold, report.no_gold_empty) == (2, 0.5)
+    assert report.latency_p50_ms == 2.0
+    assert report.to_json()["no_gold"] == {"n": 2, "zero_hits": 0.5}
+    assert summarize([["a"]], [["a"]]).to_json()["no_gold"] == {"n": 0, "zero_hits": None}
 
 
 def test_summarize_rejects_mismatched_inputs_and_bad_cutoffs() -> None:
@@ -153,6 +163,11 @@ def test_load_labelled_queries_reads_ids_queries_and_gold_and_skips_blank_lines(
     ]
 
 
+def test_load_labelled_queries_accepts_an_empty_gold_list_for_a_request_no_tool_answers(tmp_path: Path) -> None:
+    path = _write(tmp_path, '{"id": "none", "query": "order a pizza", "gold": []}\n')
+    assert load_labelled_queries(path)[0].gold == ()
+
+
 def test_load_queries_uses_the_line_number_when_the_id_is_missing(tmp_path: Path) -> None:
     path = _write(tmp_path, '{"id": "a", "query": "x"}\n{"query": "y"}\n')
     assert [(q.id, q.gold) for q in load_queries(path)] == [("a", ()), (2, ())]
@@ -167,7 +182,6 @@ def test_load_queries_uses_the_line_number_when_the_id_is_missing(tmp_path: Path
         pytest.param('{"id": true, "query": "q", "gold": ["a"]}', '"id" must be', id="bool-id"),
         pytest.param('{"id": "q", "query": "q"}', '"gold" must be a list', id="missing-gold"),
         pytest.param('{"id": "q", "query": "q", "gold": "a"}', '"gold" must be a list', id="gold-not-list"),
-        pytest.param('{"id": "q", "query": "q", "gold": []}', "at least one", id="empty-gold"),
     ],
 )
 def test_a_malformed_line_is_reported_with_its_line_number(tmp_path: Path, line: str, message: str) -> None:

@@ -70,7 +70,7 @@ class LabelledQuery:
     query: str
     """The request text."""
     gold: tuple[str, ...] = ()
-    """Names of the tools that answer it; empty for unlabelled queries."""
+    """Names of the tools that answer it; empty when no tool does (or the query is unlabelled)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,7 +78,7 @@ class EvalReport:
     """Aggregate retrieval quality and speed over a query set."""
 
     n: int
-    """Number of queries."""
+    """Number of queries with gold tools; the quality metrics average over these."""
     recall: Mapping[int, float]
     """Mean capped Recall@k for each cutoff k."""
     hit: Mapping[int, float]
@@ -97,6 +97,10 @@ class EvalReport:
     """The cutoff of `mrr` and `ndcg` (the largest recall cutoff)."""
     mode: str = ""
     """The search mode that actually ran."""
+    no_gold: int = 0
+    """Number of queries no tool answers (an empty gold list)."""
+    no_gold_empty: float | None = None
+    """Share of those answered with zero hits, as they should be (None without such queries)."""
 
     def to_json(self) -> dict[str, object]:
         """Return the report as the `toolscout eval --json` object (recall keyed by k as a string)."""
@@ -110,6 +114,10 @@ class EvalReport:
             "build_s": round(self.build_s, 4),
             "k": self.k,
             "mode": self.mode,
+            "no_gold": {
+                "n": self.no_gold,
+                "zero_hits": None if self.no_gold_empty is None else round(self.no_gold_empty, 4),
+            },
         }
 
 
@@ -127,9 +135,11 @@ def load_queries(path: str | Path) -> tuple[LabelledQuery, ...]:
 def load_labelled_queries(path: str | Path) -> tuple[LabelledQuery, ...]:
     """Read a JSONL file of ``{"id": ..., "query": ..., "gold": [names]}`` lines.
 
+    An empty ``gold`` list marks a request that no tool answers (it should get zero hits).
+
     Raises:
         QueryFileError: The file cannot be read, holds no query, or a line is malformed or has
-            no non-empty ``gold`` list of names (the message names the line).
+            no ``gold`` list of names (the message names the line).
     """
     file = Path(path)
     queries = tuple(_iter_queries(file, labelled=True))
@@ -169,8 +179,6 @@ def _parse_line(line: str, *, labelled: bool, path: str, number: int) -> Labelle
     gold = record.get("gold", [] if not labelled else None)
     if not isinstance(gold, list) or not all(isinstance(name, str) for name in gold):
         raise fail('"gold" must be a list of tool names')
-    if labelled and not gold:
-        raise fail('"gold" must name at least one tool')
     return LabelledQuery(id=query_id, query=query, gold=tuple(gold))
 
 
@@ -242,6 +250,9 @@ def summarize(
 ) -> EvalReport:
     """Score rankings (best first, already mapped to scored names) against their gold names.
 
+    Queries with an empty gold list are left out of the quality metrics and counted in
+    `EvalReport.no_gold` instead; latencies cover every query.
+
     Args:
         rankings: One ranked list of tool names per query.
         golds: The gold names of each query, in the same order.
@@ -257,12 +268,13 @@ def summarize(
         raise ValueError(f"{len(rankings)} rankings for {len(golds)} gold lists")
     cutoffs = _cutoffs(ks)
     top = cutoffs[-1]
-    n = len(rankings)
+    pairs = [(ranked, gold) for ranked, gold in zip(rankings, golds, strict=True) if gold]
+    unanswerable = [ranked for ranked, gold in zip(rankings, golds, strict=True) if not gold]
+    n = len(pairs)
 
     def mean(values: Iterator[float]) -> float:
         return math.fsum(values) / n if n else 0.0
 
-    pairs = list(zip(rankings, golds, strict=True))
     return EvalReport(
         n=n,
         recall={k: mean(recall_at_k(ranked, gold, k) for ranked, gold in pairs) for k in cutoffs},
@@ -274,6 +286,8 @@ def summarize(
         build_s=build_s,
         k=top,
         mode=mode,
+        no_gold=len(unanswerable),
+        no_gold_empty=sum(not ranked for ranked in unanswerable) / len(unanswerable) if unanswerable else None,
     )
 
 

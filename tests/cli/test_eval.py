@@ -127,3 +127,20 @@ def test_eval_installed_script_prints_the_json_report(catalog_file: Path, write_
     report = json.loads(completed.stdout)
     assert report["n"] == 4
     assert report["recall"]["1"] == 1.0
+
+
+def test_eval_counts_queries_no_tool_answers_separately(catalog_file: Path, write_jsonl: JsonlWriter) -> None:
+    queries = write_jsonl([*LABELLED, {"id": "none", "query": "zzqx vvbn", "gold": []}])
+    code, out, _ = _run(str(catalog_file), str(queries), "--mode", "lexical", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["n"] == 4
+    assert report["no_gold"] == {"n": 1, "zero_hits": 1.0}
+
+
+def test_eval_sample_runs_the_packaged_catalog_and_queries() -> None:
+    code, out, err = _run("sample", "sample", "--mode", "lexical", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["n"] > 0
+    assert report["no_gold"]["n"] > 0

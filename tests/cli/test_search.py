@@ -140,3 +140,9 @@ def test_search_defaults_to_hybrid_when_the_semantic_extra_is_installed(
     answer = json.loads(out)
     assert answer["mode"] == "hybrid"
     assert answer["hits"][0]["name"] == "get_weather"
+
+
+def test_search_sample_searches_the_packaged_catalog() -> None:
+    code, out, err = _run("sample", "post a message to a slack channel", "--mode", "lexical", "--json")
+    assert code == 0, err
+    assert json.loads(out)["hits"][0]["namespace"] == "slack"

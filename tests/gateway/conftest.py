@@ -51,8 +51,12 @@ def fragile_server(state: Path) -> dict[str, Any]:
 
 
 def write_config(path: Path, servers: dict[str, Any], **settings: Any) -> Path:
-    """Write a gateway config; the store defaults to an SQLite file next to it."""
+    """Write a gateway config; the store defaults to an SQLite file next to it.
+
+    Offloading is off unless asked for (tests/offload covers it), so tool lists stay short.
+    """
     settings.setdefault("store", str(path.parent / "sessions.sqlite3"))
+    settings.setdefault("offload", False)
     path.write_text(json.dumps({"mcpServers": servers, "toolscout": settings}, indent=2))
     return path
 

@@ -43,15 +43,16 @@ def transport(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-async def test_the_client_sees_only_pinned_and_bridge_tools_and_guidance_listing_the_rest(
+async def test_the_client_sees_only_pinned_offload_and_bridge_tools_and_guidance_listing_the_rest(
     transport: str, tmp_path: Path
 ) -> None:
-    config = write_config(tmp_path / "gw.json", real_servers(tmp_path), pinned=["memory__read_graph"])
+    config = write_config(tmp_path / "gw.json", real_servers(tmp_path), pinned=["memory__read_graph"], offload=True)
     with anyio.fail_after(LIMIT_S):
         async with connected(transport, config) as client:
             listed = await client.list_tools()
             instructions = client.instructions or ""
-    assert names(listed) == ["memory__read_graph", *BRIDGE]
+    assert names(listed) == ["output_read", "output_search", "output_query", "memory__read_graph", *BRIDGE]
+    assert all(tool.output_schema is None for tool in listed.tools)
     assert "call tool_search" in instructions
     for server in ("time", "everything", "memory", "filesystem", "git", "fetch"):
         assert f"{server} (" in instructions, f"the guidance does not list {server}"

@@ -19,7 +19,8 @@ pytestmark = pytest.mark.anyio
 
 def config(**settings: object) -> GatewayConfig:
     paged = {"command": sys.executable, "args": [str(SERVERS / "paged.py")]}
-    return GatewayConfig.from_mapping({"mcpServers": {"paged": paged}, "toolscout": {"store": "memory", **settings}})
+    settings = {"store": "memory", "offload": False, **settings}
+    return GatewayConfig.from_mapping({"mcpServers": {"paged": paged}, "toolscout": settings})
 
 
 async def test_a_2025_client_learns_the_list_can_change_and_gets_the_guidance(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 import pytest
 
 from toolscout import Catalog, SearchError, ToolSpec
-from toolscout.search.index import IndexConfig, ToolIndex, build_index, reciprocal_rank_fusion
+from toolscout.search.index import IndexConfig, ToolIndex, build_index
 
 
 def _tool(name: str, description: str, namespace: str | None = None, **params: str) -> ToolSpec:
@@ -198,11 +198,6 @@ def test_hybrid_falls_back_to_lexical_when_the_dense_ranker_fails(caplog: pytest
     assert result.mode == "lexical"
     assert result.hits[0].name == "get_weather"
     assert "dense ranking failed" in caplog.text
-
-
-def test_reciprocal_rank_fusion_rewards_agreement() -> None:
-    fused = reciprocal_rank_fusion([("a", 3.0), ("b", 2.0)], [("b", 0.9), ("c", 0.8)])
-    assert [name for name, _ in fused] == ["b", "a", "c"]
 
 
 def test_index_reports_its_catalog_fingerprint() -> None:

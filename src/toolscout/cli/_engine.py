@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import cast
 
 import click
 
@@ -20,17 +19,18 @@ from ..search.semantic import build_hybrid_index
 
 __all__ = [
     "MODES",
-    "SAMPLE_CATALOG",
+    "SAMPLE",
     "build_for_mode",
     "default_mode",
     "load_catalog",
     "mode_option",
+    "sample_or_path",
     "warnings_on_stderr",
 ]
 
 MODES: tuple[SearchMode, ...] = ("lexical", "regex", "hybrid")
-SAMPLE_CATALOG = "sample"
-"""The CATALOG argument that names the catalog packaged with toolscout."""
+SAMPLE = "sample"
+"""The CATALOG (and QUERIES) argument that names the sample data packaged with toolscout."""
 
 
 def load_catalog(source: str) -> Catalog:
@@ -39,20 +39,21 @@ def load_catalog(source: str) -> Catalog:
     Raises:
         click.ClickException: The file is missing or malformed (one line, no traceback).
     """
-    path: Path | None = Path(source)
-    if source == SAMPLE_CATALOG and not Path(source).exists():
-        path = _packaged_sample()
-        if path is None:
-            raise click.ClickException("this toolscout build ships no sample catalog; pass a catalog JSON file")
     try:
-        return Catalog.from_file(cast(Path, path))
+        return Catalog.from_file(sample_or_path(source, "sample_catalog.json"))
     except ToolscoutError as exc:
         raise click.ClickException(str(exc)) from None
 
 
-def _packaged_sample() -> Path | None:
-    candidate = resources.files("toolscout") / "data" / "sample_catalog.json"
-    return Path(str(candidate)) if candidate.is_file() else None
+def sample_or_path(source: str | Path, packaged: str) -> Path:
+    """Return the packaged data file `packaged` when `source` is ``"sample"`` and no such local file exists."""
+    path = Path(source)
+    if str(source) != SAMPLE or path.exists():
+        return path
+    candidate = resources.files("toolscout") / "data" / packaged
+    if not candidate.is_file():
+        raise click.ClickException(f"this toolscout build ships no sample data ({packaged}); pass a file")
+    return Path(str(candidate))
 
 
 def default_mode() -> SearchMode:

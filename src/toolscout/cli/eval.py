@@ -14,7 +14,7 @@ import click
 from ..errors import SearchError
 from ..evaluation import EvalReport, QueryFileError, evaluate, load_labelled_queries
 from ..search.base import SearchMode
-from ._engine import build_for_mode, default_mode, load_catalog, mode_option, warnings_on_stderr
+from ._engine import build_for_mode, default_mode, load_catalog, mode_option, sample_or_path, warnings_on_stderr
 
 __all__ = ["eval_command"]
 
@@ -54,7 +54,8 @@ def eval_command(
 ) -> None:
     """Measure how well CATALOG's index finds the gold tools of QUERIES.
 
-    QUERIES is a JSONL file of {"id": ..., "query": ..., "gold": [tool names]} lines.
+    QUERIES is a JSONL file of {"id": ..., "query": ..., "gold": [tool names]} lines (an
+    empty gold list marks a request no tool answers). `sample` names the packaged samples.
     Reports Recall@k for each cutoff, MRR and nDCG at the largest cutoff, p50/p95 query
     latency and index build time. --json prints {"n", "recall": {"1": ..}, "hit", "mrr", "ndcg",
     "latency_ms": {"p50", "p95"}, "build_s", "k", "mode"}; a progress bar goes to stderr.
@@ -65,7 +66,7 @@ def eval_command(
     """  # noqa: D301 - click needs a real \b (backspace) line to keep the examples unwrapped
     tools = load_catalog(catalog)
     try:
-        queries = load_labelled_queries(queries_file)
+        queries = load_labelled_queries(sample_or_path(queries_file, "sample_queries.jsonl"))
     except QueryFileError as exc:
         raise click.ClickException(str(exc)) from None
     aliases = _load_aliases(aliases_file) if aliases_file is not None else None
@@ -119,5 +120,7 @@ def _print_report(report: EvalReport) -> None:
         ("latency", f"p50 {report.latency_p50_ms:.2f} ms   p95 {report.latency_p95_ms:.2f} ms"),
         ("index build", f"{report.build_s:.3f} s"),
     ]
+    if report.no_gold_empty is not None:
+        rows.append(("no-tool", f"{report.no_gold} queries no tool answers; {report.no_gold_empty:.0%} got zero hits"))
     for label, value in rows:
         click.echo(f"{label:<12} {value}")

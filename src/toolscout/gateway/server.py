@@ -35,6 +35,7 @@ from .._version import __version__
 from ..disclosure.assembly import Assembly
 from ..dispatch.call import ToolCall
 from ..errors import CatalogError, StoreError
+from ..offload import Offloader
 from ..scout import ScoutSession, ToolScout
 from ..session import DiscoveryStore
 from ..settings import SearchSettings
@@ -80,7 +81,8 @@ class Gateway:
         self.config = config
         self.store = store if store is not None else open_store(settings.store)
         search = SearchSettings(mode=settings.mode, style=settings.style, never_defer=settings.pinned)
-        self.scout = ToolScout((), settings=search, store=self.store, executor=self._execute)
+        offload = Offloader(settings.offload) if settings.offload.enabled else None
+        self.scout = ToolScout((), settings=search, store=self.store, executor=self._execute, offload=offload)
         self.pool = UpstreamPool(config, on_change=self._tools_changed)
         self.identities = Identities(settings, transport)
         self.changes = ChangeBus()
@@ -135,7 +137,8 @@ class Gateway:
     async def _list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> ListToolsResult:
-        tools = [mcp_tool(tool) for tool in self._assemble(self._caller(ctx)).tools]
+        offloading = self.scout.offload is not None
+        tools = [mcp_tool(tool, offloading=offloading) for tool in self._assemble(self._caller(ctx)).tools]
         # The list varies by session and token and changes on reveal: never cache it.
         return ListToolsResult(tools=tools, ttl_ms=0, cache_scope="private")
 

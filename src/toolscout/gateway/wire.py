@@ -7,18 +7,23 @@ from mcp_types import SERVER_INFO_META_KEY, CallToolResult, TextContent, Tool, T
 from ..catalog import ToolSpec
 from ..disclosure.bridge import DESCRIBE, SEARCH
 from ..dispatch.call import ToolOutcome
+from ..offload import OFFLOAD_NAMES
 from .faults import UpstreamFault
 
 __all__ = ["call_result", "mcp_tool"]
 
-# The bridge reads only look into the catalog: claiming that is true. tool_call runs any
-# tool, so it claims nothing and clients assume the worst.
+# The bridge reads only look into the catalog, the offload tools into stored outputs: claiming
+# that is true. tool_call runs any tool, so it claims nothing and clients assume the worst.
 _BRIDGE_READ = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
 
-def mcp_tool(spec: ToolSpec) -> Tool:
-    """The MCP definition of `spec`; an upstream's annotations pass through as they came."""
-    if spec.name in (SEARCH, DESCRIBE) and spec.namespace is None:
+def mcp_tool(spec: ToolSpec, *, offloading: bool = False) -> Tool:
+    """The MCP definition of `spec`; an upstream's annotations pass through as they came.
+
+    While results may be offloaded, no output schema is sent: a stub has no structured
+    content, and clients reject a result without it for a tool that declares one.
+    """
+    if spec.name in (SEARCH, DESCRIBE, *OFFLOAD_NAMES) and spec.namespace is None:
         annotations: ToolAnnotations | None = _BRIDGE_READ
     else:
         annotations = ToolAnnotations.model_validate(spec.annotations) if spec.annotations is not None else None
@@ -27,7 +32,7 @@ def mcp_tool(spec: ToolSpec) -> Tool:
         title=spec.title,
         description=spec.description,
         input_schema=spec.parameters,
-        output_schema=spec.output_schema,
+        output_schema=None if offloading else spec.output_schema,
         annotations=annotations,
     )
 
@@ -43,7 +48,9 @@ def call_result(outcome: ToolOutcome) -> CallToolResult:
         return content
     if isinstance(content, UpstreamFault):
         return _text(content.error.to_text(), is_error=True)
-    return _text(outcome.to_text(), is_error=outcome.is_error)
+    # An offloaded result is a stub dict; it keeps the upstream's own error flag.
+    reported = isinstance(content, dict) and content.get("tool_reported_error") is True
+    return _text(outcome.to_text(), is_error=outcome.is_error or reported)
 
 
 def _text(text: str, *, is_error: bool) -> CallToolResult:

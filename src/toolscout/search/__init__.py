@@ -5,7 +5,7 @@ from .cache import IndexCache
 from .fields import ToolFields, tool_fields
 from .fuzzy import FuzzyMatch, FuzzyVocabulary
 from .hybrid import FusionMethod, HybridFusion
-from .index import DenseRanker, Fusion, IndexConfig, ToolIndex, build_index, reciprocal_rank_fusion
+from .index import DenseRanking, Fusion, IndexConfig, ToolIndex, build_index
 from .lexical import LexicalConfig, LexicalIndex, QueryTerms
 from .regex import MAX_PATTERN_LENGTH, RegexIndex, compile_pattern
 from .semantic import build_hybrid_index
@@ -14,7 +14,7 @@ from .tokenize import STOPWORDS, encode_many, stem, tokenize, words
 __all__ = [
     "MAX_PATTERN_LENGTH",
     "STOPWORDS",
-    "DenseRanker",
+    "DenseRanking",
     "Fusion",
     "FusionMethod",
     "FuzzyMatch",
@@ -37,7 +37,6 @@ __all__ = [
     "build_index",
     "compile_pattern",
     "encode_many",
-    "reciprocal_rank_fusion",
     "stem",
     "tokenize",
     "tool_fields",

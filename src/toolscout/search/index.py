@@ -35,7 +35,7 @@ from .regex import RegexIndex
 from .suggest import NameSuggester
 from .tokenize import STOPWORDS, stem, words
 
-__all__ = ["DenseRanker", "Fusion", "IndexConfig", "ToolIndex", "build_index", "reciprocal_rank_fusion"]
+__all__ = ["DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ Fusion: TypeAlias = Callable[[Ranking, Ranking], Ranking]
 """Fuses a lexical and a dense ranking (name, score; best first) into one ranking, best first."""
 
 
-class DenseRanker(Protocol):
+class DenseRanking(Protocol):
     """Ranks a catalog's tools by embedding similarity (supplied by `toolscout.search.embeddings`)."""
 
     def rank(self, query: str, allowed: Set[str] | None) -> Ranking:
@@ -72,22 +72,10 @@ class IndexConfig:
     """How many lexical and dense candidates hybrid fusion considers."""
 
 
-def reciprocal_rank_fusion(lexical: Ranking, dense: Ranking, *, k: float = 60.0) -> Ranking:
-    """Fuse two rankings by reciprocal rank (Cormack, Clarke & Büttcher, SIGIR 2009).
-
-    Each name scores ``sum(1 / (k + rank))`` over the rankings it appears in (rank from 1).
-    """
-    scores: dict[str, float] = {}
-    for ranking in (lexical, dense):
-        for rank, (name, _) in enumerate(ranking, start=1):
-            scores[name] = scores.get(name, 0.0) + 1.0 / (k + rank)
-    return sorted(scores.items(), key=lambda item: -item[1])
-
-
 def build_index(
     catalog: Catalog,
     *,
-    dense: DenseRanker | None = None,
+    dense: DenseRanking | None = None,
     fuse: Fusion | None = None,
     config: IndexConfig | None = None,
 ) -> ToolIndex:
@@ -109,7 +97,7 @@ class ToolIndex:
         self,
         catalog: Catalog,
         *,
-        dense: DenseRanker | None = None,
+        dense: DenseRanking | None = None,
         fuse: Fusion | None = None,
         config: IndexConfig | None = None,
     ) -> None:
