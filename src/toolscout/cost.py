@@ -92,7 +92,7 @@ def measure_cost(
     def first_turn(style: Style, stubs: bool) -> Assembly:
         chosen = dataclasses.replace(base, style=style, reveal_stubs=stubs)
         plan = plan_turn(catalog, core=core_names, settings=chosen, counter=counter, scope=Scope())
-        return assemble(plan, settings=chosen, counter=counter)
+        return assemble(plan, settings=chosen)
 
     bridge = first_turn("bridge", False)
     groups: dict[str | None, list[ToolSpec]] = {}

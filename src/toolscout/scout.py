@@ -214,7 +214,6 @@ class ScoutSession:
         return assemble(
             scout.plan(self.scope),
             settings=scout.settings,
-            counter=scout.counter,
             discovered=self.discovered,
             own_tools=scout.offload.tools if scout.offload is not None else (),
         )

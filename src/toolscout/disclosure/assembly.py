@@ -41,6 +41,8 @@ class TurnPlan:
     """The scoped catalog split by policy."""
     activation: Activation
     """Whether deferral is active, and which tools are deferred."""
+    listing: Listing
+    """The catalog listing of the deferred tools (rendered once per plan: it depends on nothing else)."""
 
     @property
     def deferred(self) -> frozenset[str]:
@@ -94,14 +96,19 @@ def plan_turn(
     scoped = scope.filter(live)
     classification = classify(scoped, core=core, never_defer=settings.never_defer)
     activation = decide_activation(classification, settings, counter, context_overrides=context_overrides)
-    return TurnPlan(catalog=live, scoped=scoped, classification=classification, activation=activation)
+    deferred = frozenset(activation.deferred)
+    listing = render_listing(
+        (tool for tool in scoped if tool.name in deferred),
+        budget_tokens=settings.listing_budget_tokens,
+        counter=counter,
+    )
+    return TurnPlan(catalog=live, scoped=scoped, classification=classification, activation=activation, listing=listing)
 
 
 def assemble(
     plan: TurnPlan,
     *,
     settings: SearchSettings,
-    counter: TokenCounter,
     discovered: Sequence[str] = (),
     own_tools: Sequence[ToolSpec] = (),
 ) -> Assembly:
@@ -134,18 +141,13 @@ def assemble(
     tools = [*first, *bridge_tools(settings.style), *shown.values()]
     if settings.style == "reveal" and settings.reveal_stubs:
         tools += [_stub(tool) for tool in plan.scoped if tool.name in deferred and tool.name not in shown]
-    listing = render_listing(
-        (tool for tool in plan.scoped if tool.name in deferred),
-        budget_tokens=settings.listing_budget_tokens,
-        counter=counter,
-    )
     return Assembly(
         tools=tuple(tools),
-        guidance=render_guidance(settings.style, listing),
+        guidance=render_guidance(settings.style, plan.listing),
         style=settings.style,
         activation=activation,
         discovered=tuple(shown),
-        listing=listing,
+        listing=plan.listing,
     )
 
 
