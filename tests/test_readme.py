@@ -1,11 +1,21 @@
-"""The README's commands and library example are real: the example runs and prints what it claims."""
+"""The README's commands and library example are real: the example runs and prints what it claims,
+and the main job's gateway serves the real servers it names."""
 
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
-README = Path(__file__).parents[1] / "README.md"
+import anyio
+import httpx2
+import pytest
+from mcp.client import Client
+from mcp.client.streamable_http import streamable_http_client
+
+ROOT = Path(__file__).parents[1]
+README = ROOT / "README.md"
+LIMIT_S = 120
 
 
 def _blocks(language: str) -> list[str]:
@@ -16,7 +26,7 @@ def test_readme_opens_with_the_setup_and_test_commands():
     first, second = _blocks("bash")[:2]
     assert first.startswith("bash scripts/setup.sh && .venv/bin/toolscout ")
     assert second.strip() == "bash scripts/test.sh"
-    ci = (Path(__file__).parents[1] / ".ci" / "run").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "bash scripts/test.sh" in ci
 
 
@@ -26,3 +36,36 @@ def test_library_example_runs_and_prints_its_commented_output():
     expected = [line.split("# ", 1)[1].strip() for line in code.splitlines() if line.startswith("print(")]
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert result.stdout.strip().splitlines() == expected
+
+
+@pytest.mark.anyio
+async def test_the_main_job_serves_the_real_servers_behind_a_searchable_gateway(tmp_path):
+    command = shlex.split(_blocks("bash")[0].split("&&", 1)[1])
+    assert command[0] == ".venv/bin/toolscout"
+    command[0] = str(Path(sys.executable).with_name("toolscout"))
+    env = {**__import__("os").environ, "TOOLSCOUT_DATA_DIR": str(tmp_path)}
+    with (tmp_path / "gateway.log").open("wb") as log:
+        process = await anyio.open_process(
+            [*command, "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, stderr=log, env=env
+        )
+    try:
+        assert process.stdout is not None
+        received = b""
+        with anyio.fail_after(LIMIT_S):
+            while b"\n" not in received:
+                received += await process.stdout.receive()
+        url = received.decode().splitlines()[0].strip()
+        async with (
+            httpx2.AsyncClient(timeout=httpx2.Timeout(LIMIT_S)) as http,
+            Client(streamable_http_client(url, http_client=http)) as client,
+        ):
+            listed = {tool.name for tool in (await client.list_tools()).tools}
+            assert {"tool_search", "tool_describe", "tool_call"} <= listed
+            assert len(listed) < 10
+            found = await client.call_tool("tool_search", {"query": "current time in a timezone"})
+            assert "time__get_current_time" in found.content[0].text
+    finally:
+        process.terminate()
+        with anyio.move_on_after(LIMIT_S):
+            await process.wait()
+        await process.aclose()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+from functools import partial
 from typing import Literal, TypeAlias
 
+from ._config import check, is_int, settings_from_mapping
 from .errors import ConfigError
 
 __all__ = ["Mode", "SearchSettings", "Style"]
@@ -54,9 +56,9 @@ class SearchSettings:
     """Search results cut tool descriptions to this many characters, at a word boundary."""
 
     def __post_init__(self) -> None:
-        _check(self.mode in ("auto", "on", "off"), "mode", "must be 'auto', 'on', 'off', true or false")
-        _check(self.style in ("bridge", "reveal"), "style", "must be 'bridge' or 'reveal'")
-        _check(
+        check(self.mode in ("auto", "on", "off"), "mode", "must be 'auto', 'on', 'off', true or false")
+        check(self.style in ("bridge", "reveal"), "style", "must be 'bridge' or 'reveal'")
+        check(
             isinstance(self.threshold_pct, int | float)
             and not isinstance(self.threshold_pct, bool)
             and math.isfinite(self.threshold_pct)
@@ -64,31 +66,29 @@ class SearchSettings:
             "threshold_pct",
             "must be a number from 0 to 100",
         )
-        _check(
-            self.threshold_tools is None or (_is_int(self.threshold_tools) and self.threshold_tools >= 1),
+        check(
+            self.threshold_tools is None or (is_int(self.threshold_tools) and self.threshold_tools >= 1),
             "threshold_tools",
             "must be a positive integer or null",
         )
         for key in ("fallback_threshold_tokens", "listing_budget_tokens"):
             value = getattr(self, key)
-            _check(_is_int(value) and value >= 0, key, "must be a non-negative integer")
-        _check(
-            self.context_window is None or (_is_int(self.context_window) and self.context_window > 0),
+            check(is_int(value) and value >= 0, key, "must be a non-negative integer")
+        check(
+            self.context_window is None or (is_int(self.context_window) and self.context_window > 0),
             "context_window",
             "must be a positive integer or null",
         )
-        _check(
-            _is_int(self.search_max_limit) and 1 <= self.search_max_limit <= 100, "search_max_limit", "must be 1-100"
-        )
-        _check(
-            _is_int(self.search_default_limit) and 1 <= self.search_default_limit <= self.search_max_limit,
+        check(is_int(self.search_max_limit) and 1 <= self.search_max_limit <= 100, "search_max_limit", "must be 1-100")
+        check(
+            is_int(self.search_default_limit) and 1 <= self.search_default_limit <= self.search_max_limit,
             "search_default_limit",
             f"must be from 1 to search_max_limit ({self.search_max_limit})",
         )
-        _check(_is_int(self.description_chars) and self.description_chars >= 40, "description_chars", "must be >= 40")
+        check(is_int(self.description_chars) and self.description_chars >= 40, "description_chars", "must be >= 40")
         for key in ("never_defer", "pre_discovered"):
             value = getattr(self, key)
-            _check(
+            check(
                 isinstance(value, tuple) and all(isinstance(item, str) and item for item in value),
                 key,
                 "must be a list of non-empty strings",
@@ -110,30 +110,12 @@ class SearchSettings:
             return cls(mode=_MODES[config])
         if not isinstance(config, Mapping):
             raise ConfigError(f"must be a table/object or true/false, got {type(config).__name__}", key=prefix)
-        known = {field.name for field in fields(cls)}
-        values: dict[str, object] = {}
-        for key, value in config.items():
-            if key not in known:
-                raise ConfigError(f"unknown setting; known settings: {', '.join(sorted(known))}", key=f"{prefix}.{key}")
-            if key == "mode":
-                if value not in _MODES or isinstance(value, int) and not isinstance(value, bool):
-                    raise ConfigError(
-                        f"must be 'auto', 'on', 'off', true or false, got {value!r}", key=f"{prefix}.mode"
-                    )
-                value = _MODES[value]
-            elif isinstance(value, list):
-                value = tuple(value)
-            values[key] = value
-        try:
-            return cls(**values)  # type: ignore[arg-type]  # values are checked in __post_init__
-        except ConfigError as exc:
-            raise ConfigError(exc.detail, key=f"{prefix}.{exc.key}") from None
+        return settings_from_mapping(cls, config, prefix=prefix, convert=partial(_convert, prefix=prefix))
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check(ok: bool, key: str, message: str) -> None:
-    if not ok:
-        raise ConfigError(message, key=key)
+def _convert(key: str, value: object, *, prefix: str) -> object:
+    if key == "mode":
+        if value not in _MODES or isinstance(value, int) and not isinstance(value, bool):
+            raise ConfigError(f"must be 'auto', 'on', 'off', true or false, got {value!r}", key=f"{prefix}.mode")
+        return _MODES[value]
+    return tuple(value) if isinstance(value, list) else value

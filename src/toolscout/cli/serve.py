@@ -36,7 +36,7 @@ def serve_command(
     verbose: bool,
     log_format: Literal["text", "json"],
 ) -> None:
-    r"""Serve every MCP server in CONFIG behind one searchable gateway.
+    """Serve every MCP server in CONFIG behind one searchable gateway.
 
     CONFIG is the `mcpServers` JSON your MCP client already uses (or TOML with the same keys),
     with optional gateway settings in a `toolscout` section. Upstreams that fail to start are
@@ -47,7 +47,7 @@ def serve_command(
     Examples:
       toolscout serve ~/.config/mcp/servers.json
       toolscout serve gateway.toml --transport http --port 8765
-    """
+    """  # noqa: D301 - click needs a real \b (backspace) line to keep the examples unwrapped
     try:
         import anyio
 

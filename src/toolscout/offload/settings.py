@@ -5,10 +5,11 @@ from __future__ import annotations
 import fnmatch
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeAlias
 
+from .._config import check, is_int, settings_from_mapping
 from ..catalog import ToolSpec
 from ..errors import ConfigError
 
@@ -54,23 +55,21 @@ class OffloadSettings:
     """Per-namespace overrides (the upstream server's name in the gateway)."""
 
     def __post_init__(self) -> None:
-        _check(isinstance(self.enabled, bool), "enabled", "must be true or false")
-        _check(
-            _is_int(self.budget_tokens) and self.budget_tokens >= _MIN_BUDGET,
+        check(isinstance(self.enabled, bool), "enabled", "must be true or false")
+        check(
+            is_int(self.budget_tokens) and self.budget_tokens >= _MIN_BUDGET,
             "budget_tokens",
             f"must be >= {_MIN_BUDGET}",
         )
-        _check(
-            _is_int(self.preview_tokens) and 0 <= self.preview_tokens <= self.budget_tokens // 2,
+        check(
+            is_int(self.preview_tokens) and 0 <= self.preview_tokens <= self.budget_tokens // 2,
             "preview_tokens",
             f"must be from 0 to half of budget_tokens ({self.budget_tokens // 2})",
         )
-        _check(
-            _is_int(self.read_tokens) and self.read_tokens >= _MIN_BUDGET, "read_tokens", f"must be >= {_MIN_BUDGET}"
-        )
-        _check(_is_int(self.max_matches) and 1 <= self.max_matches <= 1000, "max_matches", "must be 1-1000")
-        _check(_is_int(self.session_bytes) and self.session_bytes >= _MIB, "session_bytes", f"must be >= {_MIB}")
-        _check(
+        check(is_int(self.read_tokens) and self.read_tokens >= _MIN_BUDGET, "read_tokens", f"must be >= {_MIN_BUDGET}")
+        check(is_int(self.max_matches) and 1 <= self.max_matches <= 1000, "max_matches", "must be 1-1000")
+        check(is_int(self.session_bytes) and self.session_bytes >= _MIB, "session_bytes", f"must be >= {_MIB}")
+        check(
             isinstance(self.jq_timeout_s, int | float)
             and not isinstance(self.jq_timeout_s, bool)
             and math.isfinite(self.jq_timeout_s)
@@ -78,15 +77,15 @@ class OffloadSettings:
             "jq_timeout_s",
             "must be a positive number of seconds",
         )
-        _check(_is_int(self.jq_memory_mb) and self.jq_memory_mb >= 64, "jq_memory_mb", "must be >= 64")
-        _check(self.folder is None or isinstance(self.folder, Path), "folder", "must be a path or null")
+        check(is_int(self.jq_memory_mb) and self.jq_memory_mb >= 64, "jq_memory_mb", "must be >= 64")
+        check(self.folder is None or isinstance(self.folder, Path), "folder", "must be a path or null")
         for key in ("tools", "namespaces"):
             overrides = getattr(self, key)
-            _check(isinstance(overrides, dict), key, 'must be a table of name = budget or "never"')
+            check(isinstance(overrides, dict), key, 'must be a table of name = budget or "never"')
             for name, limit in overrides.items():
-                _check(isinstance(name, str) and bool(name), key, "names must be non-empty strings")
-                _check(
-                    limit == "never" or (_is_int(limit) and limit >= _MIN_BUDGET),
+                check(isinstance(name, str) and bool(name), key, "names must be non-empty strings")
+                check(
+                    limit == "never" or (is_int(limit) and limit >= _MIN_BUDGET),
                     f"{key}.{name}",
                     f'must be "never" or a budget in tokens >= {_MIN_BUDGET}',
                 )
@@ -121,26 +120,12 @@ class OffloadSettings:
             return cls(enabled=config)
         if not isinstance(config, Mapping):
             raise ConfigError(f"must be a table/object or true/false, got {type(config).__name__}", key=prefix)
-        known = {item.name for item in fields(cls)}
-        values: dict[str, object] = {}
-        for key, value in config.items():
-            if key not in known:
-                raise ConfigError(f"unknown setting; known settings: {', '.join(sorted(known))}", key=f"{prefix}.{key}")
-            if key == "folder" and isinstance(value, str) and value:
-                value = Path(value).expanduser()
-            elif key in ("tools", "namespaces") and isinstance(value, Mapping):
-                value = dict(value)
-            values[key] = value
-        try:
-            return cls(**values)  # type: ignore[arg-type]  # values are checked in __post_init__
-        except ConfigError as exc:
-            raise ConfigError(exc.detail, key=f"{prefix}.{exc.key}") from None
+        return settings_from_mapping(cls, config, prefix=prefix, convert=_convert)
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check(ok: bool, key: str, message: str) -> None:
-    if not ok:
-        raise ConfigError(message, key=key)
+def _convert(key: str, value: object) -> object:
+    if key == "folder" and isinstance(value, str) and value:
+        return Path(value).expanduser()
+    if key in ("tools", "namespaces") and isinstance(value, Mapping):
+        return dict(value)
+    return value
