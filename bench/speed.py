@@ -161,7 +161,7 @@ def markdown(rows: list[dict[str, object]], memory: list[dict[str, object]]) -> 
         "Memory of a 10,000-tool toolscout index, each built in a fresh process (hybrid: the embedding model is",
         "loaded before the baseline is read, so only the index and its vectors count; embedding cache empty):",
         "",
-        "| index | build s | retained (tracemalloc) MB | build peak MB | RSS growth MB |",
+        "| index | build s (traced, slower) | retained (tracemalloc) MB | build peak MB | RSS growth MB |",
         "|---|---:|---:|---:|---:|",
     ]
     lines += [
