@@ -1,8 +1,7 @@
 """Offloading through the MCP gateway: a real filesystem server upstream, an MCP client downstream.
 
 The client only ever sees MCP: the stub arrives as a tool result's JSON text, and the offload
-tools are in its tool list. Until the gateway passes its ``toolscout.offload`` settings to its
-`ToolScout` (see notes/offload_gateway.md), the end-to-end test reports itself as xfail.
+tools are in its tool list.
 """
 
 from __future__ import annotations
@@ -68,13 +67,10 @@ async def test_a_client_gets_a_stub_and_reads_exact_slices_through_the_gateway(t
     listing.write_text(json.dumps({"entries": rows}), encoding="utf-8")
     with anyio.fail_after(120):
         async with Gateway(config(shared, tmp_path, mode), transport="stdio") as gateway:
-            wired = gateway.scout.offload is not None
-            if wired:
-                async with Client(gateway.server) as client:
-                    await exercise(client, big, text, direct=mode == "off")
-                    await query_listing(client, listing, rows, direct=mode == "off")
-    if not wired:
-        pytest.xfail("the gateway does not pass toolscout.offload to its ToolScout yet")
+            assert gateway.scout.offload is not None
+            async with Client(gateway.server) as client:
+                await exercise(client, big, text, direct=mode == "off")
+                await query_listing(client, listing, rows, direct=mode == "off")
 
 
 async def exercise(client: Client, big: Path, text: str, *, direct: bool) -> None:
