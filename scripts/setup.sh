@@ -8,11 +8,19 @@ PYTHON=${PYTHON:-python3.11}
 command -v "$PYTHON" >/dev/null || PYTHON=python3
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 export PIP_DISABLE_PIP_VERSION_CHECK=1
-.venv/bin/python -m pip install -q --upgrade pip 2>&1 | grep -v '^WARNING: Location' || true
+# Runs a pip command quietly; on failure prints its output (minus this machine's index warnings) and stops.
+quiet() {
+    local out
+    if ! out=$("$@" 2>&1); then
+        printf '%s\n' "$out" | grep -v '^WARNING: Location' >&2
+        return 1
+    fi
+}
+quiet .venv/bin/python -m pip install -q --upgrade pip
 # The CPU build of torch lies on this machine's disk; asking for it first keeps
 # sentence-transformers from pulling a multi-GB CUDA build.
-.venv/bin/python -c 'import torch' 2>/dev/null || .venv/bin/pip install -q torch==2.13.0 2>&1 | grep -v '^WARNING: Location' || true
-.venv/bin/pip install -q -e ".[dev,semantic,mcp,offload,tiktoken,tokens,redis,bench,openai,anthropic,gemini]" 2>&1 | grep -v '^WARNING: Location' || true
+.venv/bin/python -c 'import torch' 2>/dev/null || quiet .venv/bin/pip install -q torch==2.13.0
+quiet .venv/bin/pip install -q -e ".[dev,semantic,mcp,offload,tiktoken,tokens,redis,bench,openai,anthropic,gemini]"
 .venv/bin/python -c 'import toolscout' >/dev/null
 
 # Real MCP servers for the gateway's tests and examples/mcp_servers.json, into .mcp-servers/
@@ -31,7 +39,7 @@ install_npm_tree gitlab
 # The PyPI servers depend on their own mcp version, so they get their own venv.
 if ! cmp -s mcp-servers/requirements.txt .mcp-servers/pyvenv/.installed-requirements.txt; then
     [ -x .mcp-servers/pyvenv/bin/python ] || "$PYTHON" -m venv .mcp-servers/pyvenv
-    .mcp-servers/pyvenv/bin/pip install -q -r mcp-servers/requirements.txt 2>&1 | grep -v '^WARNING: Location' || true
+    quiet .mcp-servers/pyvenv/bin/pip install -q -r mcp-servers/requirements.txt
     .mcp-servers/pyvenv/bin/mcp-server-time --help >/dev/null
     cp mcp-servers/requirements.txt .mcp-servers/pyvenv/.installed-requirements.txt
 fi
