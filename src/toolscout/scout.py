@@ -113,17 +113,20 @@ class ToolScout:
             self._catalog = self._without_own_tools(tools)
             return self._catalog
         specs: list[ToolSpec] = []
+        handlers: dict[str, Handler] = {}
         for index, item in enumerate(tools):
             if isinstance(item, ToolSpec):
                 specs.append(item)
             elif callable(item) and not isinstance(item, type):
                 spec = tool_from_callable(item)
-                self._handlers[spec.name] = _call_with_arguments(item)
+                handlers[spec.name] = _call_with_arguments(item)
                 specs.append(spec)
             else:
                 specs.extend(iter_tool_specs(item, position=f"tools[{index}]"))
-        self._catalog = self._without_own_tools(Catalog(specs))
-        return self._catalog
+        catalog = self._without_own_tools(Catalog(specs))
+        self._handlers.update(handlers)
+        self._catalog = catalog
+        return catalog
 
     def add_function(
         self,
