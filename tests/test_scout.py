@@ -1,6 +1,6 @@
 import pytest
 
-from toolscout import SearchSettings, SqliteStore, ToolScout, ToolSpec
+from toolscout import CatalogError, SearchSettings, SqliteStore, ToolScout, ToolSpec
 
 pytestmark = pytest.mark.anyio
 
@@ -59,3 +59,20 @@ async def test_searching_again_reveals_nothing_new_and_keeps_the_order():
 def _forecast(city: str) -> str:
     """Forecast for a city."""
     return f"{city}: sunny"
+
+
+def test_a_rejected_tool_list_leaves_the_previous_tools_and_handlers_in_place():
+    def first() -> str:
+        """The original tool."""
+        return "original"
+
+    scout = ToolScout([first])
+
+    def replacement() -> str:
+        """A replacement with the same name."""
+        return "replacement"
+
+    replacement.__name__ = "first"
+    with pytest.raises(CatalogError):
+        scout.set_tools([replacement, {"name": "first"}])
+    assert scout.session("s").dispatch_sync("first", {}).content == "original"
