@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Protocol
+from types import TracebackType
+from typing import Protocol, Self
 
 from ..errors import ConfigError, StoreError
 
 __all__ = [
+    "ClosingStore",
     "DEFAULT_MAX_NAMES",
     "DEFAULT_MAX_SESSIONS",
     "MAX_SESSION_ID_LENGTH",
@@ -88,6 +91,22 @@ class DiscoveryStore(Protocol):
     def close(self) -> None:
         """Release the store's resources; calling it again is a no-op."""
         ...
+
+
+class ClosingStore(ABC):
+    """Context-manager support for stores: ``with Store(...) as store:`` closes it on exit."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the store's resources; later calls raise `StoreError`."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
 
 
 def check_session_id(session_id: object) -> str:

@@ -5,15 +5,14 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from types import TracebackType
 
 from ..errors import StoreError
-from .base import DEFAULT_MAX_NAMES, DEFAULT_MAX_SESSIONS, check_limit, check_names, check_session_id
+from .base import DEFAULT_MAX_NAMES, DEFAULT_MAX_SESSIONS, ClosingStore, check_limit, check_names, check_session_id
 
 __all__ = ["MemoryStore"]
 
 
-class MemoryStore:
+class MemoryStore(ClosingStore):
     """A thread-safe in-memory `DiscoveryStore`; everything is lost when the process ends.
 
     Sessions live in an ordered mapping kept in least-recently-used order, so eviction and
@@ -83,14 +82,6 @@ class MemoryStore:
         with self._lock:
             self._closed = True
             self._sessions.clear()
-
-    def __enter__(self) -> MemoryStore:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"MemoryStore(max_sessions={self.max_sessions}, max_names={self.max_names})"

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import TracebackType
 from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import redis
 
 from ..errors import ConfigError, StoreError
-from .base import DEFAULT_MAX_NAMES, DEFAULT_MAX_SESSIONS, check_limit, check_names, check_session_id
+from .base import DEFAULT_MAX_NAMES, DEFAULT_MAX_SESSIONS, ClosingStore, check_limit, check_names, check_session_id
 
 __all__ = ["RedisStore"]
 
@@ -52,7 +51,7 @@ return names
 """
 
 
-class RedisStore:
+class RedisStore(ClosingStore):
     """A `DiscoveryStore` in Redis, so several gateway processes serve one session.
 
     A session is a list (discovery order) plus a set (deduplication) under
@@ -141,14 +140,6 @@ class RedisStore:
         if not self._closed:
             self._closed = True
             self._client.close()
-
-    def __enter__(self) -> RedisStore:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"RedisStore({self.url!r}, prefix={self.prefix!r}, max_sessions={self.max_sessions})"

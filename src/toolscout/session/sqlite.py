@@ -7,10 +7,9 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from types import TracebackType
 
 from ..errors import ConfigError, StoreError
-from .base import DEFAULT_MAX_NAMES, DEFAULT_MAX_SESSIONS, check_limit, check_names, check_session_id
+from .base import DEFAULT_MAX_NAMES, DEFAULT_MAX_SESSIONS, ClosingStore, check_limit, check_names, check_session_id
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
@@ -30,7 +29,7 @@ _SCHEMA = (
 _NEXT_TICK = "(SELECT COALESCE(MAX(last_used), 0) + 1 FROM sessions)"
 
 
-class SqliteStore:
+class SqliteStore(ClosingStore):
     """A `DiscoveryStore` in one SQLite file (stdlib `sqlite3`), durable across restarts.
 
     The file uses WAL journaling and a busy timeout, so several store objects, threads or
@@ -146,14 +145,6 @@ class SqliteStore:
             if not self._closed:
                 self._closed = True
                 self._conn.close()
-
-    def __enter__(self) -> SqliteStore:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r}, max_sessions={self.max_sessions}, max_names={self.max_names})"
