@@ -89,7 +89,7 @@ async def _run_tool(
                 hint="Do not retry the same call; ask the user or choose another approach.",
                 tool=call.name,
             )
-            return _outcome(call, requested, error.to_json(), error)
+            return _failed(call, requested, error)
     if handler is None:
         error = ToolError(
             code="not_executable",
@@ -97,7 +97,7 @@ async def _run_tool(
             hint="Tell the user this tool cannot be run here.",
             tool=call.name,
         )
-        return _outcome(call, requested, error.to_json(), error)
+        return _failed(call, requested, error)
     try:
         if inspect.iscoroutinefunction(handler) or inspect.iscoroutinefunction(type(handler).__call__):
             result = await handler(call)  # type: ignore[misc]  # checked to be a coroutine function
@@ -114,9 +114,9 @@ async def _run_tool(
             tool=call.name,
             tool_ran=True,
         )
-        return _outcome(call, requested, error.to_json(), error)
+        return _failed(call, requested, error)
     if isinstance(result, ToolError):
-        return _outcome(call, requested, result.to_json(), result)
+        return _failed(call, requested, result)
     return _outcome(call, requested, result, None)
 
 
@@ -132,7 +132,11 @@ async def _transformed(transform: ResultTransform, call: ToolCall, outcome: Tool
             tool=call.name,
             tool_ran=True,
         )
-        return _outcome(call, requested, error.to_json(), error)
+        return _failed(call, requested, error)
+
+
+def _failed(call: ToolCall, requested: str, error: ToolError) -> ToolOutcome:
+    return _outcome(call, requested, error.to_json(), error)
 
 
 def _outcome(call: ToolCall, requested: str, content: object, error: ToolError | None) -> ToolOutcome:
