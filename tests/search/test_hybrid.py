@@ -123,8 +123,8 @@ def test_band_drops_fused_scores_far_below_the_best_and_ties_sort_by_name() -> N
 def test_a_paraphrase_lexical_search_misses_is_found_by_hybrid(tmp_path: Path) -> None:
     index = build_hybrid_index(CATALOG, embedder=ConceptEmbedder(), cache_dir=tmp_path)
 
-    lexical = index.search("permanently erase a workflow")
-    hybrid = index.search("permanently erase a workflow", mode="hybrid")
+    lexical = index.search("permanently wipe a workflow")
+    hybrid = index.search("permanently wipe a workflow", mode="hybrid")
 
     assert lexical.hits == ()
     assert hybrid.mode == "hybrid"
@@ -134,7 +134,7 @@ def test_a_paraphrase_lexical_search_misses_is_found_by_hybrid(tmp_path: Path) -
 def test_hybrid_keeps_the_exact_name_first(tmp_path: Path) -> None:
     index = build_hybrid_index(CATALOG, embedder=ConceptEmbedder(), cache_dir=tmp_path)
 
-    result = index.search("`run_flow` erase a workflow", mode="hybrid")
+    result = index.search("`run_flow` wipe a workflow", mode="hybrid")
 
     assert result.hits[0].name == "run_flow"
 
@@ -149,7 +149,7 @@ def test_hybrid_returns_no_hits_when_nothing_is_relevant(tmp_path: Path) -> None
     assert result.suggestions
 
 
-@pytest.mark.parametrize("query", ["erase a workflow", "delete_flow", "weather", "send mail", "archive", "xyz"])
+@pytest.mark.parametrize("query", ["wipe a workflow", "delete_flow", "weather", "send mail", "archive", "xyz"])
 @pytest.mark.parametrize("allowed", [set(), {"get_weather"}, {"run_flow", "send_email", "not_a_tool"}])
 def test_hybrid_results_never_leave_the_allowed_scope(tmp_path: Path, query: str, allowed: set[str]) -> None:
     index = build_hybrid_index(CATALOG, embedder=ConceptEmbedder(), cache_dir=tmp_path)

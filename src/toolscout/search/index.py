@@ -6,9 +6,11 @@ A query runs through these steps:
    outside the caller's scope can never appear.
 2. An exact tool name (also quoted, backticked, with ``()`` or as ``namespace__name`` /
    ``namespace.name`` / ``namespace:name``) ranks that tool first.
-3. Lexical scoring (`LexicalIndex`); query words the catalog lacks are tried as typos or
-   abbreviations of name words (`FuzzyVocabulary`). The relevance floor and the top band are
-   measured against the *known* words only, so one unknown word never empties a result.
+3. Lexical scoring (`LexicalIndex`); action words also count, at a reduced weight, as the
+   conventional verbs they stand for ("erase" -> "delete", `ActionSynonyms`); query words the
+   catalog lacks are tried as typos or abbreviations of name words (`FuzzyVocabulary`). The
+   relevance floor and the top band are measured against the *known* words only, so one
+   unknown word never empties a result.
 4. Hits below the relevance floor or outside the top band are dropped, never padded; with
    no hit left, `suggestions` names the nearest tools instead.
 """
@@ -33,7 +35,8 @@ from .hybrid import HybridFusion
 from .lexical import LexicalConfig, LexicalIndex, QueryTerms
 from .regex import RegexIndex
 from .suggest import NameSuggester
-from .tokenize import STOPWORDS, stem, words
+from .synonyms import ActionSynonyms
+from .tokenize import STOPWORDS, stem, tokenize, words
 
 __all__ = ["DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
 
@@ -66,6 +69,8 @@ class IndexConfig:
     """Top band: hits scoring below this share of the best hit are dropped."""
     fuzzy_weight: float = 0.8
     """Weight of a typo- or abbreviation-corrected word, times its similarity."""
+    synonym_weight: float = 0.8
+    """Weight of a conventional action word a query's word stands for ("remove" -> "delete"); 0 turns it off."""
     suggestions: int = 5
     """How many nearest tool names to suggest when nothing matches."""
     fusion_depth: int = 50
@@ -112,6 +117,7 @@ class ToolIndex:
         fields = [tool_fields(tool) for tool in tools]
         self._lexical = LexicalIndex(fields, config=cfg.lexical)
         self._regex = RegexIndex(fields)
+        self._synonyms = ActionSynonyms()
         self._fuzzy = FuzzyVocabulary(words("\n".join(f"{tool.namespace or ''} {tool.name}" for tool in tools)))
         self._exact = ExactNames(tools)
         self._suggester = NameSuggester(tools)
@@ -243,22 +249,26 @@ class ToolIndex:
         return SearchResult(query=query, mode=mode, hits=hits, total=total, suggestions=suggestions)
 
     def _terms(self, query: str) -> QueryTerms:
-        """The query's terms, plus typo/abbreviation corrections for words no tool contains."""
+        """The query's terms, plus action synonyms and typo/abbreviation corrections."""
         terms = self._lexical.query_terms(query)
-        if not terms.unknown:
-            return terms
-        unknown = set(terms.unknown)
         weights = dict(terms.weights)
         vocabulary = self._lexical.vocabulary
-        for word in dict.fromkeys(words(query)):
+        if self.config.synonym_weight:
+            for synonym in self._synonyms.expand(tokenize(query)):
+                found = vocabulary.get(synonym)
+                if found is not None and found not in weights:
+                    weights[found] = self.config.synonym_weight
+        synonyms = tuple(i for i in weights if i not in terms.weights)
+        unknown = set(terms.unknown)
+        for word in dict.fromkeys(words(query)) if unknown else ():
             if word in STOPWORDS or stem(word) not in unknown:
                 continue
             match = self._fuzzy.match(word)
-            term = vocabulary.get(stem(match.word)) if match else None
-            if match is not None and term is not None and term not in weights:
-                weights[term] = self.config.fuzzy_weight * match.similarity
-        added = tuple(i for i in weights if i not in terms.weights)
-        return replace(terms, weights=weights, words=terms.words + added)
+            corrected = vocabulary.get(stem(match.word)) if match else None
+            if match is not None and corrected is not None and corrected not in weights:
+                weights[corrected] = self.config.fuzzy_weight * match.similarity
+        corrections = tuple(i for i in weights if i not in terms.weights and i not in synonyms)
+        return replace(terms, weights=weights, words=terms.words + corrections)
 
     def _mask(self, allowed: Set[str] | None) -> npt.NDArray[np.bool_] | None:
         if allowed is None:

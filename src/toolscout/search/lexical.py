@@ -47,12 +47,12 @@ _STANDALONE_NUMBER = re.compile(r"(?<![\w.])[-+$€£]?\d+(?:[.,:/]\d+)*%?(?![\w
 
 def _weights() -> dict[FieldName, float]:
     return {
-        "name": 1.7,
+        "name": 1.95,
         "namespace": 1.0,
-        "description": 1.0,
-        "param_names": 1.2,
-        "param_descriptions": 0.19,
-        "enums": 0.33,
+        "description": 0.6,
+        "param_names": 1.4,
+        "param_descriptions": 0.27,
+        "enums": 0.44,
     }
 
 
@@ -81,9 +81,9 @@ class LexicalConfig:
     """Weight of an adjacent-word-pair hit in each field; fields left out get no pairs."""
     b: Mapping[FieldName, float] = field(default_factory=_b)
     """Length normalisation of each field (0: none, 1: full)."""
-    k1: float = 0.9
+    k1: float = 1.05
     """Term-frequency saturation."""
-    coordination: float = 0.85
+    coordination: float = 0.72
     """Weight of the unsaturated idf of each matched query word."""
     description_coverage: float = 0.35
     """Weight of the share of the tool's description the query covers."""

@@ -55,13 +55,32 @@ def test_the_packaged_model_loads_offline_and_returns_unit_vectors(minilm: Embed
 def test_a_paraphrase_lexical_search_misses_is_found_with_the_packaged_model(minilm: Embedder, tmp_path: Path) -> None:
     index = build_hybrid_index(CATALOG, embedder=minilm, cache_dir=tmp_path)
 
-    lexical = index.search("permanently erase a workflow")
-    hybrid = index.search("permanently erase a workflow", mode="hybrid")
+    lexical = index.search("permanently wipe out a workflow")
+    hybrid = index.search("permanently wipe out a workflow", mode="hybrid")
 
     assert "delete_flow" not in [hit.name for hit in lexical.hits]
     assert hybrid.mode == "hybrid"
     assert hybrid.hits[0].name == "delete_flow"
     assert index.search("bake a chocolate cake", mode="hybrid").hits == ()
+
+
+def test_limited_query_threads_give_the_same_vector_and_restore_torchs_setting(
+    minilm: Embedder, local: ModuleType
+) -> None:
+    import torch
+
+    before = torch.get_num_threads()
+    unrestricted = local.SentenceTransformerEmbedder(query_threads=None)
+
+    limited = minilm.embed_query("remove a workflow")
+
+    assert torch.get_num_threads() == before
+    np.testing.assert_allclose(limited, unrestricted.embed_query("remove a workflow"), atol=1e-5)
+
+
+def test_a_query_thread_count_below_one_is_a_clear_error(local: ModuleType) -> None:
+    with pytest.raises(EmbeddingError, match="query_threads"):
+        local.SentenceTransformerEmbedder(query_threads=0)
 
 
 def test_a_missing_model_directory_is_a_clear_error(local: ModuleType, tmp_path: Path) -> None:

