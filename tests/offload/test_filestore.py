@@ -183,3 +183,49 @@ def test_concurrent_puts_keep_the_session_under_its_cap(store):
     assert store.used("s") <= MIB
     data_files = [path for path in files_under(store.root) if path.name.endswith(".data")]
     assert sum(path.stat().st_size for path in data_files) == store.used("s")
+
+
+def test_all_sessions_together_stay_under_the_total_cap_oldest_output_out_first(tmp_path):
+    with FileOffloadStore(tmp_path, session_bytes=2 * MIB, total_bytes=3 * MIB) as capped:
+        first = put(capped, session="a", data=b"1" * MIB)
+        second = put(capped, session="b", data=b"2" * MIB)
+        third = put(capped, session="a", data=b"3" * MIB)
+        fourth = put(capped, session="c", data=b"4" * MIB)
+
+        assert capped.total() == 3 * MIB
+        assert sum(path.stat().st_size for path in files_under(tmp_path) if path.suffix == ".data") == 3 * MIB
+        with pytest.raises(OutputMissing) as info:
+            capped.read("a", first.handle)
+        assert info.value.reason == "expired"
+        assert capped.read("b", second.handle) == b"2" * MIB
+        assert capped.read("a", third.handle) == b"3" * MIB
+        assert capped.read("c", fourth.handle) == b"4" * MIB
+
+
+def test_a_session_emptied_by_the_total_cap_leaves_no_folder_behind(tmp_path):
+    with FileOffloadStore(tmp_path, session_bytes=MIB, total_bytes=MIB) as capped:
+        put(capped, session="old", data=b"x" * MIB)
+        put(capped, session="new", data=b"y" * MIB)
+
+        assert len([item for item in tmp_path.iterdir() if item.is_dir()]) == 1
+        assert capped.used("old") == 0
+        assert capped.total() == MIB
+
+
+def test_outputs_left_by_an_earlier_process_count_against_the_total_and_go_first(tmp_path):
+    earlier = FileOffloadStore(tmp_path, session_bytes=2 * MIB, total_bytes=2 * MIB)
+    left = put(earlier, session="a", data=b"1" * MIB)
+    put(earlier, session="b", data=b"2" * MIB)  # the earlier process stops without closing
+
+    with FileOffloadStore(tmp_path, session_bytes=2 * MIB, total_bytes=2 * MIB) as later:
+        assert later.total() == 2 * MIB
+        put(later, session="c", data=b"3" * MIB)
+
+        assert later.total() == 2 * MIB
+        with pytest.raises(OutputMissing):
+            later.read("a", left.handle)
+
+
+def test_a_total_cap_below_the_session_cap_is_refused(tmp_path):
+    with pytest.raises(StoreError, match="total_bytes"):
+        FileOffloadStore(tmp_path, session_bytes=2 * MIB, total_bytes=MIB)

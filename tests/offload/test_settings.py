@@ -43,6 +43,10 @@ def test_a_full_section_is_read():
         pytest.param({"preview_tokens": 3000}, "offload.preview_tokens", id="preview-over-half-budget"),
         pytest.param({"max_matches": 0}, "offload.max_matches", id="no-matches"),
         pytest.param({"session_bytes": 100}, "offload.session_bytes", id="tiny-session-cap"),
+        pytest.param(
+            {"session_bytes": 8 << 20, "total_bytes": 4 << 20}, "offload.total_bytes", id="total-below-session"
+        ),
+        pytest.param({"total_bytes": "4G"}, "offload.total_bytes", id="total-string"),
         pytest.param({"jq_timeout_s": float("nan")}, "offload.jq_timeout_s", id="nan-timeout"),
         pytest.param({"tools": {"x": "sometimes"}}, "offload.tools.x", id="bad-override"),
         pytest.param({"namespaces": {"fs": 5}}, "offload.namespaces.fs", id="override-budget-too-small"),

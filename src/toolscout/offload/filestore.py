@@ -1,4 +1,4 @@
-"""`FileOffloadStore`: outputs as files in one folder per session, size-capped, oldest evicted first."""
+"""`FileOffloadStore`: outputs as files, one folder per session, capped per session and overall, oldest out first."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ from .store import OutputKind, OutputMeta, OutputMissing
 __all__ = ["FileOffloadStore"]
 
 _DATA, _META = ".data", ".meta.json"
+_FOLDER_NAME_LENGTH = 32
+_DEFAULT_TOTAL = 4 << 30
 _REMEMBERED_EVICTIONS = 1_024
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _EXPIRED = "this output expired: it was removed to make room for newer outputs; call the tool again"
@@ -44,22 +46,30 @@ class FileOffloadStore:
     every path is resolved and checked to lie inside `root` before it is opened. Files are
     written with owner-only permissions through a temporary name and an atomic rename.
 
-    One process should own a folder. A session's outputs written by an earlier process are
-    picked up on first use.
+    One process should own a folder. Outputs an earlier process left in it are indexed when the
+    store opens, so they count against `total_bytes` and are evicted first.
 
     Args:
         root: The folder to store in (created if missing). None: a private temporary folder,
             deleted by `close`.
         session_bytes: Bytes one session may hold.
+        total_bytes: Bytes all sessions together may hold (at least `session_bytes`); past it,
+            the oldest outputs of any session are evicted. None: 4 GiB, or `session_bytes` if larger.
 
     Raises:
-        StoreError: The folder cannot be created or is not a folder.
+        StoreError: A cap is not a positive integer, or the folder cannot be created or is not a folder.
     """
 
-    def __init__(self, root: str | Path | None = None, *, session_bytes: int = 256 << 20) -> None:
+    def __init__(
+        self, root: str | Path | None = None, *, session_bytes: int = 256 << 20, total_bytes: int | None = None
+    ) -> None:
         if isinstance(session_bytes, bool) or not isinstance(session_bytes, int) or session_bytes < 1:
             raise StoreError(f"session_bytes must be a positive integer, got {session_bytes!r}")
+        total_bytes = max(_DEFAULT_TOTAL, session_bytes) if total_bytes is None else total_bytes
+        if isinstance(total_bytes, bool) or not isinstance(total_bytes, int) or total_bytes < session_bytes:
+            raise StoreError(f"total_bytes must be an integer of at least session_bytes, got {total_bytes!r}")
         self.session_bytes = session_bytes
+        self.total_bytes = total_bytes
         self._owns_root = root is None
         try:
             if root is None:
@@ -73,8 +83,12 @@ class FileOffloadStore:
         if not self.root.is_dir():
             raise StoreError(f"the offload folder {self.root} is not a folder")
         self._sessions: dict[str, _Session] = {}
+        self._total = 0
         self._lock = threading.Lock()
         self._closed = False
+        for folder in self.root.iterdir():
+            if folder.is_dir() and not folder.is_symlink() and len(folder.name) == _FOLDER_NAME_LENGTH:
+                self._load(folder)
 
     def put(self, session_id: str, data: bytes, *, kind: OutputKind, content_type: str, tool: str) -> OutputMeta:
         """Store `data`, evicting the session's oldest outputs as needed; return the new record."""
@@ -91,12 +105,15 @@ class FileOffloadStore:
         _write(folder, meta.handle + _DATA, data)
         with self._lock:
             self._check_open()
-            session = self._load(session_id, folder)
+            session = self._load(folder)
             while session.outputs and session.used + meta.size > self.session_bytes:
                 self._evict(session, folder)
+            while self._total + meta.size > self.total_bytes and self._evict_oldest(keep=folder.name):
+                pass
             _write(folder, meta.handle + _META, json.dumps(meta.to_json()).encode())
             session.outputs[meta.handle] = meta
             session.used += meta.size
+            self._total += meta.size
         return meta
 
     def meta(self, session_id: str, handle: str) -> OutputMeta:
@@ -109,7 +126,7 @@ class FileOffloadStore:
         folder = self._folder(session_id, create=False)
         with self._lock:
             self._check_open()
-            session = self._load(session_id, folder)
+            session = self._load(folder)
             found = session.outputs.get(handle)
             if found is not None:
                 return found
@@ -136,7 +153,13 @@ class FileOffloadStore:
         folder = self._folder(session_id, create=False)
         with self._lock:
             self._check_open()
-            return self._load(session_id, folder).used
+            return self._load(folder).used
+
+    def total(self) -> int:
+        """Bytes all sessions hold now."""
+        with self._lock:
+            self._check_open()
+            return self._total
 
     def forget(self, session_id: str) -> None:
         """Delete the session's folder and everything in it."""
@@ -144,7 +167,8 @@ class FileOffloadStore:
         folder = self._folder(session_id, create=False)
         with self._lock:
             self._check_open()
-            self._sessions.pop(session_id, None)
+            forgotten = self._sessions.pop(folder.name, None)
+            self._total -= forgotten.used if forgotten is not None else 0
             shutil.rmtree(folder, ignore_errors=True)
 
     def close(self) -> None:
@@ -156,9 +180,10 @@ class FileOffloadStore:
             if self._owns_root:
                 shutil.rmtree(self.root, ignore_errors=True)
             else:
-                for session_id in self._sessions:
-                    shutil.rmtree(self.root / _folder_name(session_id), ignore_errors=True)
+                for name in self._sessions:
+                    shutil.rmtree(self.root / name, ignore_errors=True)
             self._sessions.clear()
+            self._total = 0
 
     def __enter__(self) -> FileOffloadStore:
         return self
@@ -177,9 +202,9 @@ class FileOffloadStore:
             raise StoreError("a session folder is not a plain folder inside the offload folder; refusing to use it")
         return folder
 
-    def _load(self, session_id: str, folder: Path) -> _Session:
+    def _load(self, folder: Path) -> _Session:
         """The session's index, read from its folder the first time this process sees it."""
-        session = self._sessions.get(session_id)
+        session = self._sessions.get(folder.name)
         if session is not None:
             return session
         session = _Session()
@@ -189,15 +214,38 @@ class FileOffloadStore:
                 meta = _read_meta(path)
                 if meta is not None and (folder / (meta.handle + _DATA)).is_file():
                     found.append(meta)
-            self._sessions[session_id] = session  # only sessions with a folder are kept
+            self._sessions[folder.name] = session  # only sessions with a folder are kept
         for meta in sorted(found, key=lambda item: item.created):
             session.outputs[meta.handle] = meta
             session.used += meta.size
+        self._total += session.used
         return session
+
+    def _evict_oldest(self, *, keep: str) -> bool:
+        """Evict the oldest output of any session; False when nothing is stored.
+
+        A session left empty is dropped with its folder, so sessions nobody uses again cost
+        nothing, except `keep` (the session being written to).
+        """
+        oldest = min(
+            ((name, session) for name, session in self._sessions.items() if session.outputs),
+            key=lambda item: next(iter(item[1].outputs.values())).created,
+            default=None,
+        )
+        if oldest is None:
+            return False
+        name, session = oldest
+        self._evict(session, self.root / name)
+        if not session.outputs and name != keep:
+            del self._sessions[name]
+            with contextlib.suppress(OSError):
+                (self.root / name).rmdir()
+        return True
 
     def _evict(self, session: _Session, folder: Path) -> None:
         handle, meta = session.outputs.popitem(last=False)
         session.used -= meta.size
+        self._total -= meta.size
         session.evicted.append(handle)
         for suffix in (_META, _DATA):
             with contextlib.suppress(FileNotFoundError):
@@ -209,7 +257,7 @@ class FileOffloadStore:
 
 
 def _folder_name(session_id: str) -> str:
-    return hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:_FOLDER_NAME_LENGTH]
 
 
 def _write(folder: Path, name: str, data: bytes) -> None:

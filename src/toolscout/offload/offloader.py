@@ -50,7 +50,9 @@ class Offloader:
         self.store: OffloadStore = (
             store
             if store is not None
-            else FileOffloadStore(self.settings.folder, session_bytes=self.settings.session_bytes)
+            else FileOffloadStore(
+                self.settings.folder, session_bytes=self.settings.session_bytes, total_bytes=self.settings.total_bytes
+            )
         )
         self.counter = token_counter or default_token_counter()
         self._cache = DocumentCache()

@@ -43,6 +43,9 @@ class OffloadSettings:
     """The most matches one search answer lists."""
     session_bytes: int = 256 * _MIB
     """Bytes of stored outputs one session may hold; the oldest are evicted past it."""
+    total_bytes: int | None = None
+    """Bytes of stored outputs all sessions together may hold; the oldest of any session are evicted past it
+    (None: 4 GiB, or `session_bytes` if larger)."""
     jq_timeout_s: float = 10.0
     """Seconds a jq query may run before it is stopped."""
     jq_memory_mb: int = 2_048
@@ -69,6 +72,11 @@ class OffloadSettings:
         check(is_int(self.read_tokens) and self.read_tokens >= _MIN_BUDGET, "read_tokens", f"must be >= {_MIN_BUDGET}")
         check(is_int(self.max_matches) and 1 <= self.max_matches <= 1000, "max_matches", "must be 1-1000")
         check(is_int(self.session_bytes) and self.session_bytes >= _MIB, "session_bytes", f"must be >= {_MIB}")
+        check(
+            self.total_bytes is None or (is_int(self.total_bytes) and self.total_bytes >= self.session_bytes),
+            "total_bytes",
+            f"must be >= session_bytes ({self.session_bytes})",
+        )
         check(
             isinstance(self.jq_timeout_s, int | float)
             and not isinstance(self.jq_timeout_s, bool)

@@ -69,6 +69,8 @@ class OffloadStore(Protocol):
     - **Bounded per session.** A session holds at most `session_bytes`; storing past it evicts
       the session's oldest outputs first. Reading an evicted handle raises `OutputMissing` with
       reason ``"expired"``. One output larger than the cap is refused with `StoreError`.
+    - **Bounded overall.** All sessions together hold at most `total_bytes`; storing past it
+      evicts the oldest outputs of any session first (reading them raises ``"expired"``).
     - **Cleaned up.** `forget` deletes everything a session stored; `close` deletes everything
       the store wrote.
     - **Thread-safe.** Every method may be called from several threads at once.
@@ -76,6 +78,8 @@ class OffloadStore(Protocol):
 
     session_bytes: int
     """Bytes one session may hold."""
+    total_bytes: int
+    """Bytes all sessions together may hold."""
 
     def put(self, session_id: str, data: bytes, *, kind: OutputKind, content_type: str, tool: str) -> OutputMeta:
         """Store `data` for the session and return its record (with the new handle).
