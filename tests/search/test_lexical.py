@@ -47,3 +47,12 @@ def test_ideal_bounds_every_score() -> None:
 def test_an_empty_query_scores_nothing() -> None:
     index = LexicalIndex(TOOLS)
     assert index.scores(index.query_terms("the of and")).max() == 0
+
+
+def test_tools_without_a_description_at_the_end_of_the_catalog_are_indexed() -> None:
+    catalog = [ToolSpec(name="deploy_app", description="Deploy the app."), ToolSpec(name="log_tail")]
+
+    index = LexicalIndex(catalog)
+
+    scores = index.scores(index.query_terms("tail the log"))
+    assert scores[1] > 0.0 and scores[0] == 0.0

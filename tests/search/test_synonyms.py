@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from toolscout import Catalog, ToolSpec
+import pytest
+
+from toolscout import Catalog, ConfigError, ToolSpec
 from toolscout.search.index import IndexConfig, build_index
 from toolscout.search.synonyms import ActionSynonyms
 from toolscout.search.tokenize import tokenize
@@ -56,3 +58,18 @@ def test_a_zero_synonym_weight_turns_expansion_off() -> None:
     assert index.search("erase it").hits == ()
     expanded = {hit.name for hit in build_index(CATALOG).search("erase it").hits}
     assert expanded == {"delete_branch", "remove_member", "delete_member"}
+
+
+def test_a_negative_synonym_weight_is_a_config_error_naming_the_key() -> None:
+    with pytest.raises(ConfigError) as caught:
+        build_index(CATALOG, config=IndexConfig(synonym_weight=-0.5))
+
+    assert caught.value.key == "synonym_weight"
+
+
+def test_a_catalog_adds_its_own_synonym_groups_through_the_config() -> None:
+    catalog = Catalog([ToolSpec(name="deploy_app", description="Deploy the app."), ToolSpec(name="log_tail")])
+    groups = (*IndexConfig().synonyms, ("ship", "deploy"))
+
+    assert build_index(catalog).search("ship it").hits == ()
+    assert build_index(catalog, config=IndexConfig(synonyms=groups)).search("ship it").hits[0].name == "deploy_app"

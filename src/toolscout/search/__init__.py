@@ -9,11 +9,14 @@ from .index import DenseRanking, Fusion, IndexConfig, ToolIndex, build_index
 from .lexical import LexicalConfig, LexicalIndex, QueryTerms
 from .regex import MAX_PATTERN_LENGTH, RegexIndex, compile_pattern
 from .semantic import build_hybrid_index
+from .synonyms import ACTION_GROUPS, ActionSynonyms
 from .tokenize import STOPWORDS, encode_many, stem, tokenize, words
 
 __all__ = [
+    "ACTION_GROUPS",
     "MAX_PATTERN_LENGTH",
     "STOPWORDS",
+    "ActionSynonyms",
     "DenseRanking",
     "Fusion",
     "FusionMethod",

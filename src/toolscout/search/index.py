@@ -35,7 +35,7 @@ from .hybrid import HybridFusion
 from .lexical import LexicalConfig, LexicalIndex, QueryTerms
 from .regex import RegexIndex
 from .suggest import NameSuggester
-from .synonyms import ActionSynonyms
+from .synonyms import ACTION_GROUPS, ActionSynonyms
 from .tokenize import STOPWORDS, stem, tokenize, words
 
 __all__ = ["DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
@@ -71,6 +71,8 @@ class IndexConfig:
     """Weight of a typo- or abbreviation-corrected word, times its similarity."""
     synonym_weight: float = 0.8
     """Weight of a conventional action word a query's word stands for ("remove" -> "delete"); 0 turns it off."""
+    synonyms: tuple[tuple[str, ...], ...] = ACTION_GROUPS
+    """Groups of interchangeable words (each expands to the others); add a domain's own, e.g. ``("ship", "deploy")``."""
     suggestions: int = 5
     """How many nearest tool names to suggest when nothing matches."""
     fusion_depth: int = 50
@@ -110,6 +112,8 @@ class ToolIndex:
         self.config = cfg = config or IndexConfig()
         if cfg.max_limit < 1:
             raise ConfigError(f"must be at least 1, got {cfg.max_limit}", key="max_limit")
+        if not cfg.synonym_weight >= 0.0:
+            raise ConfigError(f"must be 0 (off) or more, got {cfg.synonym_weight}", key="synonym_weight")
         self._catalog = catalog
         tools = catalog.tools
         self._names = [tool.name for tool in tools]
@@ -117,7 +121,7 @@ class ToolIndex:
         fields = [tool_fields(tool) for tool in tools]
         self._lexical = LexicalIndex(fields, config=cfg.lexical)
         self._regex = RegexIndex(fields)
-        self._synonyms = ActionSynonyms()
+        self._synonyms = ActionSynonyms(cfg.synonyms)
         self._fuzzy = FuzzyVocabulary(words("\n".join(f"{tool.namespace or ''} {tool.name}" for tool in tools)))
         self._exact = ExactNames(tools)
         self._suggester = NameSuggester(tools)

@@ -190,9 +190,11 @@ class LexicalIndex:
         owner = np.repeat(np.arange(self.size, dtype=np.int64), counts)
         present = _matrix([owner], [ids], [np.ones(len(ids))], (self.size, len(self.vocabulary)))
         present.data = self.idf[present.indices]
-        totals = np.add.reduceat(present.data, present.indptr[:-1]) if present.nnz else np.zeros(self.size)
-        totals[np.diff(present.indptr) == 0] = 1.0
-        present.data /= np.repeat(totals, np.diff(present.indptr))
+        per_tool = np.diff(present.indptr)
+        rows = np.repeat(np.arange(self.size, dtype=np.int64), per_tool)
+        totals = np.bincount(rows, weights=present.data, minlength=self.size)
+        totals[per_tool == 0] = 1.0
+        present.data /= np.repeat(totals, per_tool)
         return present.tocsc()
 
 

@@ -51,10 +51,11 @@ class SentenceTransformerEmbedder:
             batch_size: How many texts to encode per forward pass.
             query_threads: torch intra-op threads while one query is embedded (then restored); None
                 keeps torch's setting. One short text gains nothing from more threads and, on a busy
-                machine, loses several times its latency to them (``bench/results/tune_hybrid.md``).
+                machine, loses several times its latency to them (measured in ``notes/hybrid.md``).
 
         Raises:
-            EmbeddingError: The model directory does not exist or the model cannot be loaded.
+            EmbeddingError: `query_threads` is below 1, the model directory does not exist, or the
+                model cannot be loaded.
         """
         if query_threads is not None and query_threads < 1:
             raise EmbeddingError(f"query_threads must be at least 1 or None, got {query_threads}")
