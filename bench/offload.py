@@ -21,7 +21,7 @@ import re
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from offload_data import big_outputs, tasks
@@ -51,20 +51,27 @@ def read_bytes(answer: dict[str, object]) -> int:
     return len(json.dumps(answer.get("results"), ensure_ascii=False).encode())
 
 
-def session_tokens(counter: TokenCounter, folder: Path) -> dict[str, object]:
-    scripted = tasks()
-    outputs = {task.tool: task.output for task in scripted}
-    specs = [
-        ToolSpec(name=task.tool, namespace=task.tool.split("__")[0], description=task.question) for task in scripted
-    ]
+def offloading_scout(
+    specs: list[ToolSpec], outputs: Mapping[str, object], counter: TokenCounter, folder: Path
+) -> ToolScout:
+    """A scout whose tools return `outputs` by name, offloading into `folder` with the default settings."""
     offloader = Offloader(OffloadSettings(), store=FileOffloadStore(folder), token_counter=counter)
-    scout = ToolScout(
+    return ToolScout(
         specs,
         settings=SearchSettings(mode="off"),
         executor=lambda call: outputs[call.name],
         token_counter=counter,
         offload=offloader,
     )
+
+
+def session_tokens(counter: TokenCounter, folder: Path) -> dict[str, object]:
+    scripted = tasks()
+    outputs = {task.tool: task.output for task in scripted}
+    specs = [
+        ToolSpec(name=task.tool, namespace=task.tool.split("__")[0], description=task.question) for task in scripted
+    ]
+    scout = offloading_scout(specs, outputs, counter, folder)
     session = scout.session("bench")
     rows, requests = [], 0
     for task in scripted:
@@ -129,14 +136,7 @@ def latency(counter: TokenCounter, folder: Path) -> dict[str, object]:
     text, listing = big_outputs()
     outputs = {"logs__dump": text, "api__dump": listing}
     specs = [ToolSpec(name=name, description=name) for name in outputs]
-    offloader = Offloader(OffloadSettings(), store=FileOffloadStore(folder), token_counter=counter)
-    scout = ToolScout(
-        specs,
-        settings=SearchSettings(mode="off"),
-        executor=lambda call: outputs[call.name],
-        token_counter=counter,
-        offload=offloader,
-    )
+    scout = offloading_scout(specs, outputs, counter, folder)
     session = scout.session("latency")
     started = time.perf_counter()
     text_handle = session.dispatch_sync("logs__dump", {}).content["parts"][0]["handle"]  # type: ignore[index]

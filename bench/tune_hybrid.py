@@ -20,18 +20,16 @@ Usage: ``python bench/tune_hybrid.py [--grid]``; writes ``bench/results/tune_hyb
 from __future__ import annotations
 
 import itertools
-import json
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from importlib import resources
 from pathlib import Path
 
 import torch
 from bfcl import DATA_DIR, load_bfcl
+from sample_set import load_sample
 
-from toolscout import Catalog
 from toolscout.evaluation import EvalReport, summarize
 from toolscout.search.base import SearchMode
 from toolscout.search.embeddings.cache import EmbeddingCache
@@ -149,19 +147,17 @@ def describe(f: HybridFusion) -> str:
 
 
 def sample_check(embedder: SentenceTransformerEmbedder, cache: EmbeddingCache) -> list[str]:
-    data = resources.files("toolscout") / "data"
-    catalog = Catalog.from_file(Path(str(data / "sample_catalog.json")))
-    lines = [json.loads(line) for line in (data / "sample_queries.jsonl").read_text(encoding="utf-8").splitlines()]
-    labelled = [line for line in lines if line["gold"]]
-    off_topic = [*OFF_TOPIC, *(line["query"] for line in lines if not line["gold"])]
+    catalog, requests = load_sample()
+    labelled = [request for request in requests if request.gold]
+    off_topic = [*OFF_TOPIC, *(request.query for request in requests if not request.gold)]
     lexical = build_index(catalog)
     hybrid = build_index(catalog, dense=DenseRanker(catalog, embedder, cache=cache), fuse=HybridFusion())
     out = ["", f"## Sample catalog ({len(catalog)} tools, {len(labelled)} paraphrased requests; not tuned on)", ""]
     out += ["| mode | R@1 | R@5 | hit@5 | R@10 | MRR | off-topic requests with hits |", "|---|---|---|---|---|---|---|"]
     modes: tuple[tuple[SearchMode, ToolIndex], ...] = (("lexical", lexical), ("hybrid", hybrid))
     for mode, index in modes:
-        ranked = [[h.name for h in index.search(q["query"], mode=mode, limit=LIMIT).hits] for q in labelled]
-        report = score(ranked, [q["gold"] for q in labelled])
+        ranked = [[h.name for h in index.search(q.query, mode=mode, limit=LIMIT).hits] for q in labelled]
+        report = score(ranked, [q.gold for q in labelled])
         noisy = sum(1 for q in off_topic if index.search(q, mode=mode).hits)
         out.append(row(mode, report, f"{noisy}/{len(off_topic)}"))
     return out

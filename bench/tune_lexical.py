@@ -23,13 +23,11 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from importlib import resources
-from pathlib import Path
 
 from bfcl import TUNING_CATEGORIES, BfclData, Query, load_bfcl
 from rank_bm25 import BM25Okapi
+from sample_set import load_sample
 
-from toolscout import Catalog
 from toolscout.evaluation import EvalReport, summarize
 from toolscout.search.index import IndexConfig, build_index
 from toolscout.search.lexical import LexicalConfig
@@ -103,20 +101,13 @@ def config_of(settings: Settings) -> IndexConfig:
     return replace(IndexConfig(), lexical=lexical, synonym_weight=settings["synonym_weight"])
 
 
-def sample_set() -> tuple[Catalog, list[Query]]:
-    data = resources.files("toolscout") / "data"
-    catalog = Catalog.from_file(Path(str(data / "sample_catalog.json")))
-    lines = [json.loads(line) for line in (data / "sample_queries.jsonl").read_text(encoding="utf-8").splitlines()]
-    queries = [Query(id=line["id"], category="sample", query=line["query"], gold=tuple(line["gold"])) for line in lines]
-    return catalog, [q for q in queries if q.gold]
-
-
 def objective(report: EvalReport) -> float:
     return report.recall[1] + report.recall[5] + report.mrr / 2
 
 
 def coordinate_search(data: BfclData, joint: bool) -> None:
-    catalog, sample = sample_set()
+    catalog, requests = load_sample()
+    sample = [request for request in requests if request.gold]
 
     def measure(settings: Settings) -> tuple[float, EvalReport, EvalReport]:
         config = config_of(settings)
