@@ -1,5 +1,5 @@
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from toolscout import CharsPerToken
@@ -69,6 +69,7 @@ def test_fit_prefix_of_a_single_enormous_line_cuts_inside_it():
 
 
 @given(st.text(alphabet=st.sampled_from(["a", "\r", "\n", "é", "😀", "\u0301", "\u200d", "漢"]), max_size=300))
+@example("a\u0301\u200d\r\n")  # no fully safe cut before the CRLF: found by Hypothesis in CI
 def test_fit_prefix_never_splits_crlf_and_stays_in_budget(text):
     for budget in (1, 5, 20):
         kept = fit_prefix(text, budget, COUNTER, prefer_line_end=False)

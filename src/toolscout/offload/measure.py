@@ -41,12 +41,15 @@ def safe_cut(text: str, index: int) -> int:
     """The cut position at or before `index` that splits no CRLF pair and no combining sequence.
 
     Positions are code points, so a UTF-8 character is never split. If no safe point lies
-    within a few characters, `index` itself is returned (so callers always make progress).
+    within a few characters (a long run of marks and joiners), `index` itself is returned so
+    callers always make progress, moved one back if it would split a CRLF pair.
     """
     index = max(0, min(index, len(text)))
     for cut in range(index, max(index - _BACKOFF, 0), -1):
         if cut >= len(text) or _safe_between(text[cut - 1], text[cut]):
             return cut
+    if 1 < index < len(text) and text[index - 1] == "\r" and text[index] == "\n":
+        return index - 1
     return index
 
 
