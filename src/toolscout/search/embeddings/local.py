@@ -50,8 +50,8 @@ class SentenceTransformerEmbedder:
             device: The torch device to run on (``"cpu"``, ``"cuda"``, ``"mps"``).
             batch_size: How many texts to encode per forward pass.
             query_threads: torch intra-op threads while one query is embedded (then restored); None
-                keeps torch's setting. One short text gains nothing from more threads and, on a busy
-                machine, loses several times its latency to them (measured in ``notes/hybrid.md``).
+                keeps torch's setting. More threads make one short query slightly faster on an idle
+                machine and much slower on a busy one (``bench/query_threads.py``).
 
         Raises:
             EmbeddingError: `query_threads` is below 1, the model directory does not exist, or the
