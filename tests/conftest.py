@@ -1,7 +1,13 @@
-"""Fixtures shared across test folders: a real `redis-server` on a free loopback port."""
+"""Test tiers and fixtures shared across test folders (a real `redis-server` on a free loopback port).
+
+Tiers: ``pytest -m "not slow"`` is the inner loop; plain ``pytest`` (what CI runs) is everything.
+A test is slow when it starts real servers, the CLI or other subprocesses: everything under the
+folders in `SLOW_PATHS`, the files listed there, and any test marked ``@pytest.mark.slow``.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -12,6 +18,40 @@ from pathlib import Path
 import pytest
 
 REDIS_START_LIMIT_S = 30
+TESTS = Path(__file__).parent
+SLOW_PATHS = (
+    "gateway",
+    "packaging",
+    "browser",
+    "cli/test_catalog_dump.py",
+    "cli/test_render.py",
+    "cli/test_search.py",
+    "cli/test_status.py",
+    "offload/test_gateway.py",
+    "offload/test_real_server.py",
+    "providers/test_examples.py",
+    "test_readme.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests under `SLOW_PATHS` as ``slow``."""
+    for item in items:
+        relative = item.path.relative_to(TESTS).as_posix()
+        if any(relative == path or relative.startswith(f"{path}/") for path in SLOW_PATHS):
+            item.add_marker(pytest.mark.slow)
+
+
+def require(present: bool, what: str) -> None:
+    """Skip the test, saying what is missing and how to get it, unless `present`.
+
+    Under CI (``CI`` set) a missing prerequisite fails instead: the project's own set-up installs it.
+    """
+    if present:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} (CI must have it)")
+    pytest.skip(what)
 
 
 def free_port() -> int:
@@ -24,8 +64,8 @@ def free_port() -> int:
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A `redis-server` (Debian's package, installed by scripts/setup.sh) for this test session."""
     binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server is not installed (scripts/setup.sh installs it with apt-get where it can)")
+    require(binary is not None, "redis-server is not installed (scripts/setup.sh installs it with apt-get)")
+    assert binary is not None
     import redis
 
     workdir: Path = tmp_path_factory.mktemp("redis")

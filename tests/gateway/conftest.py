@@ -19,6 +19,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, TextContent
 
+from tests.conftest import require
+
 ROOT = Path(__file__).parents[2]
 TOOLSCOUT = str(Path(sys.executable).with_name("toolscout"))
 SERVERS = Path(__file__).parent / "servers"
@@ -28,8 +30,7 @@ LIMIT_S = 120  # generous bound on every wait; nothing here is a timing assertio
 
 def real_servers(workdir: Path) -> dict[str, Any]:
     """The real servers scripts/setup.sh installs (time, everything, memory, filesystem, git, fetch)."""
-    if not (REAL / "pyvenv").is_dir():
-        pytest.fail("the real MCP servers are missing: run scripts/setup.sh")
+    require((REAL / "pyvenv").is_dir(), "the real MCP servers are missing: run scripts/setup.sh")
     files = workdir / "files"
     files.mkdir(exist_ok=True)
     (files / "hello.txt").write_text("hello from the filesystem server\n")

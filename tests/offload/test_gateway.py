@@ -13,6 +13,7 @@ import anyio
 import pytest
 from mcp.client import Client
 
+from tests.conftest import require
 from toolscout import CharsPerToken, ConfigError
 from toolscout.gateway import GatewayConfig
 from toolscout.gateway.server import Gateway
@@ -56,7 +57,7 @@ def payload(result) -> dict:
 
 @pytest.mark.parametrize("mode", ["on", "off"])
 async def test_a_client_gets_a_stub_and_reads_exact_slices_through_the_gateway(tmp_path: Path, mode: str) -> None:
-    assert SERVER.exists(), "the real MCP servers are missing: run scripts/setup.sh"
+    require(SERVER.exists(), "the real MCP servers are missing: run scripts/setup.sh")
     shared = (tmp_path / "shared").resolve()
     shared.mkdir()
     big = shared / "big.txt"

@@ -13,6 +13,7 @@ from pathlib import Path
 import anyio
 import pytest
 
+from tests.conftest import require
 from toolscout import CharsPerToken, SearchSettings, ToolScout
 from toolscout.gateway import StdioServer, Upstream
 from toolscout.offload import FileOffloadStore, Offloader, OffloadSettings
@@ -39,7 +40,7 @@ def write_files(folder: Path) -> tuple[Path, Path]:
 
 
 async def test_large_files_read_through_a_real_server_come_back_as_stubs_and_exact_slices(tmp_path: Path) -> None:
-    assert SERVER.exists(), "the real MCP servers are missing: run scripts/setup.sh"
+    require(SERVER.exists(), "the real MCP servers are missing: run scripts/setup.sh")
     shared = (tmp_path / "shared").resolve()
     shared.mkdir()
     log, listing = write_files(shared)
