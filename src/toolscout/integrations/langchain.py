@@ -1,0 +1,75 @@
+"""LangChain / LangGraph: tools over one `ScoutSession` (extra ``toolscout[langchain]``).
+
+```python
+from langgraph.prebuilt import ToolNode
+from toolscout.integrations.langchain import ScoutTools
+
+tools = ScoutTools(scout.session("chat-1"))
+executor = ToolNode(tools.all())              # can run every tool the session may be offered
+model.bind_tools(tools.for_turn())            # bind afresh before every model call
+SystemMessage(tools.guidance())               # how to find tools, what exists
+```
+
+`for_turn` is this turn's tools array, so the reveal style works when the model is bound before
+each call (a tool found with ``tool_search`` is bound from the next call on). `all` holds one
+tool per name the session may be offered, for executors such as LangGraph's ``ToolNode`` that
+need every callable tool up front. Every call goes through `ScoutSession.dispatch`: refusals come
+back as structured error text, never as exceptions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.tools import BaseTool, StructuredTool
+
+from ..catalog import ToolSpec
+from ..disclosure.bridge import bridge_tools
+from ..scout import ScoutSession
+
+__all__ = ["ScoutTools"]
+
+
+class ScoutTools:
+    """LangChain tools over one `ScoutSession`."""
+
+    def __init__(self, session: ScoutSession) -> None:
+        """Wrap `session`; tools are built once per name and reused."""
+        self.session = session
+        self._built: dict[str, tuple[ToolSpec, BaseTool]] = {}
+
+    def for_turn(self) -> list[BaseTool]:
+        """The tools to bind to the model for its next call, in toolscout's order."""
+        return [self._tool(spec) for spec in self.session.assemble().tools]
+
+    def all(self) -> list[BaseTool]:
+        """One tool per name the session may be offered (core, bridge, offload and catalog tools)."""
+        scout = self.session.scout
+        own = scout.offload.tools if scout.offload is not None else ()
+        specs = {spec.name: spec for spec in (*own, *bridge_tools(scout.settings.style), *scout.catalog)}
+        return [self._tool(spec) for spec in specs.values()]
+
+    def guidance(self) -> str:
+        """The system-prompt guidance of this turn."""
+        return self.session.assemble().guidance
+
+    def _tool(self, spec: ToolSpec) -> BaseTool:
+        built = self._built.get(spec.name)
+        if built is not None and built[0] == spec:
+            return built[1]
+        tool = StructuredTool(
+            name=spec.name,
+            description=spec.description or spec.name,
+            args_schema=spec.parameters,
+            coroutine=self._runner(spec.name),
+            func=None,
+        )
+        self._built[spec.name] = (spec, tool)
+        return tool
+
+    def _runner(self, name: str) -> Any:
+        async def run(**arguments: Any) -> str:
+            outcome = await self.session.dispatch(name, arguments)
+            return outcome.to_text()
+
+        return run

@@ -1,0 +1,99 @@
+"""The LangChain tools, driven by LangChain's fake chat model through a real LangGraph graph with `ToolNode`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+pytest.importorskip("langgraph", reason="the langchain extra is not installed")
+
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from langgraph.graph import START, MessagesState, StateGraph
+from langgraph.prebuilt import ToolNode, tools_condition
+
+from tests.integrations.catalog import calls, weather_scout
+from toolscout.integrations.langchain import ScoutTools
+
+pytestmark = pytest.mark.anyio
+
+
+class RecordingFakeModel(GenericFakeChatModel):
+    """LangChain's scripted fake model, recording the tool names bound before each call."""
+
+    bound: list[list[str]] = []
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:
+        self.bound.append([convert_to_openai_tool(tool)["function"]["name"] for tool in tools])
+        return self
+
+
+def call(name: str, arguments: dict[str, Any], index: int) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": name, "args": arguments, "id": f"c{index}", "type": "tool_call"}])
+
+
+async def run(style: str, script: list[AIMessage]) -> tuple[RecordingFakeModel, list[AnyMessage]]:
+    tools = ScoutTools(weather_scout(style=style).session(f"lc-{style}-{len(script)}"))  # type: ignore[arg-type]
+    model = RecordingFakeModel(messages=iter(script), bound=[])
+
+    async def agent(state: MessagesState) -> dict[str, list[AnyMessage]]:
+        bound = model.bind_tools(tools.for_turn())
+        reply = await bound.ainvoke([SystemMessage(tools.guidance()), *state["messages"]])
+        return {"messages": [reply]}
+
+    graph = StateGraph(MessagesState)
+    graph.add_node("agent", agent)
+    graph.add_node("tools", ToolNode(tools.all()))
+    graph.add_edge(START, "agent")
+    graph.add_conditional_edges("agent", tools_condition)
+    graph.add_edge("tools", "agent")
+    state = await graph.compile().ainvoke({"messages": [HumanMessage("weather?")]})
+    return model, state["messages"]
+
+
+def tool_outputs(messages: list[AnyMessage]) -> list[str]:
+    return [str(message.content) for message in messages if isinstance(message, ToolMessage)]
+
+
+async def test_bridge_style_searches_then_calls_through_the_bridge_in_a_langgraph_loop() -> None:
+    model, messages = await run(
+        "bridge",
+        [
+            call("tool_search", {"query": "weather in a city"}, 1),
+            call("tool_call", {"name": "get_weather", "arguments": {"city": "Oslo"}}, 2),
+            AIMessage("done"),
+        ],
+    )
+    assert model.bound[0] == ["tool_search", "tool_describe", "tool_call"]
+    found, result = tool_outputs(messages)
+    assert json.loads(found)["tools"][0]["name"] == "get_weather"
+    assert result == "Oslo: 21°C, clear"
+
+
+async def test_reveal_style_binds_a_found_tool_for_the_next_model_call() -> None:
+    model, messages = await run(
+        "reveal",
+        [
+            call("tool_search", {"query": "weather in a city"}, 1),
+            call("get_weather", {"city": "Rome"}, 2),
+            AIMessage("ok"),
+        ],
+    )
+    assert "get_weather" not in model.bound[0]
+    assert "get_weather" in model.bound[1]
+    assert tool_outputs(messages)[1] == "Rome: 21°C, clear"
+    assert calls[-1] == {"city": "Rome"}
+
+
+async def test_bad_arguments_come_back_as_a_structured_error_and_the_tool_does_not_run() -> None:
+    before = len(calls)
+    _, messages = await run(
+        "bridge", [call("tool_call", {"name": "get_weather", "arguments": {"town": "Oslo"}}, 1), AIMessage("ok")]
+    )
+    error = json.loads(tool_outputs(messages)[0])
+    assert error["error"]["code"] == "invalid_arguments" and error["tool_not_run"] is True
+    assert len(calls) == before
