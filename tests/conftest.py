@@ -24,6 +24,7 @@ SLOW_PATHS = (
     "packaging",
     "browser",
     "cli/test_catalog_dump.py",
+    "cli/test_client_config.py",
     "cli/test_render.py",
     "cli/test_search.py",
     "cli/test_status.py",

@@ -18,6 +18,7 @@ def main() -> None:
 
 
 from .catalog import catalog_group  # noqa: E402
+from .client_config import client_config_command  # noqa: E402
 from .eval import eval_command  # noqa: E402
 from .inspect import inspect_command  # noqa: E402  # subcommands register after the group exists
 from .render import render_command  # noqa: E402
@@ -32,3 +33,4 @@ main.add_command(eval_command)
 main.add_command(render_command)
 main.add_command(serve_command)
 main.add_command(status_command)
+main.add_command(client_config_command)

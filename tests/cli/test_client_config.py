@@ -1,0 +1,99 @@
+"""`toolscout client-config`: snippets per client, --write merging, a printed entry that starts the gateway."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from toolscout.cli import main
+
+pytestmark = pytest.mark.anyio
+SERVERS = Path(__file__).parents[1] / "gateway" / "servers"
+URL = "http://127.0.0.1:9000/mcp"
+
+
+def gateway_config(tmp_path: Path) -> Path:
+    config = tmp_path / "servers.json"
+    upstream = {"command": sys.executable, "args": [str(SERVERS / "paged.py")]}
+    config.write_text(json.dumps({"mcpServers": {"paged": upstream}, "toolscout": {"store": "memory"}}))
+    return config
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["client-config", *args])
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(
+    ("client", "servers_key", "entry_keys"),
+    [
+        ("claude", "mcpServers", {"command", "args"}),
+        ("claude-code", "mcpServers", {"type", "command", "args"}),
+        ("cursor", "mcpServers", {"command", "args"}),
+        ("vscode", "servers", {"type", "command", "args"}),
+        ("windsurf", "mcpServers", {"command", "args"}),
+    ],
+)
+def test_each_client_gets_a_stdio_entry_in_its_own_shape(tmp_path, client, servers_key, entry_keys) -> None:
+    config = gateway_config(tmp_path)
+    code, output = run(client, str(config))
+    assert code == 0, output
+    entry = json.loads(output)[servers_key]["toolscout"]
+    assert set(entry) == entry_keys
+    assert entry["args"] == ["serve", str(config.resolve())]
+    assert Path(entry["command"]).is_absolute()
+
+
+@pytest.mark.parametrize(
+    ("client", "expected"),
+    [
+        ("vscode", {"type": "http", "url": URL}),
+        ("cursor", {"url": URL}),
+        ("windsurf", {"serverUrl": URL}),
+    ],
+)
+def test_http_entries_use_each_clients_url_key(tmp_path, client, expected) -> None:
+    code, output = run(client, str(gateway_config(tmp_path)), "--transport", "http", "--url", URL)
+    assert code == 0, output
+    assert next(iter(json.loads(output).values()))["toolscout"] == expected
+
+
+def test_claude_desktop_refuses_http_with_the_reason(tmp_path) -> None:
+    code, output = run("claude", str(gateway_config(tmp_path)), "--transport", "http")
+    assert code != 0
+    assert "only stdio servers" in output
+
+
+def test_write_merges_into_an_existing_file_and_keeps_other_servers(tmp_path) -> None:
+    target = tmp_path / "mcp.json"
+    target.write_text(json.dumps({"mcpServers": {"other": {"command": "x"}}, "theme": "dark"}))
+    code, output = run("cursor", str(gateway_config(tmp_path)), "--write", str(target))
+    assert code == 0, output
+    data = json.loads(target.read_text())
+    assert data["theme"] == "dark"
+    assert set(data["mcpServers"]) == {"other", "toolscout"}
+
+
+def test_write_refuses_a_file_that_is_not_json_and_leaves_it_untouched(tmp_path) -> None:
+    target = tmp_path / "mcp.json"
+    target.write_text("{not json")
+    code, output = run("cursor", str(gateway_config(tmp_path)), "--write", str(target))
+    assert code != 0
+    assert "nothing was written" in output
+    assert target.read_text() == "{not json"
+
+
+async def test_the_printed_stdio_entry_starts_a_gateway_an_mcp_client_can_list(tmp_path) -> None:
+    _, output = run("vscode", str(gateway_config(tmp_path)))
+    entry = json.loads(output)["servers"]["toolscout"]
+    params = StdioServerParameters(command=entry["command"], args=entry["args"])
+    with (tmp_path / "gateway.log").open("w") as log:
+        async with Client(stdio_client(params, errlog=log)) as client:
+            listed = await client.list_tools()
+    assert "paged__alpha" in [tool.name for tool in listed.tools]
