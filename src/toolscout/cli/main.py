@@ -22,6 +22,7 @@ from .client_config import client_config_command  # noqa: E402
 from .eval import eval_command  # noqa: E402
 from .inspect import inspect_command  # noqa: E402  # subcommands register after the group exists
 from .render import render_command  # noqa: E402
+from .report import report_command  # noqa: E402
 from .search import search  # noqa: E402
 from .serve import serve_command  # noqa: E402
 from .status import status_command  # noqa: E402
@@ -34,3 +35,4 @@ main.add_command(render_command)
 main.add_command(serve_command)
 main.add_command(status_command)
 main.add_command(client_config_command)
+main.add_command(report_command)

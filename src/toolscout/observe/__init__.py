@@ -1,0 +1,17 @@
+"""Observability: the activity log, Prometheus metrics, and reports over an activity log."""
+
+from ._activity import ActivityEvent, ActivityKind, ActivityListener, ActivityLog
+from ._metrics import CONTENT_TYPE, Metrics
+from ._report import ActivityReport, UpstreamErrors, summarise
+
+__all__ = [
+    "CONTENT_TYPE",
+    "ActivityEvent",
+    "ActivityKind",
+    "ActivityListener",
+    "ActivityLog",
+    "ActivityReport",
+    "Metrics",
+    "UpstreamErrors",
+    "summarise",
+]

@@ -1,0 +1,224 @@
+"""`ActivityLog`: what the model searched, loaded and called, as structured events.
+
+Give it to a `ToolScout` (``ToolScout(..., activity=log)``; the gateway does this): every
+dispatched call becomes one `ActivityEvent`, kept in a bounded in-memory buffer (for the web page),
+written as one JSON line to the ``toolscout.activity`` logger, and passed to every listener (the
+metrics). Argument values are left out unless `log_arguments` is set: names are enough to audit,
+values may be secrets.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
+from typing import Literal, TypeAlias
+
+from ..dispatch.call import ToolOutcome
+from ..offload.tools import OFFLOAD_NAMES
+
+__all__ = ["ActivityEvent", "ActivityKind", "ActivityLog", "ActivityListener"]
+
+logger = logging.getLogger("toolscout.activity")
+
+ActivityKind: TypeAlias = Literal["search", "describe", "call", "refusal"]
+"""``search``: a tool search; ``describe``: schemas loaded; ``call``: a tool ran (or failed running);
+``refusal``: toolscout refused the call before any tool ran (scope, validation, unknown name)."""
+
+_SEARCH_NAMES = frozenset({"tool_search"})
+_DESCRIBE_NAMES = frozenset({"tool_describe"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActivityEvent:
+    """One dispatched call, as the activity log records it."""
+
+    kind: ActivityKind
+    time: float
+    """Seconds since the epoch when the call finished."""
+    session: str
+    """The toolscout session id."""
+    label: str | None = None
+    """Who called: the auth token's label in the gateway, else None."""
+    tool: str
+    """The real tool (the bridge unwrapped); for searches and describes, the bridge tool."""
+    upstream: str | None = None
+    """The tool's namespace (the upstream server in the gateway)."""
+    ok: bool
+    code: str | None = None
+    """The error code when not ok."""
+    latency_ms: float
+    mode: str | None = None
+    """Searches: the engine that answered (``lexical``, ``hybrid``, ``regex``), when known."""
+    query: str | None = None
+    hits: tuple[str, ...] = ()
+    """Searches: the names found, best first; describes: the names loaded."""
+    revealed: tuple[str, ...] = ()
+    """Tools this call newly added to the session's discoveries."""
+    bytes_in: int = 0
+    """Size of the arguments as JSON."""
+    bytes_out: int = 0
+    """Size of the result as text."""
+    offloaded: bool = False
+    """The result was stored and replaced by a handle."""
+    argument_names: tuple[str, ...] = ()
+    arguments: Mapping[str, object] | None = field(default=None)
+    """Argument values, only when the log was told to keep them."""
+
+    @property
+    def zero_result(self) -> bool:
+        """A search that found nothing."""
+        return self.kind == "search" and self.ok and not self.hits
+
+    def to_dict(self) -> dict[str, object]:
+        """The event as plain JSON values (``arguments`` only when kept)."""
+        data = asdict(self)
+        data["zero_result"] = self.zero_result
+        if data["arguments"] is None:
+            del data["arguments"]
+        return data
+
+    def to_json(self) -> str:
+        """One JSON line."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, default=str)
+
+    def summary(self) -> str:
+        """A short human line, the log message beside the structured fields."""
+        if self.kind == "search":
+            return f"search {self.query!r}: {len(self.hits)} hits"
+        outcome = "ok" if self.ok else self.code
+        return f"{self.kind} {self.tool}: {outcome} in {self.latency_ms:.1f} ms"
+
+
+ActivityListener: TypeAlias = Callable[[ActivityEvent], None]
+"""Called with every event (the metrics, a live page); must be quick and must not raise."""
+
+
+class ActivityLog:
+    """Turns dispatched calls into `ActivityEvent`s; keeps the latest, logs and forwards each."""
+
+    def __init__(
+        self,
+        *,
+        capacity: int = 2_000,
+        log_arguments: bool = False,
+        file: Path | None = None,
+        file_bytes: int = 10 << 20,
+        file_backups: int = 5,
+    ) -> None:
+        """Create an activity log.
+
+        Args:
+            capacity: How many of the latest events to keep in memory.
+            log_arguments: Also record argument values (off: argument names only).
+            file: Also write every event as one JSON line to this file, rotated at `file_bytes`
+                with `file_backups` old files kept.
+            file_bytes: Size at which `file` is rotated.
+            file_backups: Rotated files kept.
+        """
+        if capacity < 1:
+            raise ValueError(f"capacity must be >= 1, got {capacity}")
+        self.log_arguments = log_arguments
+        self._file: logging.Handler | None = None
+        if file is not None:
+            handler = RotatingFileHandler(file, maxBytes=file_bytes, backupCount=file_backups, encoding="utf-8")
+            handler.setFormatter(logging.Formatter("%(message)s"))
+            self._file = handler
+        self._events: deque[ActivityEvent] = deque(maxlen=capacity)
+        self._listeners: list[ActivityListener] = []
+        self._lock = threading.Lock()
+        self._labels: dict[str, str] = {}
+
+    def close(self) -> None:
+        """Close the log file, if any."""
+        if self._file is not None:
+            self._file.close()
+
+    def add_listener(self, listener: ActivityListener) -> None:
+        """Call `listener` with every future event."""
+        self._listeners.append(listener)
+
+    def label_session(self, session: str, label: str) -> None:
+        """Record which auth token a session belongs to (the gateway calls this per caller)."""
+        self._labels[session] = label
+
+    def recent(self, limit: int | None = None, *, session: str | None = None) -> list[ActivityEvent]:
+        """The latest events, newest last, optionally of one session."""
+        with self._lock:
+            events = [event for event in self._events if session is None or event.session == session]
+        return events if limit is None else events[-limit:]
+
+    def observe(
+        self, outcome: ToolOutcome, *, session: str, upstream: str | None = None, mode: str | None = None
+    ) -> None:
+        """Record one dispatched call of `session` (`upstream`: the tool's namespace; `mode`: the search engine)."""
+        self.record(self.event_of(outcome, session=session, upstream=upstream, mode=mode))
+
+    def record(self, event: ActivityEvent) -> None:
+        """Keep, log and forward one event."""
+        with self._lock:
+            self._events.append(event)
+        logger.info(event.summary(), extra={"activity": event.to_dict()})
+        if self._file is not None:
+            self._file.handle(logging.makeLogRecord({"msg": event.to_json(), "levelno": logging.INFO}))
+        for listener in self._listeners:
+            listener(event)
+
+    def event_of(
+        self, outcome: ToolOutcome, *, session: str, upstream: str | None = None, mode: str | None = None
+    ) -> ActivityEvent:
+        """The event for one dispatched call."""
+        content = outcome.content
+        requested = outcome.requested
+        kind = _kind(outcome)
+        hits: tuple[str, ...] = ()
+        query = None
+        if kind == "search" and isinstance(content, Mapping):
+            query = str(content.get("query", outcome.arguments.get("query", "")))
+            hits = _names(content.get("tools"))
+        elif kind == "describe" and isinstance(content, Mapping):
+            hits = _names(content.get("tools"))
+        text = outcome.to_text()
+        tool = outcome.name or requested
+        return ActivityEvent(
+            kind=kind,
+            time=time.time(),
+            session=session,
+            label=self._labels.get(session),
+            tool=tool,
+            upstream=upstream if kind in ("call", "refusal") else None,
+            ok=outcome.error is None,
+            code=outcome.error.code if outcome.error is not None else None,
+            latency_ms=round(outcome.latency_s * 1000, 3),
+            mode=mode if kind == "search" else None,
+            query=query,
+            hits=hits,
+            revealed=outcome.revealed,
+            bytes_in=len(json.dumps(outcome.arguments, ensure_ascii=False, default=str).encode()),
+            bytes_out=len(text.encode()),
+            offloaded=isinstance(content, Mapping) and "handle" in content and tool not in OFFLOAD_NAMES,
+            argument_names=tuple(outcome.arguments),
+            arguments=dict(outcome.arguments) if self.log_arguments else None,
+        )
+
+
+def _kind(outcome: ToolOutcome) -> ActivityKind:
+    if outcome.requested in _SEARCH_NAMES and outcome.name in _SEARCH_NAMES:
+        return "search"
+    if outcome.requested in _DESCRIBE_NAMES and outcome.name in _DESCRIBE_NAMES:
+        return "describe"
+    if outcome.error is not None and not outcome.error.tool_ran:
+        return "refusal"
+    return "call"
+
+
+def _names(tools: object) -> tuple[str, ...]:
+    if not isinstance(tools, list):
+        return ()
+    return tuple(str(tool["name"]) for tool in tools if isinstance(tool, Mapping) and "name" in tool)

@@ -1,0 +1,148 @@
+"""The activity log records what the model searched, loaded and called, from real dispatches."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from toolscout import SearchSettings, ToolScout
+from toolscout.gateway.logs import JsonFormatter
+from toolscout.observe import ActivityLog, Metrics, summarise
+
+CRM = [{"name": f"crm__op_{i}", "description": f"CRM operation {i}", "namespace": "crm"} for i in range(40)]
+
+
+def send_email(to: str, body: str) -> str:
+    """Send an email message to a recipient."""
+    return f"sent to {to}"
+
+
+SEND = {"name": "send_email", "arguments": {"to": "a", "body": "b"}}
+
+
+def scout() -> ToolScout:
+    return ToolScout([send_email, *CRM], settings=SearchSettings(mode="on"))
+
+
+def test_a_search_records_query_hits_and_what_it_revealed() -> None:
+    log = ActivityLog()
+    session = scout().session("s1")
+    log.observe(session.dispatch_sync("tool_search", {"query": "send an email"}), session="s1", mode="lexical")
+    log.observe(session.dispatch_sync("tool_search", {"query": "zzqx flurble"}), session="s1", mode="lexical")
+
+    found, empty = log.recent()
+    assert found.kind == "search" and found.query == "send an email"
+    assert found.hits[0] == "send_email" and not found.zero_result
+    assert empty.zero_result and empty.hits == ()
+    assert found.mode == "lexical"
+
+
+def test_a_bridged_call_is_recorded_under_the_real_tool_without_argument_values() -> None:
+    log = ActivityLog()
+    session = scout().session("s2")
+    outcome = session.dispatch_sync("tool_call", {"name": "send_email", "arguments": {"to": "a@b.c", "body": "secret"}})
+    log.observe(outcome, session="s2")
+
+    (event,) = log.recent()
+    assert event.kind == "call" and event.ok and event.tool == "send_email"
+    assert event.argument_names == ("to", "body")
+    assert event.arguments is None and "secret" not in event.to_json()
+    assert event.bytes_out == len("sent to a@b.c")
+
+
+def test_argument_values_are_kept_only_when_asked() -> None:
+    log = ActivityLog(log_arguments=True)
+    session = scout().session("s3")
+    log.observe(
+        session.dispatch_sync("tool_call", {"name": "send_email", "arguments": {"to": "x", "body": "y"}}), session="s3"
+    )
+    assert log.recent()[0].arguments == {"to": "x", "body": "y"}
+
+
+def test_refusals_carry_their_error_code_and_are_not_counted_as_calls() -> None:
+    log = ActivityLog()
+    session = scout().session("s4")
+    log.observe(session.dispatch_sync("tool_call", {"name": "send_email", "arguments": {"to": 1}}), session="s4")
+    log.observe(session.dispatch_sync("tool_call", {"name": "no_such_tool"}), session="s4")
+    kinds = [(event.kind, event.code) for event in log.recent()]
+    assert kinds == [("refusal", "invalid_arguments"), ("refusal", "unknown_tool")]
+
+
+def test_the_buffer_keeps_only_the_latest_events_and_filters_by_session() -> None:
+    log = ActivityLog(capacity=3)
+    session_a, session_b = scout().session("a"), scout().session("b")
+    for query in ("email", "crm", "operation", "send"):
+        log.observe(session_a.dispatch_sync("tool_search", {"query": query}), session="a")
+    log.observe(session_b.dispatch_sync("tool_search", {"query": "email"}), session="b")
+    assert [event.query for event in log.recent()] == ["operation", "send", "email"]
+    assert [event.session for event in log.recent(session="b")] == ["b"]
+
+
+def test_the_file_gets_one_json_line_per_event_and_rotates(tmp_path: Path) -> None:
+    file = tmp_path / "activity.jsonl"
+    log = ActivityLog(file=file, file_bytes=2_000, file_backups=2)
+    session = scout().session("f")
+    for i in range(30):
+        log.observe(session.dispatch_sync("tool_search", {"query": f"crm operation {i}"}), session="f")
+    log.close()
+    lines = file.read_text().splitlines()
+    assert all(json.loads(line)["kind"] == "search" for line in lines)
+    assert (tmp_path / "activity.jsonl.1").exists()
+    assert not (tmp_path / "activity.jsonl.3").exists()
+
+
+def test_the_gateway_json_log_carries_the_event_and_the_report_reads_it(tmp_path: Path) -> None:
+    file = tmp_path / "gateway.log"
+    handler = logging.FileHandler(file)
+    handler.setFormatter(JsonFormatter())
+    activity_logger = logging.getLogger("toolscout.activity")
+    activity_logger.addHandler(handler)
+    activity_logger.setLevel(logging.INFO)
+    try:
+        log = ActivityLog()
+        session = scout().session("g")
+        log.observe(session.dispatch_sync("tool_search", {"query": "zzqx"}), session="g")
+        log.observe(session.dispatch_sync("tool_search", {"query": "send an email"}), session="g")
+        log.observe(
+            session.dispatch_sync("tool_call", {"name": "send_email", "arguments": {"to": "a", "body": "b"}}),
+            session="g",
+        )
+    finally:
+        activity_logger.removeHandler(handler)
+        handler.close()
+    with file.open() as lines:
+        report = summarise(lines, catalog=["send_email", "crm__op_1"])
+    assert report.searches == 2 and report.events == 3
+    assert report.zero_result_queries == [("zzqx", 1)]
+    assert report.most_called == [("send_email", 1)]
+    assert report.never_found == ["crm__op_1"]
+
+
+def test_metrics_count_searches_calls_and_refusals() -> None:
+    log, metrics = ActivityLog(), Metrics()
+    log.add_listener(metrics.observe)
+    metrics.track_upstreams(lambda: [("crm", "connected"), ("slow", "starting")])
+    metrics.track_sessions(lambda: 2)
+    session = scout().session("m")
+    log.observe(session.dispatch_sync("tool_search", {"query": "zzqx"}), session="m", mode="hybrid")
+    log.observe(
+        session.dispatch_sync("tool_call", {"name": "send_email", "arguments": {"to": "a", "body": "b"}}), session="m"
+    )
+    log.observe(session.dispatch_sync("tool_call", {"name": "nope"}), session="m")
+
+    text = metrics.render().decode()
+    assert 'toolscout_searches_total{mode="hybrid"} 1.0' in text
+    assert "toolscout_zero_result_searches_total 1.0" in text
+    assert 'toolscout_calls_total{outcome="ok",upstream="local"} 1.0' in text
+    assert 'toolscout_refusals_total{code="unknown_tool"} 1.0' in text
+    assert 'toolscout_upstream_up{state="connected",upstream="crm"} 1.0' in text
+    assert 'toolscout_upstream_up{state="starting",upstream="slow"} 0.0' in text
+    assert "toolscout_sessions 2.0" in text
+
+
+def test_a_capacity_below_one_is_refused_with_the_limit() -> None:
+    with pytest.raises(ValueError, match="capacity must be >= 1"):
+        ActivityLog(capacity=0)
