@@ -23,7 +23,7 @@ def write_log(tmp_path: Path) -> tuple[Path, Path]:
     catalog.write_text(json.dumps(TOOLS))
     log = ActivityLog(file=file)
     session = ToolScout(TOOLS, settings=SearchSettings(mode="on"), executor=crm_down).session("r")
-    for query in ("zzqx", "zzqx", "operation 7"):
+    for query in ("zzqx", "zzqx", "crm__op_7"):
         log.observe(session.dispatch_sync("tool_search", {"query": query}), session="r")
     log.observe(session.dispatch_sync("tool_call", {"name": "crm__op_7"}), session="r")
     log.close()
