@@ -1,0 +1,100 @@
+"use strict";
+// The gateway page: four views over the JSON endpoints under /ui/api/.
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const headers = token ? { Authorization: `Bearer ${token}` } : {};
+const $ = (selector) => document.querySelector(selector);
+
+async function api(path) {
+  const response = await fetch(`api/${path}`, { headers });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return response.json();
+}
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+function show(view) {
+  document.querySelectorAll("nav button").forEach((b) => b.classList.toggle("active", b.dataset.view === view));
+  document.querySelectorAll(".view").forEach((v) => v.classList.toggle("active", v.id === view));
+  if (view === "budget") loadBudget();
+}
+
+let tools = [];
+async function loadCatalog() {
+  const data = await api("catalog");
+  tools = data.tools;
+  $("#summary").textContent = `${data.servers.length} servers · ${tools.length} tools · tool_search: ${data.search_mode}`;
+  $("#servers").replaceChildren(...data.servers.map((s) => element("div", { class: "card", "data-server": s.name },
+    element("b", {}, s.name), element("span", { class: `state-${s.state}` }, s.state),
+    ` · ${s.tools} tools · ${s.tokens.toLocaleString()} tokens`)));
+  renderTools();
+}
+
+function renderTools() {
+  const filter = $("#filter").value.toLowerCase();
+  const rows = tools.filter((t) => !filter || `${t.name} ${t.server ?? ""} ${t.description}`.toLowerCase().includes(filter))
+    .map((t) => element("tr", { "data-tool": t.name },
+      element("td", { class: "name", title: JSON.stringify(t.parameters, null, 2) }, t.name),
+      element("td", {}, t.server ?? ""),
+      element("td", {}, element("span", { class: `policy policy-${t.policy}` }, t.policy)),
+      element("td", {}, t.description)));
+  $("#tools tbody").replaceChildren(...rows);
+}
+
+async function search(event) {
+  event.preventDefault();
+  const query = $("#query").value;
+  const data = await api(`search?q=${encodeURIComponent(query)}`);
+  $("#engine").textContent = `tool_search uses the ${data.tool_search_mode} engine`;
+  $("#results").replaceChildren(...Object.entries(data.results).map(([mode, result]) => element("div",
+    { class: "column", "data-mode": mode },
+    element("h3", {}, `${mode}${result.mode !== mode ? ` (ran as ${result.mode})` : ""}`),
+    result.hits.length ? element("ol", {}, ...result.hits.map((hit) => element("li", { "data-hit": hit.name },
+      element("span", { class: "name" }, hit.name), ` ${hit.score}`,
+      element("div", { class: "fields" }, Object.entries(hit.matched).map(([f, terms]) => `${f}: ${terms.join(", ")}`)
+        .join(" · ") || "no literal term matched")))) : element("p", { class: "muted" }, "no tool matched"))));
+}
+
+let lastEvent = 0;
+async function pollActivity() {
+  try {
+    const data = await api(`activity?after=${lastEvent}`);
+    const body = $("#events tbody");
+    for (const e of data.events) {
+      lastEvent = Math.max(lastEvent, e.time);
+      const what = e.kind === "search" ? `“${e.query}” → ${e.hits.slice(0, 5).join(", ") || "nothing"}` : e.tool;
+      const result = e.ok ? (e.revealed.length ? `ok, loaded ${e.revealed.join(", ")}` : "ok") : e.code;
+      body.prepend(element("tr", { class: e.zero_result ? "zero" : "", "data-kind": e.kind },
+        element("td", {}, new Date(e.time * 1000).toLocaleTimeString()), element("td", {}, e.label ?? e.session),
+        element("td", {}, e.kind), element("td", { class: "name" }, what), element("td", {}, result),
+        element("td", {}, e.latency_ms.toFixed(1))));
+    }
+  } finally {
+    setTimeout(pollActivity, 2000);
+  }
+}
+
+function bars(container, rows) {
+  const max = Math.max(1, ...rows.map((r) => r.tokens));
+  container.replaceChildren(...rows.map((r) => element("div", { class: "bar", "data-label": r.label },
+    element("span", { class: "label", title: r.label }, r.label),
+    element("span", { class: "fill", style: `width:${Math.round((r.tokens / max) * 60)}%` }),
+    element("span", { class: "value" }, r.tokens.toLocaleString()))));
+}
+
+async function loadBudget() {
+  const data = await api("budget");
+  bars($("#budget-styles"), [{ label: "every schema in full", tokens: data.full_tokens },
+    ...data.styles.map((s) => ({ label: s.style, tokens: s.tokens }))]);
+  bars($("#budget-servers"), data.servers.map((s) => ({ label: `${s.name} (${s.tools})`, tokens: s.tokens })));
+}
+
+document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => show(b.dataset.view)));
+$("#filter").addEventListener("input", renderTools);
+$("#search-form").addEventListener("submit", search);
+loadCatalog();
+pollActivity();
