@@ -1,4 +1,4 @@
-"""The gateway's Streamable HTTP app: ``/mcp`` (bearer-protected when tokens are configured) and ``/healthz``."""
+"""The gateway's HTTP app: ``/mcp``, ``/metrics``, the ``/ui/`` page (all behind the bearer tokens), ``/healthz``."""
 
 from __future__ import annotations
 
@@ -11,12 +11,15 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
+from ..observe import CONTENT_TYPE
 from .auth import StaticTokenVerifier
 from .health import health_report, visible_servers
 from .server import Gateway
+from .ui import AsgiEndpoint, UiSource, ui_routes
 
 __all__ = ["MCP_PATH", "http_app"]
 
@@ -59,8 +62,22 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
     def lifespan(app: Starlette) -> AbstractAsyncContextManager[None]:
         return manager.run()
 
+    def protect(app: ASGIApp) -> ASGIApp:
+        return RequireAuthMiddleware(app, []) if auth is not None else app
+
+    async def metrics(request: Request) -> Response:
+        return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
+
+    ui = UiSource(
+        scout=lambda: gateway.scout,
+        upstreams=gateway.pool.status,
+        activity=gateway.activity,
+        search_mode=lambda: "lexical",
+    )
     routes = [
-        Route(MCP_PATH, endpoint=RequireAuthMiddleware(mcp, []) if auth is not None else mcp),
+        Route(MCP_PATH, endpoint=protect(mcp)),
         Route("/healthz", endpoint=healthz, methods=["GET"]),
+        Route("/metrics", endpoint=protect(AsgiEndpoint(metrics)), methods=["GET"]),
+        *ui_routes(ui, protect=protect),
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

@@ -33,8 +33,9 @@ from mcp_types import (
 
 from .._version import __version__
 from ..disclosure.assembly import Assembly
-from ..dispatch.call import ToolCall
+from ..dispatch.call import ToolCall, ToolOutcome
 from ..errors import CatalogError, StoreError
+from ..observe import ActivityLog, Metrics
 from ..offload import Offloader
 from ..scout import ScoutSession, ToolScout
 from ..session import DiscoveryStore
@@ -85,6 +86,10 @@ class Gateway:
         self.scout = ToolScout((), settings=search, store=self.store, executor=self._execute, offload=offload)
         self.pool = UpstreamPool(config, on_change=self._tools_changed)
         self.identities = Identities(settings, transport)
+        self.activity = ActivityLog()
+        self.metrics = Metrics()
+        self.activity.add_listener(self.metrics.observe)
+        self.metrics.track_upstreams(lambda: [(status.name, status.state) for status in self.pool.status()])
         self.changes = ChangeBus()
         self._legacy = LegacySessions()
         self.server: Server[Any] = Server(
@@ -148,11 +153,18 @@ class Gateway:
             outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
         except StoreError as exc:
             raise _store_down(exc) from None
+        self._observe(caller, outcome)
         if outcome.revealed and self.scout.settings.style == "reveal":
             if caller.legacy:
                 await ctx.session.send_notification(ToolListChangedNotification(), related_request_id=ctx.request_id)
             self.changes.publish(caller.session_id)
         return call_result(outcome)
+
+    def _observe(self, caller: Caller, outcome: ToolOutcome) -> None:
+        """Record the call in the activity log (and so in the metrics)."""
+        tool = self.scout.catalog.get(outcome.name)
+        self.activity.label_session(caller.session_id, caller.principal)
+        self.activity.observe(outcome, session=caller.session_id, upstream=tool.namespace if tool else None)
 
     async def _listen(
         self, ctx: ServerRequestContext[Any, Any], params: SubscriptionsListenRequestParams

@@ -7,7 +7,7 @@ data comes from JSON endpoints under ``/ui/api/``, protected by the same bearer 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 
 from .._types import JsonObject
 from ..cost import measure_cost
@@ -27,7 +28,7 @@ from ..search.tokenize import tokenize
 from ..tokens import schema_tokens
 from .pool import UpstreamStatus
 
-__all__ = ["UI_PATH", "UiSource", "ui_routes"]
+__all__ = ["UI_PATH", "AsgiEndpoint", "UiSource", "ui_routes"]
 
 UI_PATH = "/ui"
 _PLAYGROUND_MODES: tuple[SearchMode, ...] = ("lexical", "hybrid")
@@ -67,10 +68,10 @@ def ui_routes(source: UiSource, *, protect: Callable[[Any], Any] = lambda app: a
 
     assets = resources.files("toolscout") / "data" / "ui"
     api = [
-        Route(f"{UI_PATH}/api/catalog", protect(_endpoint(catalog)), methods=["GET"]),
-        Route(f"{UI_PATH}/api/search", protect(_endpoint(search)), methods=["GET"]),
-        Route(f"{UI_PATH}/api/activity", protect(_endpoint(activity)), methods=["GET"]),
-        Route(f"{UI_PATH}/api/budget", protect(_endpoint(budget)), methods=["GET"]),
+        Route(f"{UI_PATH}/api/catalog", protect(AsgiEndpoint(catalog)), methods=["GET"]),
+        Route(f"{UI_PATH}/api/search", protect(AsgiEndpoint(search)), methods=["GET"]),
+        Route(f"{UI_PATH}/api/activity", protect(AsgiEndpoint(activity)), methods=["GET"]),
+        Route(f"{UI_PATH}/api/budget", protect(AsgiEndpoint(budget)), methods=["GET"]),
     ]
     return [
         *api,
@@ -79,14 +80,20 @@ def ui_routes(source: UiSource, *, protect: Callable[[Any], Any] = lambda app: a
     ]
 
 
-def _endpoint(handler: Callable[[Request], Any]) -> Callable[..., Any]:
-    """An ASGI app from a request handler, so auth middleware can wrap it like ``/mcp``."""
+class AsgiEndpoint:
+    """A request handler as an ASGI app, so auth middleware can wrap it as it wraps ``/mcp``.
 
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        response = await handler(Request(scope, receive))
+    (Starlette routes call plain functions as request handlers; an object is called as ASGI.)
+    """
+
+    def __init__(self, handler: Callable[[Request], Awaitable[Response]]) -> None:
+        """Wrap `handler`."""
+        self._handler = handler
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer one request."""
+        response = await self._handler(Request(scope, receive))
         await response(scope, receive, send)
-
-    return app
 
 
 def _catalog(source: UiSource) -> JsonObject:

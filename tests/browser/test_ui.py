@@ -1,0 +1,97 @@
+"""The gateway's web page in a real headless Chromium, against `toolscout serve` over real MCP servers.
+
+Debian's ``chromium`` (installed by scripts/setup.sh) is driven by Playwright pointed at the
+system executable; no browser is downloaded. Set ``TOOLSCOUT_SCREENSHOTS=DIR`` to keep a
+screenshot of each view (the README's come from here).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx2
+import pytest
+
+from tests.conftest import require
+from tests.gateway.conftest import LIMIT_S, http_client, http_gateway, payload, real_servers, write_config
+
+playwright = pytest.importorskip("playwright.async_api", reason="playwright is not installed (the dev extra has it)")
+
+pytestmark = pytest.mark.anyio
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+QUERY = "current time in a time zone"
+
+
+@pytest.fixture
+async def page() -> AsyncIterator[object]:
+    require(Path(CHROMIUM).exists(), "Debian's chromium is not installed (scripts/setup.sh installs it)")
+    async with playwright.async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        context = await browser.new_context(viewport={"width": 1280, "height": 900})
+        yield await context.new_page()
+        await browser.close()
+
+
+async def screenshot(page: object, name: str) -> None:
+    folder = os.environ.get("TOOLSCOUT_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=False)  # type: ignore[attr-defined]
+
+
+async def test_the_page_lists_every_tool_mirrors_tool_search_and_shows_activity_and_metrics(page, tmp_path) -> None:
+    config = write_config(tmp_path / "gw.json", real_servers(tmp_path), mode="on")
+    async with http_gateway(config) as url:
+        base = url.removesuffix("/mcp")
+        async with httpx2.AsyncClient(timeout=LIMIT_S) as http:
+            health = (await http.get(f"{base}/healthz")).json()
+        async with http_client(url) as client:
+            found = payload(await client.call_tool("tool_search", {"query": QUERY}))
+            await client.call_tool("tool_call", {"name": "time__get_current_time", "arguments": {"timezone": "UTC"}})
+
+        await page.goto(f"{base}/ui/")
+        rows = page.locator("#tools tbody tr")
+        await rows.first.wait_for(timeout=LIMIT_S * 1000)
+        assert await rows.count() == health["tools"]
+        for upstream in health["upstreams"]:
+            assert await page.locator(f'[data-server="{upstream["name"]}"]').count() == 1
+        await screenshot(page, "catalog")
+
+        await page.click('nav button[data-view="playground"]')
+        await page.fill("#query", QUERY)
+        await page.click("#search-form button")
+        column = page.locator('.column[data-mode="lexical"] li')
+        await column.first.wait_for(timeout=LIMIT_S * 1000)
+        shown = [await item.get_attribute("data-hit") for item in await column.all()]
+        expected = [tool["name"] for tool in found["tools"]]
+        assert expected and shown[: len(expected)] == expected
+        await screenshot(page, "playground")
+
+        await page.click('nav button[data-view="activity"]')
+        call_row = page.locator('#events tr[data-kind="call"]', has_text="time__get_current_time")
+        await call_row.wait_for(timeout=LIMIT_S * 1000)
+        assert await page.locator('#events tr[data-kind="search"]', has_text=QUERY).count() >= 1
+        await screenshot(page, "activity")
+
+        await page.click('nav button[data-view="budget"]')
+        await page.locator("#budget-servers .bar").first.wait_for(timeout=LIMIT_S * 1000)
+        assert await page.locator("#budget-servers .bar").count() == len(health["upstreams"])
+        await screenshot(page, "budget")
+
+        async with httpx2.AsyncClient(timeout=LIMIT_S) as http:
+            metrics = (await http.get(f"{base}/metrics")).text
+        assert 'toolscout_calls_total{outcome="ok",upstream="time"} 1.0' in metrics
+        assert "toolscout_searches_total" in metrics
