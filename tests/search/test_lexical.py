@@ -56,3 +56,16 @@ def test_tools_without_a_description_at_the_end_of_the_catalog_are_indexed() -> 
 
     scores = index.scores(index.query_terms("tail the log"))
     assert scores[1] > 0.0 and scores[0] == 0.0
+
+
+def test_a_number_that_a_tool_mentions_decides_between_otherwise_equal_tools() -> None:
+    tools = [ToolSpec(name=f"crm__op_{i}", description=f"CRM operation {i}") for i in range(200)]
+    index = LexicalIndex(tools)
+    scores = index.scores(index.query_terms("CRM operation 123"))
+    assert tools[int(scores.argmax())].name == "crm__op_123"
+    assert sorted(scores)[-2] > 0  # the other operations still match, below it
+
+
+def test_a_number_no_tool_mentions_is_ignored_rather_than_reported_unknown() -> None:
+    terms = LexicalIndex(TOOLS).query_terms("weather for 1987")
+    assert terms.unknown == ()
