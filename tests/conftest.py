@@ -23,6 +23,7 @@ SLOW_PATHS = (
     "gateway",
     "packaging",
     "browser",
+    "golden",
     "cli/test_catalog_dump.py",
     "cli/test_client_config.py",
     "cli/test_render.py",
