@@ -256,7 +256,7 @@ class ScoutSession:
     def _resolve(self, name: object, arguments: object, *, call_id: str | None) -> Resolution:
         scout = self.scout
         plan = scout.plan(self.scope)
-        listed = frozenset(self.assemble().names)
+        listed = self.assemble().loaded
         return resolve_call(
             name,
             arguments,

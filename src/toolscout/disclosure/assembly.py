@@ -71,11 +71,18 @@ class Assembly:
     """Deferred tools sent in full because they were (pre-)discovered, in discovery order."""
     listing: Listing
     """The catalog listing embedded in the guidance."""
+    stubs: tuple[str, ...] = ()
+    """Tools sent as name + description stubs (reveal style with stubs): listed, but their schema not loaded."""
 
     @property
     def names(self) -> tuple[str, ...]:
         """The names in the tools array, in order."""
         return tuple(tool.name for tool in self.tools)
+
+    @property
+    def loaded(self) -> frozenset[str]:
+        """The tools the model has with their full schema this turn (the array minus the stubs)."""
+        return frozenset(self.names).difference(self.stubs)
 
 
 def plan_turn(
@@ -139,8 +146,10 @@ def assemble(
         if tool is not None and name in deferred and name not in shown:
             shown[name] = tool
     tools = [*first, *bridge_tools(settings.style), *shown.values()]
+    stubs: list[ToolSpec] = []
     if settings.style == "reveal" and settings.reveal_stubs:
-        tools += [_stub(tool) for tool in plan.scoped if tool.name in deferred and tool.name not in shown]
+        stubs = [_stub(tool) for tool in plan.scoped if tool.name in deferred and tool.name not in shown]
+    tools += stubs
     return Assembly(
         tools=tuple(tools),
         guidance=render_guidance(settings.style, plan.listing),
@@ -148,6 +157,7 @@ def assemble(
         activation=activation,
         discovered=tuple(shown),
         listing=plan.listing,
+        stubs=tuple(tool.name for tool in stubs),
     )
 
 
