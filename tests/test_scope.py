@@ -36,3 +36,14 @@ def test_filter_returns_the_in_scope_catalog():
 def test_a_bare_string_is_not_accepted_as_a_pattern_list():
     with pytest.raises(ConfigError):
         Scope(allow="github:*")  # type: ignore[arg-type]
+
+
+def test_a_session_scope_never_removes_the_hosts_core_tools() -> None:
+    from toolscout import SearchSettings, ToolScout
+
+    tools = [{"name": "terminal", "description": "Run a shell command."}]
+    tools += [{"name": f"crm__op_{i}", "description": f"CRM operation {i}"} for i in range(40)]
+    scout = ToolScout(tools, core=["terminal"], settings=SearchSettings(mode="on"))
+    session = scout.session("s", scope=Scope.of(deny=["terminal", "crm__*"]))
+    assert "terminal" in session.assemble().names
+    assert session.dispatch_sync("tool_search", {"query": "CRM operation"}).content["tools"] == []

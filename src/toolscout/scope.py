@@ -21,7 +21,9 @@ class Scope:
     Each pattern is an exact tool name, a glob over the name (``github__*``), or a whole
     namespace written ``namespace:*`` (or ``namespace:glob`` over the names inside it).
     A tool is in scope when `allow` is None or any allow pattern matches, and no deny
-    pattern matches. Out-of-scope tools are never listed, found, described or called.
+    pattern matches. Out-of-scope tools are never listed, found, described or called. The
+    host's core tools are never removed by a scope (`ToolScout(core=...)`); pinned tools
+    (``never_defer``) are, since in the gateway they belong to upstream servers a token may not reach.
     """
 
     allow: tuple[str, ...] | None = None
@@ -57,11 +59,14 @@ class Scope:
             return False
         return self._allow_re is None or self._allow_re.match(key) is not None
 
-    def filter(self, catalog: Catalog) -> Catalog:
-        """Return the in-scope part of `catalog` (the same object when unrestricted)."""
+    def filter(self, catalog: Catalog, *, keep: frozenset[str] = frozenset()) -> Catalog:
+        """Return the in-scope part of `catalog` (the same object when unrestricted).
+
+        Tools named in `keep` (the host's core tools) stay whatever the patterns say.
+        """
         if self.unrestricted:
             return catalog
-        return Catalog(tool for tool in catalog if self.permits(tool))
+        return Catalog(tool for tool in catalog if tool.name in keep or self.permits(tool))
 
 
 @lru_cache(maxsize=256)

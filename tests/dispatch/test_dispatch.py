@@ -323,3 +323,14 @@ async def test_a_scoped_session_does_not_change_another_sessions_view(scout):
     await scout.session("narrow", scope=SCOPE).dispatch("tool_search", {"query": "github"})
     wide = await scout.session("wide").dispatch("tool_search", {"query": ""})
     assert wide.content["total"] == 6
+
+
+def test_a_pinned_tool_through_tool_call_is_refused_with_a_hint_to_call_it_directly() -> None:
+    from toolscout import SearchSettings, ToolScout
+
+    tools = [{"name": "notes__read", "description": "Read the notes."}]
+    tools += [{"name": f"crm__op_{i}", "description": f"CRM operation {i}"} for i in range(40)]
+    scout = ToolScout(tools, settings=SearchSettings(mode="on", never_defer=("notes__*",)), executor=lambda call: "ok")
+    outcome = scout.session("p").dispatch_sync("tool_call", {"name": "notes__read", "arguments": {}})
+    assert outcome.error is not None and outcome.error.code == "call_directly"
+    assert outcome.error.hint == "Call notes__read directly."

@@ -51,8 +51,13 @@ class TurnPlan:
 
     @property
     def core(self) -> frozenset[str]:
-        """Names of the core tools in scope."""
+        """Names of the core tools (a scope never removes them)."""
         return frozenset(tool.name for tool in self.classification.core)
+
+    @property
+    def pinned(self) -> frozenset[str]:
+        """Names of the pinned (never deferred) tools in scope: always in the array, called directly."""
+        return frozenset(tool.name for tool in self.classification.pinned)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -100,7 +105,7 @@ def plan_turn(
         CatalogError: A catalog tool uses a bridge tool's name with a different definition.
     """
     live = strip_bridge_tools(catalog)
-    scoped = scope.filter(live)
+    scoped = scope.filter(live, keep=core)
     classification = classify(scoped, core=core, never_defer=settings.never_defer)
     activation = decide_activation(classification, settings, counter, context_overrides=context_overrides)
     deferred = frozenset(activation.deferred)

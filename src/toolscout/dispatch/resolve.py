@@ -90,7 +90,7 @@ def _unwrap(
             hint=f"Call {target} directly.",
             tool=target,
         )
-    if target in plan.core or target in own:
+    if target in plan.core or target in own or target in plan.pinned:
         return ToolError(
             code="call_directly",
             message=f"{target} is already in your tool list and cannot be run through tool_call.",
