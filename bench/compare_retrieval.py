@@ -31,7 +31,7 @@ from pathlib import Path
 from bfcl import TUNING_CATEGORIES, BfclData, load_bfcl
 from systems import IN_PROCESS, PEERS, Run, run_in_process, run_peer
 
-from toolscout.evaluation import EvalReport, summarize
+from toolscout.search._evaluation import EvalReport, summarize
 
 RESULTS = Path(__file__).resolve().parent / "results"
 KS = (1, 5, 10)

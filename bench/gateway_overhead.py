@@ -33,8 +33,8 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from toolscout._tokens import default_token_counter
 from toolscout.gateway import StdioServer, Upstream, load_config
-from toolscout.tokens import default_token_counter
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"

@@ -27,8 +27,8 @@ from pathlib import Path
 from offload_data import big_outputs, tasks
 
 from toolscout import SearchSettings, ToolScout, ToolSpec, default_token_counter
+from toolscout._tokens import TokenCounter, schema_tokens
 from toolscout.offload import FileOffloadStore, Offloader, OffloadSettings, offload_tools
-from toolscout.tokens import TokenCounter, schema_tokens
 
 RESULTS = Path(__file__).resolve().parent / "results"
 WARM_RUNS = 15

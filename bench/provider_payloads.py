@@ -22,7 +22,7 @@ from pathlib import Path
 from toolscout import Catalog, SearchSettings, ToolScout, default_token_counter
 from toolscout.cli._engine import load_catalog
 from toolscout.providers import anthropic, gemini, openai_chat, openai_responses
-from toolscout.providers.measure import measure_rendering
+from toolscout.providers._measure import measure_rendering
 
 RESULTS = Path(__file__).parent / "results"
 VARIANTS = [

@@ -22,7 +22,7 @@ from pathlib import Path
 import torch
 from bfcl import TUNING_CATEGORIES, load_bfcl
 
-from toolscout.search.embeddings.local import SentenceTransformerEmbedder
+from toolscout.search.embeddings._local import SentenceTransformerEmbedder
 
 RESULTS = Path(__file__).resolve().parent / "results" / "query_threads.md"
 REQUESTS = 200

@@ -37,8 +37,8 @@ from bfcl import load_bfcl
 from systems import Search, bm25s_system, rank_bm25_system, toolscout_system
 
 from toolscout import Catalog, SearchIndex, SearchMode
-from toolscout.search.index import build_index
-from toolscout.search.semantic import build_hybrid_index
+from toolscout.search._index import build_index
+from toolscout.search._semantic import build_hybrid_index
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SIZES = (1_000, 3_000, 10_000)
@@ -97,7 +97,7 @@ def memory_child(mode: SearchMode) -> None:
     catalog = grow(load_bfcl().catalog, SIZES[-1])
     build: Callable[[], SearchIndex] = partial(build_index, catalog)
     if mode == "hybrid":
-        from toolscout.search.embeddings.local import SentenceTransformerEmbedder
+        from toolscout.search.embeddings._local import SentenceTransformerEmbedder
 
         embedder = SentenceTransformerEmbedder()  # the model is loaded before the baseline is read
         build = partial(build_hybrid_index, catalog, embedder=embedder)

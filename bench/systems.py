@@ -23,7 +23,7 @@ from rank_bm25 import BM25Okapi
 
 from toolscout import Catalog, ToolSpec
 from toolscout.cli._engine import build_for_mode
-from toolscout.search.base import SearchMode
+from toolscout.search._base import SearchMode
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH_PYTHON = ROOT / ".bench-venv" / "bin" / "python"
@@ -97,8 +97,8 @@ def toolscout_system(catalog: Catalog, mode: SearchMode) -> Search:
 
 def dense_system(catalog: Catalog) -> Search:
     """Plain all-MiniLM-L6-v2 cosine ranking (no lexical part), through toolscout's embedding layer."""
-    from toolscout.search.embeddings.dense import DenseRanker
-    from toolscout.search.embeddings.local import SentenceTransformerEmbedder
+    from toolscout.search.embeddings._dense import DenseRanker
+    from toolscout.search.embeddings._local import SentenceTransformerEmbedder
 
     ranker = DenseRanker(catalog, SentenceTransformerEmbedder())
 

@@ -8,7 +8,7 @@ One process, one machine, BFCL tuning categories only (bench/bfcl.py):
    (lexical, dense) rankings the index hands it, then score a grid of `HybridFusion` settings
    offline on those recordings (``--grid``).
 3. Score end to end through ``ToolIndex.search``: lexical, dense alone, hybrid with the default
-   `HybridFusion` (Recall@k capped as in `toolscout.evaluation`, hit@5, MRR, p50 latency), and
+   `HybridFusion` (Recall@k capped as in `toolscout.search._evaluation`, hit@5, MRR, p50 latency), and
    an oracle that picks, per query, whichever of the lexical and dense rankings ranks a gold tool
    higher (a fusion beats its R@1 only by putting first a tool that neither ranking put first).
 4. No-match check on the packaged sample catalog: off-topic requests must get no more hits in
@@ -30,13 +30,13 @@ import torch
 from bfcl import DATA_DIR, load_bfcl
 from sample_set import load_sample
 
-from toolscout.evaluation import EvalReport, summarize
-from toolscout.search.base import SearchMode
-from toolscout.search.embeddings.cache import EmbeddingCache
-from toolscout.search.embeddings.dense import DenseRanker
-from toolscout.search.embeddings.local import SentenceTransformerEmbedder
-from toolscout.search.hybrid import HybridFusion
-from toolscout.search.index import ToolIndex, build_index
+from toolscout.search._base import SearchMode
+from toolscout.search._evaluation import EvalReport, summarize
+from toolscout.search._hybrid import HybridFusion
+from toolscout.search._index import ToolIndex, build_index
+from toolscout.search.embeddings._cache import EmbeddingCache
+from toolscout.search.embeddings._dense import DenseRanker
+from toolscout.search.embeddings._local import SentenceTransformerEmbedder
 
 Ranking = list[tuple[str, float]]
 Fuse = Callable[[Ranking, Ranking], list[tuple[str, float]]]
@@ -191,7 +191,7 @@ def main(argv: Sequence[str]) -> None:
         "",
         f"{len(data.catalog)} tools, {len(queries)} queries; all-MiniLM-L6-v2 (packaged), text = "
         f"`toolscout.search.embeddings.tool_text`; catalog embedding {dense_s:.1f} s (cache "
-        f"{'hit' if dense_s < 30 else 'miss'}). Recall@k is capped (`toolscout.evaluation`); hit@5 = any gold "
+        f"{'hit' if dense_s < 30 else 'miss'}). Recall@k is capped (`toolscout.search._evaluation`); hit@5 = any gold "
         "in the top 5 (the issue's reference figures).",
         "",
         "| system | R@1 | R@5 | hit@5 | R@10 | MRR | p50 ms |",

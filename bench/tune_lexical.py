@@ -2,7 +2,7 @@
 
 Runs in one process on the pooled BFCL catalog (bench/bfcl.py): plain `rank_bm25.BM25Okapi` over
 name + description, and `ToolIndex.search(mode="lexical", limit=10)` with every cutoff active.
-Metrics come from `toolscout.evaluation.summarize` (capped recall, hit rate, MRR) after mapping
+Metrics come from `toolscout.search._evaluation.summarize` (capped recall, hit rate, MRR) after mapping
 hit names to BFCL's original names. Tune on these categories only.
 
 Usage: ``python bench/tune_lexical.py [--by-category] [--search bfcl|joint]``
@@ -28,9 +28,9 @@ from bfcl import TUNING_CATEGORIES, BfclData, Query, load_bfcl
 from rank_bm25 import BM25Okapi
 from sample_set import load_sample
 
-from toolscout.evaluation import EvalReport, summarize
-from toolscout.search.index import IndexConfig, build_index
-from toolscout.search.lexical import LexicalConfig
+from toolscout.search._evaluation import EvalReport, summarize
+from toolscout.search._index import IndexConfig, build_index
+from toolscout.search._lexical import LexicalConfig
 
 Ranker = Callable[[str], list[str]]
 LIMIT = 10

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from toolscout import Catalog, SearchHit, SearchResult, ToolSpec
-from toolscout.evaluation import (
+from toolscout.search._base import SearchIndex, SearchMode
+from toolscout.search._evaluation import (
     QueryFileError,
     evaluate,
     hit_at_k,
@@ -19,7 +20,6 @@ from toolscout.evaluation import (
     reciprocal_rank,
     summarize,
 )
-from toolscout.search.base import SearchIndex, SearchMode
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from toolscout import ConfigError, context_window
-from toolscout.models import MODEL_CONTEXT_WINDOWS
+from toolscout._context_windows import MODEL_CONTEXT_WINDOWS
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,9 @@
 import pytest
 
 from toolscout import Catalog, CharsPerToken, ToolSpec
-from toolscout.policy import classify, decide_activation
-from toolscout.settings import SearchSettings
-from toolscout.tokens import schema_tokens
+from toolscout._policy import classify, decide_activation
+from toolscout._settings import SearchSettings
+from toolscout._tokens import schema_tokens
 
 COUNTER = CharsPerToken()
 

@@ -1,7 +1,40 @@
+"""The public surface: every public package exports exactly its public names, in one sorted `__all__`."""
+
+import importlib
+import pkgutil
+import types
+
+import pytest
+
 import toolscout
 
+PACKAGES = sorted(
+    name
+    for _, name, is_package in pkgutil.walk_packages(toolscout.__path__, "toolscout.")
+    if is_package and not any(part.startswith("_") for part in name.split("."))
+)
 
-def test_all_public_names_are_exported_and_sorted():
-    public = [name for name in vars(toolscout) if not name.startswith("_") or name == "__version__"]
-    modules = {name for name in public if type(getattr(toolscout, name)).__name__ == "module"}
-    assert toolscout.__all__ == sorted(set(public) - modules, key=str.casefold)
+
+def public_names(module: types.ModuleType) -> set[str]:
+    return {
+        name
+        for name, value in vars(module).items()
+        if (not name.startswith("_") or name == "__version__") and not isinstance(value, types.ModuleType)
+    }
+
+
+@pytest.mark.parametrize("name", ["toolscout", *(p for p in PACKAGES if p not in ("toolscout.integrations",))])
+def test_a_public_package_exports_exactly_its_public_names_sorted(name: str) -> None:
+    module = importlib.import_module(name)
+    exported = list(module.__all__)
+    assert exported == sorted(exported, key=str.casefold)
+    assert set(exported) == public_names(module) - {"annotations"}
+
+
+def test_every_package_has_an_init_module() -> None:
+    root = toolscout.__path__[0]
+    import os
+
+    for folder, _, files in os.walk(root):
+        if any(file.endswith(".py") for file in files):
+            assert "__init__.py" in files, folder

@@ -1,7 +1,7 @@
 import pytest
 
 from toolscout import Catalog, ConfigError, ToolSpec
-from toolscout.scope import Scope
+from toolscout._scope import Scope
 
 GITHUB = ToolSpec(name="github__create_issue", namespace="github")
 SLACK = ToolSpec(name="slack__post_message", namespace="slack")

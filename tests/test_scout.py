@@ -76,3 +76,19 @@ def test_a_rejected_tool_list_leaves_the_previous_tools_and_handlers_in_place():
     with pytest.raises(CatalogError):
         scout.set_tools([replacement, {"name": "first"}])
     assert scout.session("s").dispatch_sync("first", {}).content == "original"
+
+
+def test_configuration_is_fixed_and_replace_gives_a_scout_with_new_settings() -> None:
+    import pytest
+
+    from toolscout import SearchSettings, ToolScout
+
+    tools = [{"name": f"crm__op_{i}", "description": f"CRM operation {i}"} for i in range(40)]
+    scout = ToolScout(tools, settings=SearchSettings(mode="on", style="bridge"))
+    assert scout.session("a").assemble().names == ("tool_search", "tool_describe", "tool_call")
+    with pytest.raises(AttributeError):
+        scout.settings = SearchSettings(mode="off")  # type: ignore[misc]
+    reveal = scout.replace(settings=SearchSettings(mode="on", style="reveal"))
+    assert reveal.session("a").assemble().names == ("tool_search",)
+    assert scout.session("a").assemble().names == ("tool_search", "tool_describe", "tool_call")
+    assert reveal.catalog is scout.catalog and reveal.store is scout.store

@@ -1,7 +1,7 @@
 import pytest
 
 from toolscout import ConfigError
-from toolscout.settings import SearchSettings
+from toolscout._settings import SearchSettings
 
 
 def test_missing_config_gives_auto_mode_at_ten_percent():

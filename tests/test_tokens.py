@@ -14,7 +14,7 @@ import tiktoken.load
 import tiktoken.registry
 
 from toolscout import BpeOpenAICounter, CharsPerToken, ConfigError, TiktokenCounter, TokenCounter, default_token_counter
-from toolscout.tokens import schema_tokens
+from toolscout._tokens import schema_tokens
 
 O200K_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
 

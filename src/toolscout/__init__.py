@@ -1,25 +1,25 @@
 """toolscout: keep hundreds of tools, send a handful."""
 
+from ._context_windows import context_window
+from ._cost import CostReport, NamespaceCost, measure_cost
+from ._errors import CatalogError, ConfigError, SearchError, StoreError, ToolscoutError
+from ._policy import Activation
+from ._scope import Scope
+from ._scout import ScoutSession, ToolScout
+from ._settings import Mode, SearchSettings, Style
+from ._tokens import BpeOpenAICounter, CharsPerToken, TiktokenCounter, TokenCounter, default_token_counter
 from ._version import __version__
 from .catalog import Catalog, ToolSpec, tool_from_callable
-from .cost import CostReport, NamespaceCost, measure_cost
-from .disclosure.assembly import Assembly, TurnPlan
-from .dispatch.call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
-from .dispatch.errors import ErrorCode, ToolError
-from .errors import CatalogError, ConfigError, SearchError, StoreError, ToolscoutError
-from .models import context_window
+from .disclosure._assembly import Assembly, TurnPlan
+from .dispatch._call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
+from .dispatch._errors import ErrorCode, ToolError
 from .offload import Offloader, OffloadSettings
-from .policy import Activation
-from .scope import Scope
-from .scout import ScoutSession, ToolScout
-from .search.base import SearchHit, SearchIndex, SearchMode, SearchResult
-from .search.cache import IndexCache
-from .search.index import ToolIndex, build_index
-from .search.semantic import build_hybrid_index
-from .search.tokenize import tokenize
+from .search._base import SearchHit, SearchIndex, SearchMode, SearchResult
+from .search._cache import IndexCache
+from .search._index import ToolIndex, build_index
+from .search._semantic import build_hybrid_index
+from .search._tokenize import tokenize
 from .session import DiscoveryStore, MemoryStore, SqliteStore
-from .settings import Mode, SearchSettings, Style
-from .tokens import BpeOpenAICounter, CharsPerToken, TiktokenCounter, TokenCounter, default_token_counter
 
 __all__ = [
     "__version__",

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any, TypeVar
 
-from .errors import ConfigError
+from ._errors import ConfigError
 
 __all__ = ["check", "is_int", "settings_from_mapping"]
 

@@ -9,3 +9,6 @@ JsonObject: TypeAlias = dict[str, object]
 
 DeferPolicy: TypeAlias = Literal["never", "auto", "always"]
 """Per-tool deferral policy: never deferred, deferred when search is active, or always deferred."""
+
+Transport: TypeAlias = Literal["stdio", "http"]
+"""How MCP peers are reached: a child process's stdin/stdout, or Streamable HTTP."""

@@ -3,7 +3,7 @@ import json
 import pytest
 
 from toolscout import CatalogError, CharsPerToken, SearchSettings, ToolScout, ToolSpec
-from toolscout.disclosure.bridge import bridge_tools
+from toolscout.disclosure._bridge import bridge_tools
 
 COUNTER = CharsPerToken()
 

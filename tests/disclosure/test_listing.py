@@ -1,7 +1,7 @@
 import random
 
 from toolscout import CharsPerToken, ToolSpec
-from toolscout.disclosure.listing import render_listing
+from toolscout.disclosure._listing import render_listing
 
 COUNTER = CharsPerToken()
 

@@ -3,7 +3,7 @@ import json
 import pytest
 
 from toolscout import Scope, ToolCall, ToolError, ToolScout
-from toolscout.dispatch.call import BridgeAnswer
+from toolscout.dispatch._call import BridgeAnswer
 
 pytestmark = pytest.mark.anyio
 

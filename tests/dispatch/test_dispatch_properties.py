@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolscout import ToolError
-from toolscout.dispatch.call import BridgeAnswer, ToolCall
+from toolscout.dispatch._call import BridgeAnswer, ToolCall
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=50),

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from toolscout import ToolCall, ToolError, ToolSpec
-from toolscout.dispatch.run import run_resolution
+from toolscout.dispatch._run import run_resolution
 
 pytestmark = pytest.mark.anyio
 

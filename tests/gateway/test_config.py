@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from toolscout.errors import ConfigError
-from toolscout.gateway.config import GatewayConfig, HttpServer, StdioServer, load_config
+from toolscout._errors import ConfigError
+from toolscout.gateway._config import GatewayConfig, HttpServer, StdioServer, load_config
 
 JSON_CONFIG = {
     "mcpServers": {

@@ -3,7 +3,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from toolscout.gateway.diagnose import StderrCapture
+from toolscout.gateway._diagnose import StderrCapture
 
 CHATTY = (
     "import sys\n"

@@ -4,7 +4,7 @@ import logging
 
 import pytest
 
-from toolscout.gateway.lenient import RepairLog, repair_tools
+from toolscout.gateway._lenient import RepairLog, repair_tools
 
 GOOD = {"name": "good", "description": "Fine.", "inputSchema": {"type": "object", "properties": {}}}
 # What @modelcontextprotocol/server-gitlab 2025.4.25 sends when installed on its own.

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 import logging
 
-from toolscout.gateway.logs import JsonFormatter
+from toolscout.gateway._logs import JsonFormatter
 
 
 def test_json_lines_carry_the_message_and_every_extra_field() -> None:

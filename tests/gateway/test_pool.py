@@ -13,7 +13,7 @@ from mcp_types import TextContent
 
 from tests.gateway.conftest import LIMIT_S, SERVERS, fragile_server
 from toolscout.gateway import GatewayConfig, UpstreamError
-from toolscout.gateway.pool import UpstreamPool
+from toolscout.gateway._pool import UpstreamPool
 
 pytestmark = pytest.mark.anyio
 

@@ -27,7 +27,7 @@ from tests.gateway.conftest import (
     write_config,
 )
 from toolscout.gateway import GatewayConfig
-from toolscout.gateway.sessions import Identities
+from toolscout.gateway._sessions import Identities
 
 pytestmark = pytest.mark.anyio
 

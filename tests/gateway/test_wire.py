@@ -4,10 +4,10 @@ from mcp_types import CallToolResult, TextContent
 
 from tests.gateway.conftest import text
 from toolscout import ToolError, ToolOutcome, ToolSpec
-from toolscout.disclosure.bridge import bridge_tools
-from toolscout.gateway.faults import upstream_fault
-from toolscout.gateway.records import UpstreamError, UpstreamFailure
-from toolscout.gateway.wire import call_result, mcp_tool
+from toolscout.disclosure._bridge import bridge_tools
+from toolscout.gateway._faults import upstream_fault
+from toolscout.gateway._records import UpstreamError, UpstreamFailure
+from toolscout.gateway._wire import call_result, mcp_tool
 
 
 def test_upstream_annotations_pass_through_and_none_are_invented() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolscout import SearchSettings, ToolScout
-from toolscout.gateway.logs import JsonFormatter
+from toolscout.gateway._logs import JsonFormatter
 from toolscout.observe import ActivityLog, Metrics, summarise
 
 CRM = [{"name": f"crm__op_{i}", "description": f"CRM operation {i}", "namespace": "crm"} for i in range(40)]

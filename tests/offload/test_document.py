@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolscout.offload.document import Document, DocumentCache
+from toolscout.offload._document import Document, DocumentCache
 
 TEXT = st.text(alphabet=st.sampled_from(["a", "b", "\n", "\r", "é", "€", "😀", "漢"]), max_size=12_000)
 

@@ -16,7 +16,7 @@ from mcp.client import Client
 from tests.conftest import require
 from toolscout import CharsPerToken, ConfigError
 from toolscout.gateway import GatewayConfig
-from toolscout.gateway.server import Gateway
+from toolscout.gateway._server import Gateway
 
 pytestmark = pytest.mark.anyio
 

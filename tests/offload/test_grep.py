@@ -3,8 +3,8 @@ import re
 import pytest
 
 from toolscout import CharsPerToken, ToolError
-from toolscout.offload.document import Document
-from toolscout.offload.grep import search_document
+from toolscout.offload._document import Document
+from toolscout.offload._grep import search_document
 
 COUNTER = CharsPerToken()
 LOG = "".join(f"{i:05d} {'ERROR disk full' if i % 97 == 0 else 'ok'}\n" for i in range(1, 5001))

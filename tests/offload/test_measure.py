@@ -3,8 +3,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from toolscout import CharsPerToken
-from toolscout.offload.measure import count_tokens, fit_prefix, over_budget, safe_cut
-from toolscout.tokens import default_token_counter
+from toolscout._tokens import default_token_counter
+from toolscout.offload._measure import count_tokens, fit_prefix, over_budget, safe_cut
 
 COUNTER = CharsPerToken()
 

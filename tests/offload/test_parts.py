@@ -2,7 +2,7 @@ import base64
 
 from mcp_types import CallToolResult, EmbeddedResource, ImageContent, TextContent, TextResourceContents
 
-from toolscout.offload.parts import MAX_PARTS, model_text, plain_result, split_parts
+from toolscout.offload._parts import MAX_PARTS, model_text, plain_result, split_parts
 
 
 def test_a_plain_string_is_one_text_part_kept_byte_exact():

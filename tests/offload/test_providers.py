@@ -7,7 +7,7 @@ import pytest
 from toolscout import CharsPerToken, SearchSettings, ToolScout, ToolSpec
 from toolscout.offload import FileOffloadStore, Offloader, OffloadSettings
 from toolscout.providers import anthropic, gemini, openai_chat, openai_responses
-from toolscout.providers.calls import dispatch_call
+from toolscout.providers._calls import dispatch_call
 
 pytestmark = pytest.mark.anyio
 

@@ -3,7 +3,7 @@ import json
 import pytest
 
 from toolscout import CharsPerToken, ToolError
-from toolscout.offload.query import run_query
+from toolscout.offload._query import run_query
 
 pytestmark = pytest.mark.anyio
 

@@ -1,8 +1,8 @@
 import pytest
 
 from toolscout import CharsPerToken, ToolError
-from toolscout.offload.document import Document
-from toolscout.offload.read import read_chars, read_lines
+from toolscout.offload._document import Document
+from toolscout.offload._read import read_chars, read_lines
 
 COUNTER = CharsPerToken()
 

@@ -1,7 +1,7 @@
 import json
 
 from toolscout import CharsPerToken
-from toolscout.offload.shape import json_shape
+from toolscout.offload._shape import json_shape
 
 COUNTER = CharsPerToken()
 

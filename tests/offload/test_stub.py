@@ -5,7 +5,7 @@ import pytest
 
 from toolscout import CharsPerToken
 from toolscout.offload import FileOffloadStore
-from toolscout.offload.stub import offload_result
+from toolscout.offload._stub import offload_result
 
 COUNTER = CharsPerToken()
 

@@ -3,7 +3,7 @@ from anthropic.types import MessageParam, ToolUnionParam
 
 from toolscout import ConfigError
 from toolscout.providers import anthropic
-from toolscout.providers.calls import ProviderCall, dispatch_call
+from toolscout.providers._calls import ProviderCall, dispatch_call
 
 pytestmark = pytest.mark.anyio
 

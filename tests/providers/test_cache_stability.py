@@ -5,7 +5,7 @@ import json
 import pytest
 
 from toolscout.providers import anthropic, gemini, openai_chat, openai_responses
-from toolscout.providers.calls import ProviderCall, dispatch_call, found_tools
+from toolscout.providers._calls import ProviderCall, dispatch_call, found_tools
 
 pytestmark = pytest.mark.anyio
 

@@ -1,7 +1,7 @@
 import pytest
 
 from toolscout.providers import anthropic, dispatch_call, presented
-from toolscout.providers.calls import ProviderCall
+from toolscout.providers._calls import ProviderCall
 
 pytestmark = pytest.mark.anyio
 

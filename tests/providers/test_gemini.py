@@ -3,7 +3,7 @@ from google.genai import types
 
 from toolscout import ConfigError, SearchSettings, ToolScout, ToolSpec
 from toolscout.providers import gemini
-from toolscout.providers.calls import dispatch_call
+from toolscout.providers._calls import dispatch_call
 
 pytestmark = pytest.mark.anyio
 

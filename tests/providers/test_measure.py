@@ -1,6 +1,6 @@
 from toolscout import CharsPerToken
 from toolscout.providers import anthropic, openai_chat, openai_responses
-from toolscout.providers.measure import measure_rendering
+from toolscout.providers._measure import measure_rendering
 
 COUNTER = CharsPerToken()
 

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolscout.providers.names import ANTHROPIC_NAMES, GEMINI_NAMES, OPENAI_NAMES, NameMap, provider_name
+from toolscout.providers._names import ANTHROPIC_NAMES, GEMINI_NAMES, OPENAI_NAMES, NameMap, provider_name
 
 RULES = [ANTHROPIC_NAMES, OPENAI_NAMES, GEMINI_NAMES]
 

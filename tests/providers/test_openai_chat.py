@@ -5,7 +5,7 @@ from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolUnio
 
 from toolscout import ConfigError
 from toolscout.providers import openai_chat
-from toolscout.providers.calls import dispatch_call
+from toolscout.providers._calls import dispatch_call
 
 pytestmark = pytest.mark.anyio
 

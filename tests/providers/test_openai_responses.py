@@ -4,7 +4,7 @@ from openai.types.responses.response_input_item_param import FunctionCallOutput
 from openai.types.responses.response_tool_search_output_item_param_param import ResponseToolSearchOutputItemParamParam
 
 from toolscout.providers import openai_responses
-from toolscout.providers.calls import dispatch_call
+from toolscout.providers._calls import dispatch_call
 
 pytestmark = pytest.mark.anyio
 

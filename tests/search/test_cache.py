@@ -3,9 +3,9 @@ import threading
 import pytest
 
 from toolscout import Catalog, ToolSpec
-from toolscout.search.base import SearchIndex
-from toolscout.search.cache import IndexCache
-from toolscout.search.index import build_index
+from toolscout.search._base import SearchIndex
+from toolscout.search._cache import IndexCache
+from toolscout.search._index import build_index
 
 WEATHER = Catalog([ToolSpec(name="get_weather", description="Current weather for a city.")])
 MAIL = Catalog([ToolSpec(name="send_email", description="Send an email.")])

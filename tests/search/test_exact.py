@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from toolscout import ToolSpec
-from toolscout.search.exact import ExactNames
+from toolscout.search._exact import ExactNames
 
 NAMES = ExactNames(
     [

@@ -1,5 +1,5 @@
 from toolscout import ToolSpec
-from toolscout.search.fields import FIELD_NAMES, tool_fields
+from toolscout.search._fields import FIELD_NAMES, tool_fields
 
 
 def test_tool_fields_collect_nested_parameters_texts_and_enums() -> None:

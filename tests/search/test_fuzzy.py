@@ -1,6 +1,6 @@
 import pytest
 
-from toolscout.search.fuzzy import FuzzyVocabulary
+from toolscout.search._fuzzy import FuzzyVocabulary
 
 VOCABULARY = FuzzyVocabulary(["get", "weather", "send", "message", "messages", "seed", "calendar", "event"])
 

@@ -12,9 +12,9 @@ import numpy.typing as npt
 import pytest
 
 from toolscout import Catalog, ToolSpec
-from toolscout.search.embeddings.base import EmbeddingError
-from toolscout.search.hybrid import HybridFusion
-from toolscout.search.semantic import _default_embedder, build_hybrid_index
+from toolscout.search._hybrid import HybridFusion
+from toolscout.search._semantic import _default_embedder, build_hybrid_index
+from toolscout.search.embeddings._base import EmbeddingError
 
 CATALOG = Catalog(
     [
@@ -190,7 +190,7 @@ def test_without_the_semantic_extra_hybrid_runs_lexically_and_says_how_to_instal
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
-    monkeypatch.delitem(sys.modules, "toolscout.search.embeddings.local", raising=False)
+    monkeypatch.delitem(sys.modules, "toolscout.search.embeddings._local", raising=False)
     _default_embedder.cache_clear()
 
     with caplog.at_level(logging.WARNING, logger="toolscout.search"):

@@ -1,7 +1,7 @@
 import pytest
 
 from toolscout import Catalog, SearchError, ToolSpec
-from toolscout.search.index import IndexConfig, ToolIndex, build_index
+from toolscout.search._index import IndexConfig, ToolIndex, build_index
 
 
 def _tool(name: str, description: str, namespace: str | None = None, **params: str) -> ToolSpec:

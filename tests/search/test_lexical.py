@@ -1,5 +1,5 @@
 from toolscout import ToolSpec
-from toolscout.search.lexical import LexicalConfig, LexicalIndex
+from toolscout.search._lexical import LexicalConfig, LexicalIndex
 
 TOOLS = [
     ToolSpec(name="weather_report", description="Summarise news articles."),

@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 
 from toolscout import SearchError, ToolSpec
-from toolscout.search.fields import tool_fields
-from toolscout.search.regex import MAX_PATTERN_LENGTH, RegexIndex, compile_pattern
+from toolscout.search._fields import tool_fields
+from toolscout.search._regex import MAX_PATTERN_LENGTH, RegexIndex, compile_pattern
 
 
 def test_regex_scores_name_above_description_above_parameters() -> None:

@@ -1,7 +1,7 @@
 import numpy as np
 
 from toolscout import ToolSpec
-from toolscout.search.suggest import NameSuggester
+from toolscout.search._suggest import NameSuggester
 
 TOOLS = [ToolSpec(name="send_email"), ToolSpec(name="get_weather"), ToolSpec(name="list_channels", namespace="slack")]
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 import pytest
 
 from toolscout import Catalog, ConfigError, ToolSpec
-from toolscout.search.index import IndexConfig, build_index
-from toolscout.search.synonyms import ActionSynonyms
-from toolscout.search.tokenize import tokenize
+from toolscout.search._index import IndexConfig, build_index
+from toolscout.search._synonyms import ActionSynonyms
+from toolscout.search._tokenize import tokenize
 
 CATALOG = Catalog(
     [

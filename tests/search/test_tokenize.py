@@ -1,6 +1,6 @@
 import pytest
 
-from toolscout.search.tokenize import STOPWORDS, encode_many, stem, tokenize, words
+from toolscout.search._tokenize import STOPWORDS, encode_many, stem, tokenize, words
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from toolscout import MemoryStore, StoreError
-from toolscout.session.base import DEFAULT_MAX_NAMES, DEFAULT_MAX_SESSIONS
+from toolscout.session._base import DEFAULT_MAX_NAMES, DEFAULT_MAX_SESSIONS
 
 
 def test_default_caps_are_ten_thousand_sessions_and_a_thousand_names() -> None:

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from toolscout.session.redis import RedisStore
+from toolscout.session._redis import RedisStore
 
 
 def test_two_store_objects_on_one_redis_share_sessions(redis_url: str, request: pytest.FixtureRequest) -> None:

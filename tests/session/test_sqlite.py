@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolscout import SqliteStore, StoreError
-from toolscout.session.sqlite import SCHEMA_VERSION
+from toolscout.session._sqlite import SCHEMA_VERSION
 
 
 def test_discoveries_survive_closing_and_reopening_the_store(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> StoreFactory:
         if request.param == "memory":
             store = MemoryStore(**limits)
         elif request.param == "redis":
-            from toolscout.session.redis import RedisStore
+            from toolscout.session._redis import RedisStore
 
             prefix = f"{tmp_path.name}-{len(opened)}"  # a fresh key space per store
             store = RedisStore(request.getfixturevalue("redis_url"), prefix=prefix, **limits)

@@ -1,8 +1,15 @@
 """Tool records, shapes and catalogs."""
 
-from .callables import tool_from_callable
-from .catalog import Catalog
-from .shapes import iter_tool_specs, normalize_parameters
-from .spec import ToolSpec, canonical_json
+from ._callables import tool_from_callable
+from ._catalog import Catalog
+from ._shapes import iter_tool_specs, normalize_parameters
+from ._spec import ToolSpec, canonical_json
 
-__all__ = ["Catalog", "ToolSpec", "canonical_json", "iter_tool_specs", "normalize_parameters", "tool_from_callable"]
+__all__ = [
+    "canonical_json",
+    "Catalog",
+    "iter_tool_specs",
+    "normalize_parameters",
+    "tool_from_callable",
+    "ToolSpec",
+]

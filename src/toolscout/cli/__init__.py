@@ -1,5 +1,5 @@
 """The `toolscout` command line: a thin layer over the library."""
 
-from .main import main
+from ._main import main
 
 __all__ = ["main"]

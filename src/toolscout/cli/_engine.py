@@ -11,11 +11,11 @@ from pathlib import Path
 
 import click
 
+from .._errors import ToolscoutError
 from ..catalog import Catalog
-from ..errors import ToolscoutError
-from ..search.base import SearchIndex, SearchMode
-from ..search.index import build_index
-from ..search.semantic import build_hybrid_index
+from ..search._base import SearchIndex, SearchMode
+from ..search._index import build_index
+from ..search._semantic import build_hybrid_index
 
 __all__ = [
     "MODES",

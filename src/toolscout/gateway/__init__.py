@@ -1,27 +1,35 @@
 """The MCP gateway: config, upstream connections, the downstream server (needs `toolscout[mcp]`)."""
 
-from .auth import AuthSettings, StaticTokenVerifier, TokenGrant
-from .config import GatewayConfig, GatewaySettings, HttpServer, ServerConfig, StdioServer, load_config
-from .dump import CatalogDump, ServerReport, dump_catalog, mcp_definition
-from .envsubst import expand_env
-from .lenient import repair_tools
-from .pool import UpstreamPool, UpstreamState, UpstreamStatus
-from .records import ToolListing, ToolProblem, UpstreamError, UpstreamFailure, UpstreamTool
-from .serve import run_gateway, serve_http, serve_stdio
-from .server import Gateway
-from .sessions import SESSION_HEADER
-from .upstream import Upstream
+from ._auth import AuthSettings, StaticTokenVerifier, TokenGrant
+from ._config import GatewayConfig, GatewaySettings, HttpServer, ServerConfig, StdioServer, load_config
+from ._dump import CatalogDump, ServerReport, dump_catalog, mcp_definition
+from ._envsubst import expand_env
+from ._lenient import repair_tools
+from ._pool import UpstreamPool, UpstreamState, UpstreamStatus
+from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamFailure, UpstreamTool
+from ._serve import run_gateway, serve_http, serve_stdio
+from ._server import Gateway
+from ._sessions import SESSION_HEADER
+from ._upstream import Upstream
 
 __all__ = [
-    "SESSION_HEADER",
     "AuthSettings",
     "CatalogDump",
+    "dump_catalog",
+    "expand_env",
     "Gateway",
     "GatewayConfig",
     "GatewaySettings",
     "HttpServer",
+    "load_config",
+    "mcp_definition",
+    "repair_tools",
+    "run_gateway",
+    "serve_http",
+    "serve_stdio",
     "ServerConfig",
     "ServerReport",
+    "SESSION_HEADER",
     "StaticTokenVerifier",
     "StdioServer",
     "TokenGrant",
@@ -34,12 +42,4 @@ __all__ = [
     "UpstreamState",
     "UpstreamStatus",
     "UpstreamTool",
-    "dump_catalog",
-    "expand_env",
-    "load_config",
-    "mcp_definition",
-    "repair_tools",
-    "run_gateway",
-    "serve_http",
-    "serve_stdio",
 ]

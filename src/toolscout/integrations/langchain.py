@@ -23,9 +23,9 @@ from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
 
+from .._scout import ScoutSession
 from ..catalog import ToolSpec
-from ..disclosure.bridge import bridge_tools
-from ..scout import ScoutSession
+from ..disclosure._bridge import bridge_tools
 
 __all__ = ["ScoutTools"]
 

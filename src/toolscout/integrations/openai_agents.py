@@ -24,10 +24,10 @@ from typing import Any
 from agents import AgentBase, FunctionTool, RunContextWrapper
 from agents.tool_context import ToolContext
 
+from .._scout import ScoutSession
 from ..catalog import ToolSpec
-from ..disclosure.bridge import bridge_tools
+from ..disclosure._bridge import bridge_tools
 from ..providers import OPENAI_NAMES, provider_name
-from ..scout import ScoutSession
 
 __all__ = ["scout_instructions", "scout_tools"]
 

@@ -23,8 +23,8 @@ from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 from pydantic_core import SchemaValidator, core_schema
 
+from .._scout import ScoutSession
 from ..catalog import ToolSpec
-from ..scout import ScoutSession
 
 __all__ = ["ScoutToolset"]
 

@@ -5,13 +5,13 @@ from ._metrics import CONTENT_TYPE, Metrics
 from ._report import ActivityReport, UpstreamErrors, summarise
 
 __all__ = [
-    "CONTENT_TYPE",
     "ActivityEvent",
     "ActivityKind",
     "ActivityListener",
     "ActivityLog",
     "ActivityReport",
+    "CONTENT_TYPE",
     "Metrics",
-    "UpstreamErrors",
     "summarise",
+    "UpstreamErrors",
 ]

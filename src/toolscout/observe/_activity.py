@@ -20,8 +20,8 @@ from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from typing import Literal, TypeAlias
 
-from ..dispatch.call import ToolOutcome
-from ..offload.tools import OFFLOAD_NAMES
+from ..dispatch._call import ToolOutcome
+from ..offload._tools import OFFLOAD_NAMES
 
 __all__ = ["ActivityEvent", "ActivityKind", "ActivityLog", "ActivityListener"]
 

@@ -8,27 +8,27 @@ scout = ToolScout(tools, offload=Offloader(OffloadSettings(budget_tokens=4_000))
 ```
 """
 
-from .filestore import FileOffloadStore
-from .handles import is_handle, new_handle
-from .offloader import Offloader
-from .settings import Limit, OffloadSettings
-from .store import OffloadStore, OutputKind, OutputMeta, OutputMissing
-from .tools import OFFLOAD_NAMES, QUERY, READ, SEARCH, offload_tools
+from ._filestore import FileOffloadStore
+from ._handles import is_handle, new_handle
+from ._offloader import Offloader
+from ._settings import Limit, OffloadSettings
+from ._store import OffloadStore, OutputKind, OutputMeta, OutputMissing
+from ._tools import OFFLOAD_NAMES, QUERY, READ, SEARCH, offload_tools
 
 __all__ = [
     "FileOffloadStore",
+    "is_handle",
     "Limit",
+    "new_handle",
     "OFFLOAD_NAMES",
+    "offload_tools",
+    "Offloader",
     "OffloadSettings",
     "OffloadStore",
-    "Offloader",
     "OutputKind",
     "OutputMeta",
     "OutputMissing",
     "QUERY",
     "READ",
     "SEARCH",
-    "is_handle",
-    "new_handle",
-    "offload_tools",
 ]

@@ -1,6 +1,6 @@
 """Run one jq query in a child process, so a runaway query can be stopped and cannot touch the parent.
 
-Started by `toolscout.offload.query` as ``python -I <this file>`` with an empty environment.
+Started by `toolscout.offload._query` as ``python -I <this file>`` with an empty environment.
 Reads one JSON header line from stdin (``expression``, ``max_chars``, ``memory_mb``,
 ``cpu_s``), then the input text; writes one JSON answer to stdout. Imports only the
 standard library and `jq`.

@@ -5,33 +5,33 @@ One module per API, each with ``render`` / ``parse_calls`` / ``format_result`` /
 search where a model has it. SDK loop helpers live in `toolscout.providers.loops`.
 """
 
-from .auto import StyleChoice, choose_style, native_supported
-from .calls import CallKind, NativeSearch, ProviderCall, Rendering, dispatch_call, found_tools, presented, result_text
-from .names import ANTHROPIC_NAMES, GEMINI_NAMES, OPENAI_NAMES, NameMap, NameRules, provider_name
-from .surface import NATIVE_SEARCH_TOOL, Provider, ProviderStyle, Surface, build_surface, name_map
+from ._auto import StyleChoice, choose_style, native_supported
+from ._calls import CallKind, NativeSearch, ProviderCall, Rendering, dispatch_call, found_tools, presented, result_text
+from ._names import ANTHROPIC_NAMES, GEMINI_NAMES, OPENAI_NAMES, NameMap, NameRules, provider_name
+from ._surface import NATIVE_SEARCH_TOOL, Provider, ProviderStyle, Surface, build_surface, name_map
 
 __all__ = [
     "ANTHROPIC_NAMES",
-    "GEMINI_NAMES",
-    "NATIVE_SEARCH_TOOL",
-    "OPENAI_NAMES",
-    "CallKind",
-    "NameMap",
-    "NameRules",
-    "NativeSearch",
-    "Provider",
-    "ProviderCall",
-    "ProviderStyle",
-    "Rendering",
-    "StyleChoice",
-    "Surface",
     "build_surface",
+    "CallKind",
     "choose_style",
     "dispatch_call",
     "found_tools",
+    "GEMINI_NAMES",
     "name_map",
+    "NameMap",
+    "NameRules",
+    "NATIVE_SEARCH_TOOL",
     "native_supported",
+    "NativeSearch",
+    "OPENAI_NAMES",
     "presented",
+    "Provider",
     "provider_name",
+    "ProviderCall",
+    "ProviderStyle",
+    "Rendering",
     "result_text",
+    "StyleChoice",
+    "Surface",
 ]

@@ -17,16 +17,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, Required, TypeAlias, TypedDict
 
+from .._errors import ConfigError
+from .._scout import ScoutSession
 from .._types import JsonObject
 from ..catalog import ToolSpec
-from ..disclosure.bridge import SEARCH
-from ..dispatch.call import ToolOutcome
-from ..errors import ConfigError
-from ..scout import ScoutSession
+from ..disclosure._bridge import SEARCH
+from ..dispatch._call import ToolOutcome
+from ._calls import ProviderCall, Rendering, found_tools, result_text
 from ._json import as_json, dicts, text_of
-from .calls import ProviderCall, Rendering, found_tools, result_text
-from .names import ANTHROPIC_NAMES, NameMap
-from .surface import NATIVE_SEARCH_TOOL, ProviderStyle, build_surface, name_map, surface_guidance
+from ._names import ANTHROPIC_NAMES, NameMap
+from ._surface import NATIVE_SEARCH_TOOL, ProviderStyle, build_surface, name_map, surface_guidance
 
 __all__ = [
     "AnthropicFields",

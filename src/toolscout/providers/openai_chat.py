@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from typing import Literal, Required, TypedDict
 
+from .._errors import ConfigError
+from .._scout import ScoutSession
 from .._types import JsonObject
 from ..catalog import ToolSpec
-from ..dispatch.call import ToolOutcome
-from ..errors import ConfigError
-from ..scout import ScoutSession
+from ..dispatch._call import ToolOutcome
+from ._calls import ProviderCall, Rendering, result_text
 from ._json import as_json, dicts, text_of
-from .calls import ProviderCall, Rendering, result_text
-from .names import OPENAI_NAMES, NameMap
-from .surface import ProviderStyle, build_surface, name_map, surface_guidance
+from ._names import OPENAI_NAMES, NameMap
+from ._surface import ProviderStyle, build_surface, name_map, surface_guidance
 
 __all__ = [
     "ChatFields",

@@ -18,17 +18,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, TypeAlias
 
+from .._errors import ConfigError
+from .._scout import ScoutSession
+from .._text import clip
 from .._types import JsonObject
 from ..catalog import ToolSpec
-from ..disclosure.bridge import SEARCH
-from ..dispatch.call import ToolOutcome
-from ..errors import ConfigError
-from ..scout import ScoutSession
-from ..text import clip
+from ..disclosure._bridge import SEARCH
+from ..dispatch._call import ToolOutcome
+from ._calls import ProviderCall, Rendering, found_tools, result_text
 from ._json import as_json, dicts, text_of
-from .calls import ProviderCall, Rendering, found_tools, result_text
-from .names import OPENAI_NAMES, NameMap
-from .responses_types import (
+from ._names import OPENAI_NAMES, NameMap
+from ._responses_types import (
     FunctionCallOutput,
     Namespace,
     ResponsesFields,
@@ -37,7 +37,7 @@ from .responses_types import (
     ToolSearch,
     ToolSearchOutput,
 )
-from .surface import NATIVE_SEARCH_TOOL, ProviderStyle, build_surface, name_map, surface_guidance
+from ._surface import NATIVE_SEARCH_TOOL, ProviderStyle, build_surface, name_map, surface_guidance
 
 __all__ = [
     "FunctionCallOutput",

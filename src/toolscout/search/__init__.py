@@ -1,23 +1,25 @@
 """Tool search: the `SearchIndex` interface and toolscout's lexical / regex / hybrid index."""
 
-from .base import IndexBuilder, SearchHit, SearchIndex, SearchMode, SearchResult
-from .cache import IndexCache
-from .fields import ToolFields, tool_fields
-from .fuzzy import FuzzyMatch, FuzzyVocabulary
-from .hybrid import FusionMethod, HybridFusion
-from .index import DenseRanking, Fusion, IndexConfig, ToolIndex, build_index
-from .lexical import LexicalConfig, LexicalIndex, QueryTerms
-from .regex import MAX_PATTERN_LENGTH, RegexIndex, compile_pattern
-from .semantic import build_hybrid_index
-from .synonyms import ACTION_GROUPS, ActionSynonyms
-from .tokenize import STOPWORDS, encode_many, stem, tokenize, words
+from ._base import IndexBuilder, SearchHit, SearchIndex, SearchMode, SearchResult
+from ._cache import IndexCache
+from ._fields import ToolFields, tool_fields
+from ._fuzzy import FuzzyMatch, FuzzyVocabulary
+from ._hybrid import FusionMethod, HybridFusion
+from ._index import DenseRanking, Fusion, IndexConfig, ToolIndex, build_index
+from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
+from ._regex import MAX_PATTERN_LENGTH, RegexIndex, compile_pattern
+from ._semantic import build_hybrid_index
+from ._synonyms import ACTION_GROUPS, ActionSynonyms
+from ._tokenize import STOPWORDS, encode_many, stem, tokenize, words
 
 __all__ = [
     "ACTION_GROUPS",
-    "MAX_PATTERN_LENGTH",
-    "STOPWORDS",
     "ActionSynonyms",
+    "build_hybrid_index",
+    "build_index",
+    "compile_pattern",
     "DenseRanking",
+    "encode_many",
     "Fusion",
     "FusionMethod",
     "FuzzyMatch",
@@ -28,20 +30,18 @@ __all__ = [
     "IndexConfig",
     "LexicalConfig",
     "LexicalIndex",
+    "MAX_PATTERN_LENGTH",
     "QueryTerms",
     "RegexIndex",
     "SearchHit",
     "SearchIndex",
     "SearchMode",
     "SearchResult",
-    "ToolFields",
-    "ToolIndex",
-    "build_hybrid_index",
-    "build_index",
-    "compile_pattern",
-    "encode_many",
     "stem",
+    "STOPWORDS",
     "tokenize",
     "tool_fields",
+    "ToolFields",
+    "ToolIndex",
     "words",
 ]

@@ -1,7 +1,11 @@
 """Per-session discovery state: which tools each session has discovered, in order."""
 
-from .base import DiscoveryStore
-from .memory import MemoryStore
-from .sqlite import SqliteStore
+from ._base import DiscoveryStore
+from ._memory import MemoryStore
+from ._sqlite import SqliteStore
 
-__all__ = ["DiscoveryStore", "MemoryStore", "SqliteStore"]
+__all__ = [
+    "DiscoveryStore",
+    "MemoryStore",
+    "SqliteStore",
+]

@@ -6,8 +6,8 @@ from typing import Any
 import pytest
 
 from toolscout import Catalog, ToolSpec
-from toolscout.search.embeddings.cache import EmbeddingCache
-from toolscout.search.embeddings.dense import DenseRanker, tool_text
+from toolscout.search.embeddings._cache import EmbeddingCache
+from toolscout.search.embeddings._dense import DenseRanker, tool_text
 
 CATALOG = Catalog(
     [

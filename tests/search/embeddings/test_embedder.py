@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from toolscout.search.embeddings.base import EmbeddingError, normalize_rows
+from toolscout.search.embeddings._base import EmbeddingError, normalize_rows
 
 
 def test_normalize_rows_scales_every_row_to_unit_length() -> None:

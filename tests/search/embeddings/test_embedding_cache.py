@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from toolscout.search.embeddings.base import EmbeddingError
-from toolscout.search.embeddings.cache import EmbeddingCache, default_cache_dir
+from toolscout.search.embeddings._base import EmbeddingError
+from toolscout.search.embeddings._cache import EmbeddingCache, default_cache_dir
 
 
 def test_unchanged_texts_are_served_from_disk_without_calling_the_embedder(make_embedder: Any, tmp_path: Path) -> None:

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from toolscout import Catalog, ToolSpec
-from toolscout.search.embeddings.base import Embedder, EmbeddingError
-from toolscout.search.semantic import build_hybrid_index
+from toolscout.search._semantic import build_hybrid_index
+from toolscout.search.embeddings._base import Embedder, EmbeddingError
 
 CATALOG = Catalog(
     [
@@ -31,7 +31,7 @@ def local() -> Iterator[ModuleType]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("HF_HUB_OFFLINE", "1")
         patch.setenv("TRANSFORMERS_OFFLINE", "1")
-        yield importlib.import_module("toolscout.search.embeddings.local")
+        yield importlib.import_module("toolscout.search.embeddings._local")
 
 
 @pytest.fixture(scope="module")
@@ -95,9 +95,9 @@ def test_a_model_id_not_on_disk_is_never_downloaded(local: ModuleType) -> None:
 
 def test_importing_the_local_backend_without_the_extra_names_the_install_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
-    monkeypatch.delitem(sys.modules, "toolscout.search.embeddings.local", raising=False)
+    monkeypatch.delitem(sys.modules, "toolscout.search.embeddings._local", raising=False)
 
     with pytest.raises(ImportError) as raised:
-        importlib.import_module("toolscout.search.embeddings.local")
+        importlib.import_module("toolscout.search.embeddings._local")
 
     assert "pip install 'toolscout[semantic]'" in str(raised.value)

@@ -12,8 +12,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import numpy as np
 import pytest
 
-from toolscout.search.embeddings.base import EmbeddingError
-from toolscout.search.embeddings.openai_compat import OpenAICompatibleEmbedder, known_prefixes
+from toolscout.search.embeddings._base import EmbeddingError
+from toolscout.search.embeddings._openai_compat import OpenAICompatibleEmbedder, known_prefixes
 
 Reply = Callable[[dict[str, object]], tuple[int, bytes]]
 
@@ -184,9 +184,9 @@ def test_importing_the_endpoint_backend_without_the_extra_names_the_install_line
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setitem(sys.modules, "httpx2", None)
-    monkeypatch.delitem(sys.modules, "toolscout.search.embeddings.openai_compat", raising=False)
+    monkeypatch.delitem(sys.modules, "toolscout.search.embeddings._openai_compat", raising=False)
 
     with pytest.raises(ImportError) as raised:
-        importlib.import_module("toolscout.search.embeddings.openai_compat")
+        importlib.import_module("toolscout.search.embeddings._openai_compat")
 
     assert "pip install 'toolscout[semantic]'" in str(raised.value)

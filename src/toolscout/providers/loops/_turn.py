@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from ...dispatch.call import ToolOutcome
-from ..auto import StyleChoice
+from ...dispatch._call import ToolOutcome
+from .._auto import StyleChoice
 
 __all__ = ["TurnResult", "call_sdk"]
 

@@ -9,13 +9,13 @@ try:
 except ImportError as exc:  # the optional `anthropic` extra
     raise ImportError("the anthropic SDK is not installed; run: pip install 'toolscout[anthropic]'") from exc
 
-from ...dispatch.call import ToolOutcome
-from ...scout import ScoutSession
+from ..._scout import ScoutSession
+from ...dispatch._call import ToolOutcome
 from .. import anthropic as adapter
+from .._auto import choose_style
+from .._calls import dispatch_call
 from .._json import as_json
-from ..auto import choose_style
-from ..calls import dispatch_call
-from ..surface import ProviderStyle
+from .._surface import ProviderStyle
 from ._turn import TurnResult, call_sdk
 
 __all__ = ["run_anthropic_turn"]

@@ -13,14 +13,14 @@ try:
 except ImportError as exc:  # the optional `openai` extra
     raise ImportError("the openai SDK is not installed; run: pip install 'toolscout[openai]'") from exc
 
+from ..._scout import ScoutSession
 from ..._types import JsonObject
-from ...dispatch.call import ToolOutcome
-from ...scout import ScoutSession
+from ...dispatch._call import ToolOutcome
 from .. import openai_chat, openai_responses
+from .._auto import choose_style
+from .._calls import dispatch_call
 from .._json import as_json, dicts
-from ..auto import choose_style
-from ..calls import dispatch_call
-from ..surface import ProviderStyle
+from .._surface import ProviderStyle
 from ._turn import TurnResult, call_sdk
 
 __all__ = ["run_chat_turn", "run_responses_turn"]

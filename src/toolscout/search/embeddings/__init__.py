@@ -1,22 +1,22 @@
 """Embeddings for hybrid search: the `Embedder` protocol, the on-disk cache and the dense ranker.
 
 The two backends live in modules of their own because they need the ``toolscout[semantic]``
-extra: `toolscout.search.embeddings.local.SentenceTransformerEmbedder` (a local model, never
-downloaded) and `toolscout.search.embeddings.openai_compat.OpenAICompatibleEmbedder` (any
+extra: `toolscout.search.embeddings._local.SentenceTransformerEmbedder` (a local model, never
+downloaded) and `toolscout.search.embeddings._openai_compat.OpenAICompatibleEmbedder` (any
 OpenAI-compatible ``/v1/embeddings`` endpoint).
 """
 
-from .base import Embedder, EmbeddingError, Vectors, normalize_rows
-from .cache import EmbeddingCache, default_cache_dir
-from .dense import DenseRanker, tool_text
+from ._base import Embedder, EmbeddingError, Vectors, normalize_rows
+from ._cache import EmbeddingCache, default_cache_dir
+from ._dense import DenseRanker, tool_text
 
 __all__ = [
+    "default_cache_dir",
     "DenseRanker",
+    "Embedder",
     "EmbeddingCache",
     "EmbeddingError",
-    "Embedder",
-    "Vectors",
-    "default_cache_dir",
     "normalize_rows",
     "tool_text",
+    "Vectors",
 ]

@@ -1,0 +1,352 @@
+"""`ToolScout`: the one object an agent loop talks to, and its per-session view `ScoutSession`."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, cast
+
+import anyio
+
+from ._scope import Scope
+from ._settings import SearchSettings
+from ._tokens import TokenCounter, default_token_counter
+from ._types import DeferPolicy
+from .catalog import Catalog, ToolSpec, iter_tool_specs, tool_from_callable
+from .disclosure._assembly import Assembly, TurnPlan, assemble, plan_turn
+from .dispatch._call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
+from .dispatch._resolve import resolve_call
+from .dispatch._run import run_resolution
+from .search._base import IndexBuilder, SearchIndex
+from .search._cache import IndexCache
+from .search._index import build_index
+from .session import DiscoveryStore, MemoryStore
+
+if TYPE_CHECKING:
+    from .offload import Offloader
+
+__all__ = ["ScoutSession", "ToolScout"]
+
+_PLAN_CACHE_SIZE = 64
+
+
+class ToolScout:
+    """Carry a large tool catalog while the model sees a handful of tools.
+
+    Give it the live tool list (definitions in any supported shape, `ToolSpec` records, or
+    plain Python functions, which also become handlers), the names of your core tools, and
+    settings. Then, per session and turn, `session(id).assemble()` gives the tools array and
+    guidance to send, and `session(id).dispatch(name, arguments)` handles each tool call.
+
+    The catalog is whatever the latest `set_tools` gave; heavy structures (the search index,
+    token counts) are cached by catalog fingerprint, never by session.
+    """
+
+    def __init__(
+        self,
+        tools: Iterable[object] | Catalog = (),
+        *,
+        core: Iterable[str] = (),
+        settings: SearchSettings | None = None,
+        store: DiscoveryStore | None = None,
+        handlers: Mapping[str, Handler] | None = None,
+        executor: Handler | None = None,
+        before_call: Sequence[BeforeCall] = (),
+        after_call: Sequence[AfterCall] = (),
+        index_builder: IndexBuilder | None = None,
+        token_counter: TokenCounter | None = None,
+        context_windows: Mapping[str, int] | None = None,
+        offload: Offloader | None = None,
+    ) -> None:
+        """Create a ToolScout.
+
+        Args:
+            tools: The tool list: definitions in any shape, `ToolSpec`s, functions, or a `Catalog`.
+            core: Names of core tools: always sent in full, never deferred, never run through the bridge.
+            settings: Deferral, disclosure and search settings (defaults: auto mode, bridge style).
+            store: Where discoveries are kept per session (default: in memory).
+            handlers: Per-tool handlers, called with the resolved `ToolCall`.
+            executor: Handler for tools without their own (e.g. a proxy to an MCP server).
+            before_call: Hooks run before a real tool runs; returning a string refuses the call.
+            after_call: Hooks run after every call, with its `ToolOutcome`.
+            index_builder: Builds the search index for a catalog (default: toolscout's lexical index).
+            token_counter: Token estimate for activation and listing (default: `default_token_counter()`).
+            context_windows: Overrides of the built-in model → context-window table.
+            offload: Context offloading: large results become handles, and the offload tools are
+                listed after the core tools (see `toolscout.offload.Offloader`).
+
+        Raises:
+            CatalogError: A tool definition is malformed or two tools share a name.
+        """
+        self._settings = settings or SearchSettings()
+        self._store: DiscoveryStore = store if store is not None else MemoryStore()
+        self._core = frozenset(core)
+        self._counter = token_counter or default_token_counter()
+        self._handlers: dict[str, Handler] = dict(handlers or {})
+        self._executor = executor
+        self._before = tuple(before_call)
+        self._after = tuple(after_call)
+        self._context_windows = dict(context_windows) if context_windows else None
+        self._offload = offload
+        self._indexes = IndexCache(index_builder or build_index)
+        self._plans: OrderedDict[tuple[str, Scope], TurnPlan] = OrderedDict()
+        self._lock = threading.Lock()
+        self._catalog = Catalog()
+        self.set_tools(tools)
+
+    @property
+    def catalog(self) -> Catalog:
+        """The live catalog."""
+        return self._catalog
+
+    @property
+    def settings(self) -> SearchSettings:
+        """The settings this scout was built with (use `replace` for other settings)."""
+        return self._settings
+
+    @property
+    def core(self) -> frozenset[str]:
+        """Names of the core tools."""
+        return self._core
+
+    @property
+    def store(self) -> DiscoveryStore:
+        """Where each session's discoveries are kept."""
+        return self._store
+
+    @property
+    def counter(self) -> TokenCounter:
+        """The token counter used for activation and the listing."""
+        return self._counter
+
+    @property
+    def offload(self) -> Offloader | None:
+        """Context offloading, when configured."""
+        return self._offload
+
+    @property
+    def before_call(self) -> tuple[BeforeCall, ...]:
+        """Hooks run before a real tool runs."""
+        return self._before
+
+    @property
+    def after_call(self) -> tuple[AfterCall, ...]:
+        """Hooks run after every dispatched call."""
+        return self._after
+
+    def replace(self, *, settings: SearchSettings | None = None, core: Iterable[str] | None = None) -> ToolScout:
+        """A new scout with other settings or core tools, sharing this one's catalog, handlers, store and hooks.
+
+        Configuration is fixed at construction so cached plans can never go stale; this is the way
+        to change it. The search index cache is shared (it depends on the catalog only).
+        """
+        other = ToolScout(
+            self._catalog,
+            core=self._core if core is None else core,
+            settings=settings or self._settings,
+            store=self._store,
+            handlers=self._handlers,
+            executor=self._executor,
+            before_call=self._before,
+            after_call=self._after,
+            token_counter=self._counter,
+            context_windows=self._context_windows,
+            offload=self._offload,
+        )
+        other._indexes = self._indexes
+        return other
+
+    def set_tools(self, tools: Iterable[object] | Catalog) -> Catalog:
+        """Replace the live tool list (functions in it become handlers). Returns the new catalog.
+
+        Raises:
+            CatalogError: A tool definition is malformed or two tools share a name.
+        """
+        if isinstance(tools, Catalog):
+            self._catalog = self._without_own_tools(tools)
+            return self._catalog
+        specs: list[ToolSpec] = []
+        handlers: dict[str, Handler] = {}
+        for index, item in enumerate(tools):
+            if isinstance(item, ToolSpec):
+                specs.append(item)
+            elif callable(item) and not isinstance(item, type):
+                spec = tool_from_callable(item)
+                handlers[spec.name] = _call_with_arguments(item)
+                specs.append(spec)
+            else:
+                specs.extend(iter_tool_specs(item, position=f"tools[{index}]"))
+        catalog = self._without_own_tools(Catalog(specs))
+        self._handlers.update(handlers)
+        self._catalog = catalog
+        return catalog
+
+    def add_function(
+        self,
+        func: Callable[..., object],
+        *,
+        name: str | None = None,
+        namespace: str | None = None,
+        defer: DeferPolicy = "auto",
+        core: bool = False,
+    ) -> ToolSpec:
+        """Add a Python function as a tool (schema from its type hints) with itself as handler.
+
+        Raises:
+            CatalogError: The function cannot be described, or its name is taken.
+        """
+        spec = tool_from_callable(func, name=name, namespace=namespace, defer=defer)
+        self._catalog = self._without_own_tools(Catalog([*self._catalog, spec]))
+        self._handlers[spec.name] = _call_with_arguments(func)
+        if core:
+            with self._lock:
+                self._core = self._core | {spec.name}
+                self._plans.clear()
+        return spec
+
+    def session(self, session_id: str, *, scope: Scope | None = None) -> ScoutSession:
+        """A view of one session: its discoveries and, optionally, the tools it may use."""
+        return ScoutSession(self, session_id, scope or Scope())
+
+    def index(self) -> SearchIndex:
+        """The search index of the live catalog (built once per catalog fingerprint)."""
+        return self._indexes.get(self._catalog)
+
+    def plan(self, scope: Scope | None = None) -> TurnPlan:
+        """Classify the live catalog for one turn (cached per catalog fingerprint and scope)."""
+        scope = scope or Scope()
+        catalog = self._catalog
+        key = (catalog.fingerprint, scope)
+        with self._lock:
+            cached = self._plans.get(key)
+            if cached is not None:
+                self._plans.move_to_end(key)
+                return cached
+        plan = plan_turn(
+            catalog,
+            core=self.core,
+            settings=self.settings,
+            counter=self.counter,
+            scope=scope,
+            context_overrides=self._context_windows,
+        )
+        with self._lock:
+            self._plans[key] = plan
+            while len(self._plans) > _PLAN_CACHE_SIZE:
+                self._plans.popitem(last=False)
+        return plan
+
+    def handler_for(self, name: str) -> Handler | None:
+        """The handler that runs `name` (its own, else the executor)."""
+        if self.offload is not None and name in self.offload.names:
+            return self.offload.handle
+        return self._handlers.get(name, self._executor)
+
+    def close(self) -> None:
+        """Close the discovery store (and the offload store)."""
+        self.store.close()
+        if self.offload is not None:
+            self.offload.close()
+
+    def _without_own_tools(self, catalog: Catalog) -> Catalog:
+        return catalog if self.offload is None else self.offload.check_catalog(catalog)
+
+
+class ScoutSession:
+    """One session's view of a `ToolScout`. Cheap to create; all state lives in the store."""
+
+    def __init__(self, scout: ToolScout, session_id: str, scope: Scope) -> None:
+        """Use `ToolScout.session` to create one."""
+        self.scout = scout
+        self.session_id = session_id
+        self.scope = scope
+
+    @property
+    def discovered(self) -> tuple[str, ...]:
+        """Tools this session has discovered, in order."""
+        return self.scout.store.discovered(self.session_id)
+
+    def assemble(self) -> Assembly:
+        """The tools array and guidance to send this turn (decided afresh from the live catalog)."""
+        scout = self.scout
+        return assemble(
+            scout.plan(self.scope),
+            settings=scout.settings,
+            discovered=self.discovered,
+            own_tools=scout.offload.tools if scout.offload is not None else (),
+        )
+
+    def resolve(self, name: object, arguments: object = None, *, call_id: str | None = None) -> Resolution:
+        """Resolve a tool call without running any tool.
+
+        Bridge reads are answered (and their discoveries recorded); a ``tool_call`` is unwrapped
+        into the real `ToolCall`, validated against the tool's schema. Use this when your own
+        code executes tools; use `dispatch` to have toolscout run them.
+        """
+        resolution = self._resolve(name, arguments, call_id=call_id)
+        return self._record(resolution)[0]
+
+    async def dispatch(self, name: object, arguments: object = None, *, call_id: str | None = None) -> ToolOutcome:
+        """Handle one tool call from the model and return its outcome. Never raises for bad model input."""
+        started = time.perf_counter()
+        resolution, newly = self._record(self._resolve(name, arguments, call_id=call_id))
+        raw = arguments if isinstance(arguments, dict) else {}
+        outcome = await run_resolution(
+            resolution,
+            requested=name if isinstance(name, str) else "",
+            arguments=cast(dict[str, object], raw),
+            handler_for=self.scout.handler_for,
+            before_call=self.scout.before_call,
+            after_call=self.scout.after_call,
+            transform=self.scout.offload.apply if self.scout.offload is not None else None,
+            started=started,
+            call_id=call_id,
+        )
+        return dataclasses.replace(outcome, revealed=newly)
+
+    def dispatch_sync(self, name: object, arguments: object = None, *, call_id: str | None = None) -> ToolOutcome:
+        """`dispatch` for synchronous code (runs its own event loop; do not call from async code)."""
+        return anyio.run(lambda: self.dispatch(name, arguments, call_id=call_id))
+
+    def _resolve(self, name: object, arguments: object, *, call_id: str | None) -> Resolution:
+        scout = self.scout
+        plan = scout.plan(self.scope)
+        listed = self.assemble().loaded
+        return resolve_call(
+            name,
+            arguments,
+            session_id=self.session_id,
+            plan=plan,
+            listed=listed,
+            index=scout.index(),
+            settings=scout.settings,
+            call_id=call_id,
+            own_tools={tool.name: tool for tool in scout.offload.tools} if scout.offload is not None else None,
+        )
+
+    def _record(self, resolution: Resolution) -> tuple[Resolution, tuple[str, ...]]:
+        """Store what the call discovered; returns the resolution and the newly discovered names."""
+        if isinstance(resolution, BridgeAnswer) and resolution.revealed:
+            return resolution, self.scout.store.discover(self.session_id, resolution.revealed)
+        if isinstance(resolution, ToolCall) and resolution.bridged:
+            return resolution, self.scout.store.discover(self.session_id, [resolution.name])
+        return resolution, ()
+
+
+def _call_with_arguments(func: Callable[..., object]) -> Handler:
+    """Wrap a plain function as a handler that receives the validated arguments as keywords."""
+    if inspect.iscoroutinefunction(func):
+
+        async def run_async(call: ToolCall) -> object:
+            return await func(**call.arguments)
+
+        return run_async
+
+    def run(call: ToolCall) -> object:
+        return func(**call.arguments)
+
+    return run

@@ -1,0 +1,126 @@
+"""`toolscout eval`: retrieval quality and speed of a catalog's index on a labelled query set."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from contextlib import ExitStack
+from functools import partial
+from pathlib import Path
+
+import click
+
+from .._errors import SearchError
+from ..search._base import SearchMode
+from ..search._evaluation import EvalReport, QueryFileError, evaluate, load_labelled_queries
+from ._engine import build_for_mode, default_mode, load_catalog, mode_option, sample_or_path, warnings_on_stderr
+
+__all__ = ["eval_command"]
+
+PROGRESS_THRESHOLD = 50
+"""Runs of at least this many queries show a progress bar on stderr."""
+
+
+def _parse_ks(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[int, ...]:
+    try:
+        ks = tuple(int(part) for part in value.split(",") if part.strip())
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a comma-separated list of integers, e.g. 1,5,10") from None
+    if not ks or min(ks) < 1:
+        raise click.BadParameter("cutoffs must be positive integers, e.g. 1,5,10")
+    return tuple(sorted(set(ks)))
+
+
+@click.command("eval")
+@click.argument("catalog")
+@click.argument("queries_file", metavar="QUERIES", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--k", "ks", default="1,5,10", show_default=True, callback=_parse_ks, help="Recall cutoffs.")
+@mode_option
+@click.option(
+    "--aliases",
+    "aliases_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="JSON object mapping catalog names to the names the gold lists use (renamed duplicates).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+def eval_command(
+    catalog: str,
+    queries_file: Path,
+    ks: tuple[int, ...],
+    mode: SearchMode | None,
+    aliases_file: Path | None,
+    as_json: bool,
+) -> None:
+    """Measure how well CATALOG's index finds the gold tools of QUERIES.
+
+    QUERIES is a JSONL file of {"id": ..., "query": ..., "gold": [tool names]} lines (an
+    empty gold list marks a request no tool answers). `sample` names the packaged samples.
+    Reports Recall@k for each cutoff, MRR and nDCG at the largest cutoff, p50/p95 query
+    latency and index build time. --json prints {"n", "recall": {"1": ..}, "hit", "mrr", "ndcg",
+    "latency_ms": {"p50", "p95"}, "build_s", "k", "mode"}; a progress bar goes to stderr.
+
+    \b
+    Example:
+      toolscout eval tools.json queries.jsonl --k 1,5,10 --json
+    """  # noqa: D301 - click needs a real \b (backspace) line to keep the examples unwrapped
+    tools = load_catalog(catalog)
+    try:
+        queries = load_labelled_queries(sample_or_path(queries_file, "sample_queries.jsonl"))
+    except QueryFileError as exc:
+        raise click.ClickException(str(exc)) from None
+    aliases = _load_aliases(aliases_file) if aliases_file is not None else None
+    run_mode = mode or default_mode()
+    show_progress = len(queries) >= PROGRESS_THRESHOLD
+
+    if show_progress:
+        click.echo(f"Indexing {len(tools)} tools ({run_mode})...", err=True)
+    with ExitStack() as stack:
+        stack.enter_context(warnings_on_stderr())
+        tick: Callable[[], None] | None = None
+        if show_progress:
+            bar = stack.enter_context(click.progressbar(length=len(queries), label="Searching", file=sys.stderr))
+            tick = partial(bar.update, 1)
+        try:
+            report = evaluate(
+                tools,
+                queries,
+                build=partial(build_for_mode, mode=run_mode),
+                ks=ks,
+                mode=run_mode,
+                aliases=aliases,
+                on_query=tick,
+            )
+        except SearchError as exc:
+            raise click.ClickException(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(report.to_json()))
+    else:
+        _print_report(report)
+
+
+def _load_aliases(path: Path) -> dict[str, str]:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise click.ClickException(f"{path}: cannot read alias file: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise click.ClickException(f"{path}: alias file is not valid JSON") from None
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise click.ClickException(f"{path}: alias file must be a JSON object of catalog name -> scored name")
+    return value
+
+
+def _print_report(report: EvalReport) -> None:
+    rows = [("queries", f"{report.n}  (mode: {report.mode})")]
+    rows += [(f"Recall@{k}", f"{value:.4f}") for k, value in sorted(report.recall.items())]
+    rows += [
+        (f"MRR@{report.k}", f"{report.mrr:.4f}"),
+        (f"nDCG@{report.k}", f"{report.ndcg:.4f}"),
+        ("latency", f"p50 {report.latency_p50_ms:.2f} ms   p95 {report.latency_p95_ms:.2f} ms"),
+        ("index build", f"{report.build_s:.3f} s"),
+    ]
+    if report.no_gold_empty is not None:
+        rows.append(("no-tool", f"{report.no_gold} queries no tool answers; {report.no_gold_empty:.0%} got zero hits"))
+    for label, value in rows:
+        click.echo(f"{label:<12} {value}")

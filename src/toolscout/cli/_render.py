@@ -1,0 +1,144 @@
+"""`toolscout render`: print exactly the request fields toolscout would send to a provider."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import get_args
+
+import click
+
+from .._errors import ToolscoutError
+from .._scout import ScoutSession, ToolScout
+from .._settings import Mode, SearchSettings, Style
+from .._tokens import default_token_counter
+from ..providers import anthropic, gemini, openai_chat, openai_responses
+from ..providers._auto import StyleChoice, choose_style
+from ..providers._calls import NativeSearch, Rendering
+from ..providers._measure import measure_rendering
+from ..providers._surface import Provider
+from ..session import DiscoveryStore, MemoryStore, SqliteStore
+from ._engine import load_catalog
+
+__all__ = ["render_command"]
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+@click.command("render")
+@click.argument("catalog")
+@click.option("--provider", type=click.Choice(get_args(Provider)), required=True, help="The provider API.")
+@click.option(
+    "--style",
+    type=click.Choice(["auto", "bridge", "reveal", "native"]),
+    default="auto",
+    show_default=True,
+    help="Disclosure style; auto picks native where --model supports it, else bridge.",
+)
+@click.option(
+    "--search",
+    type=click.Choice(get_args(NativeSearch)),
+    default=None,
+    help="Native variant [anthropic: hybrid (default), bm25, regex; openai-responses: hosted (default), client].",
+)
+@click.option("--model", default=None, help="The model id (for --style auto and the activation threshold).")
+@click.option(
+    "--mode",
+    type=click.Choice(["auto", "on", "off"]),
+    default="auto",
+    show_default=True,
+    help="When tools are deferred: auto (past the threshold), on (always) or off (never).",
+)
+@click.option("--core", multiple=True, metavar="NAME", help="A core tool (never deferred); repeatable.")
+@click.option(
+    "--session",
+    "session_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help='Discoveries: a JSON list of tool names (or {"discovered": [...]}), or a toolscout SQLite session store.',
+)
+@click.option("--session-id", default="default", show_default=True, help="The session to read from an SQLite store.")
+@click.option("--json", "as_json", is_flag=True, help="Print only the request fields, as JSON.")
+def render_command(
+    catalog: str,
+    provider: Provider,
+    style: str,
+    search: NativeSearch | None,
+    model: str | None,
+    mode: Mode,
+    core: tuple[str, ...],
+    session_file: Path | None,
+    session_id: str,
+    as_json: bool,
+) -> None:
+    """Print the tools array and system guidance toolscout would send to PROVIDER for CATALOG.
+
+    CATALOG is a catalog JSON file, or `sample` for the catalog shipped with toolscout. With
+    --session, the discoveries it holds are rendered as a session would: appended in reveal style,
+    sent in full in native style (a new conversation has no history that loads them).
+    """
+    try:
+        choice = choose_style(model, provider, override=None if style == "auto" else style)  # type: ignore[arg-type]  # click checked the choice
+        client_style: Style = "reveal" if choice.style == "reveal" else "bridge"
+        settings = SearchSettings(mode=mode, style=client_style, model=model)
+        store = _store(session_file, session_id)
+        scout = ToolScout(load_catalog(catalog), core=core, settings=settings, store=store)
+        rendering = _render(scout.session(session_id), provider, choice, search)
+    except ToolscoutError as exc:
+        raise click.ClickException(str(exc)) from None
+    fields = json.dumps(rendering.fields, indent=2, ensure_ascii=False)
+    if as_json:
+        click.echo(fields)
+        return
+    size = measure_rendering(rendering, default_token_counter())
+    variant = f" ({rendering.search})" if rendering.search else ""
+    click.echo(f"# {provider}, style {rendering.style}{variant}: {choice.reason}")
+    click.echo(f"# {rendering.surface.assembly.activation.reason}")
+    click.echo(
+        f"# {size.declared} tools declared, {size.deferred} deferred; ~{size.request_tokens} tokens sent, "
+        f"~{size.context_tokens} read by the model up front"
+    )
+    for name, mapped in sorted(rendering.names.renamed.items()):
+        click.echo(f"# renamed for {provider}: {name} -> {mapped}")
+    click.echo(fields)
+
+
+def _render(
+    session: ScoutSession, provider: Provider, choice: StyleChoice, search: NativeSearch | None
+) -> Rendering[object]:
+    style = choice.style
+    if provider == "anthropic":
+        variant = search or "hybrid"
+        if variant not in ("hybrid", "bm25", "regex"):
+            raise click.BadParameter(
+                f"{variant!r} is not an Anthropic variant (hybrid, bm25, regex)", param_hint="--search"
+            )
+        return anthropic.render(session, style=style, search=variant)
+    if provider == "openai-responses":
+        variant = search or "hosted"
+        if variant not in ("hosted", "client"):
+            raise click.BadParameter(f"{variant!r} is not a Responses variant (hosted, client)", param_hint="--search")
+        return openai_responses.render(session, style=style, search=variant)
+    if provider == "openai-chat":
+        return openai_chat.render(session, style=style)
+    return gemini.render(session, style=style)
+
+
+def _store(path: Path | None, session_id: str) -> DiscoveryStore:
+    if path is None:
+        return MemoryStore()
+    with path.open("rb") as handle:
+        if handle.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC:
+            return SqliteStore(path)
+    try:
+        data: object = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise click.ClickException(
+            f"{path}: not a JSON list of tool names nor an SQLite session store ({exc})"
+        ) from None
+    names = data.get("discovered") if isinstance(data, dict) else data
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise click.ClickException(f'{path}: expected a JSON list of tool names or {{"discovered": [names]}}')
+    store = MemoryStore()
+    store.discover(session_id, names)
+    return store

@@ -1,0 +1,96 @@
+"""`toolscout status`: the state of a running gateway's upstreams (its ``/healthz``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .._errors import ToolscoutError
+
+__all__ = ["status_command"]
+
+
+@click.command("status")
+@click.argument("config", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--url", help="The gateway's URL (its /mcp or /healthz) instead of CONFIG's host and port.")
+@click.option("--token", envvar="TOOLSCOUT_TOKEN", help="Bearer token, for gateways with auth [env: TOOLSCOUT_TOKEN].")
+@click.option("--json", "as_json", is_flag=True, help="Print the /healthz JSON as it came.")
+@click.pass_context
+def status_command(ctx: click.Context, config: Path | None, url: str | None, token: str | None, as_json: bool) -> None:
+    """Show each upstream of a running HTTP gateway: state, tools, restarts, problems.
+
+    The gateway is found at CONFIG's `toolscout.host`/`toolscout.port`, or at --url. When no
+    gateway answers there and CONFIG is given, each upstream is started once and probed
+    directly. Exits with 1 when an upstream is not connected.
+    """
+    try:
+        import anyio
+        import httpx2
+
+        from ..gateway._config import load_config
+    except ImportError as exc:
+        raise click.ClickException(f"this command needs the MCP SDK ({exc}): pip install 'toolscout[mcp]'") from None
+    if config is None and url is None:
+        raise click.UsageError("give CONFIG or --url")
+    try:
+        loaded = load_config(config) if config is not None else None
+    except ToolscoutError as exc:
+        raise click.ClickException(str(exc)) from None
+    if url is None:
+        assert loaded is not None
+        host = loaded.settings.host
+        url = f"http://{f'[{host}]' if ':' in host else host}:{loaded.settings.port}/healthz"
+    target = url.removesuffix("/mcp").removesuffix("/healthz").rstrip("/") + "/healthz"
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    try:
+        response = httpx2.get(target, headers=headers, timeout=10)
+        report: dict[str, Any] = response.json()
+    except httpx2.HTTPError as exc:
+        if loaded is None:
+            raise click.ClickException(f"no gateway answers at {target}: {exc}") from None
+        click.echo(f"no gateway answers at {target}; starting each upstream once to probe it", err=True)
+        from ..gateway._dump import dump_catalog
+
+        dump = anyio.run(dump_catalog, loaded)
+        report = _probe_report(dump.servers)
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        _print(report)
+    ctx.exit(0 if report.get("status") == "ok" else 1)
+
+
+def _probe_report(servers: Any) -> dict[str, Any]:
+    upstreams = [
+        {
+            "name": report.name,
+            "state": "failed" if report.error else "connected",
+            "tools": report.tools,
+            "error": report.error,
+            "problems": [{"tool": problem.tool, "message": problem.message} for problem in report.problems],
+        }
+        for report in servers
+    ]
+    ok = all(entry["state"] == "connected" for entry in upstreams)
+    return {"status": "ok" if ok else "degraded", "upstreams": upstreams}
+
+
+def _print(report: dict[str, Any]) -> None:
+    upstreams = report.get("upstreams")
+    if not isinstance(upstreams, list):
+        click.echo(f"status: {report.get('status')} (send a token to see the upstreams)")
+        return
+    width = max((len(str(entry.get("name"))) for entry in upstreams), default=4)
+    click.echo(f"status: {report.get('status')}")
+    for entry in upstreams:
+        line = f"  {entry['name']:<{width}}  {entry['state']:<10}  {entry.get('tools', 0):>4} tools"
+        if entry.get("restarts"):
+            line += f"  restarts={entry['restarts']}"
+        if entry.get("error"):
+            line += f"  error: {entry['error']}"
+        click.echo(line)
+        for problem in entry.get("problems") or ():
+            click.echo(f"  {'':<{width}}  left out {problem.get('tool') or '(unnamed)'}: {problem.get('message')}")

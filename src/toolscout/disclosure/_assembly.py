@@ -1,0 +1,204 @@
+"""Assemble the tools array and guidance for one turn.
+
+Array order is always: core tools (then toolscout's own offload tools, when given), other
+tools sent in full, the bridge tools, then discovered tools in discovery order
+(pre-discovered first). Discoveries only append, so the array's prefix stays byte-stable
+across a session. Stubs (reveal style with
+``reveal_stubs``) come last, after the discovered tools.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .._errors import CatalogError
+from .._policy import Activation, Classification, classify, decide_activation
+from .._scope import Scope
+from .._settings import SearchSettings, Style
+from .._text import clip, one_line
+from .._tokens import TokenCounter
+from ..catalog import Catalog, ToolSpec, canonical_json
+from ._bridge import BRIDGE_NAMES, bridge_tools
+from ._guidance import render_guidance
+from ._listing import Listing, render_listing
+
+__all__ = ["Assembly", "TurnPlan", "assemble", "plan_turn"]
+
+_STUB_NOTE = " (Parameters not loaded: call tool_search with this exact name first.)"
+_STUB_DESCRIPTION_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnPlan:
+    """Everything decided about one turn before rendering: the scoped catalog and its policy."""
+
+    catalog: Catalog
+    """The live catalog, bridge tools removed (the full catalog, not scoped)."""
+    scoped: Catalog
+    """The part of `catalog` the session may use."""
+    classification: Classification
+    """The scoped catalog split by policy."""
+    activation: Activation
+    """Whether deferral is active, and which tools are deferred."""
+    listing: Listing
+    """The catalog listing of the deferred tools (rendered once per plan: it depends on nothing else)."""
+
+    @property
+    def deferred(self) -> frozenset[str]:
+        """Names deferred this turn."""
+        return frozenset(self.activation.deferred)
+
+    @property
+    def core(self) -> frozenset[str]:
+        """Names of the core tools (a scope never removes them)."""
+        return frozenset(tool.name for tool in self.classification.core)
+
+    @property
+    def pinned(self) -> frozenset[str]:
+        """Names of the pinned (never deferred) tools in scope: always in the array, called directly."""
+        return frozenset(tool.name for tool in self.classification.pinned)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Assembly:
+    """The tools array and guidance for one turn."""
+
+    tools: tuple[ToolSpec, ...]
+    """The tools to send, in array order."""
+    guidance: str
+    """System-prompt text for the disclosure style ("" when nothing is deferred)."""
+    style: Style
+    """The disclosure style used."""
+    activation: Activation
+    """Why deferral is (in)active this turn."""
+    discovered: tuple[str, ...]
+    """Deferred tools sent in full because they were (pre-)discovered, in discovery order."""
+    listing: Listing
+    """The catalog listing embedded in the guidance."""
+    stubs: tuple[str, ...] = ()
+    """Tools sent as name + description stubs (reveal style with stubs): listed, but their schema not loaded."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names in the tools array, in order."""
+        return tuple(tool.name for tool in self.tools)
+
+    @property
+    def loaded(self) -> frozenset[str]:
+        """The tools the model has with their full schema this turn (the array minus the stubs)."""
+        return frozenset(self.names).difference(self.stubs)
+
+
+def plan_turn(
+    catalog: Catalog,
+    *,
+    core: frozenset[str],
+    settings: SearchSettings,
+    counter: TokenCounter,
+    scope: Scope,
+    context_overrides: dict[str, int] | None = None,
+) -> TurnPlan:
+    """Classify the live catalog for one turn and decide activation.
+
+    Raises:
+        CatalogError: A catalog tool uses a bridge tool's name with a different definition.
+    """
+    live = strip_bridge_tools(catalog)
+    scoped = scope.filter(live, keep=core)
+    classification = classify(scoped, core=core, never_defer=settings.never_defer)
+    activation = decide_activation(classification, settings, counter, context_overrides=context_overrides)
+    deferred = frozenset(activation.deferred)
+    listing = render_listing(
+        (tool for tool in scoped if tool.name in deferred),
+        budget_tokens=settings.listing_budget_tokens,
+        counter=counter,
+    )
+    return TurnPlan(catalog=live, scoped=scoped, classification=classification, activation=activation, listing=listing)
+
+
+def assemble(
+    plan: TurnPlan,
+    *,
+    settings: SearchSettings,
+    discovered: Sequence[str] = (),
+    own_tools: Sequence[ToolSpec] = (),
+) -> Assembly:
+    """Render the tools array and guidance for `plan`, given the session's discoveries.
+
+    `own_tools` (toolscout's offload tools) are listed like core tools: right after the core
+    tools while deferral is active, after the catalog's tools while it is not.
+    """
+    activation = plan.activation
+    if not activation.active:
+        return Assembly(
+            tools=(*plan.scoped.tools, *own_tools),
+            guidance="",
+            style=settings.style,
+            activation=activation,
+            discovered=(),
+            listing=Listing(text="", level="none", tokens=0),
+        )
+    deferred = plan.deferred
+    first = [*plan.classification.core, *own_tools]
+    first += [tool for tool in plan.scoped if tool.name not in deferred and tool.name not in plan.core]
+    shown_order = list(settings.pre_discovered)
+    if settings.style == "reveal":
+        shown_order += discovered
+    shown: dict[str, ToolSpec] = {}
+    for name in shown_order:
+        tool = plan.scoped.get(name)
+        if tool is not None and name in deferred and name not in shown:
+            shown[name] = tool
+    tools = [*first, *bridge_tools(settings.style), *shown.values()]
+    stubs: list[ToolSpec] = []
+    if settings.style == "reveal" and settings.reveal_stubs:
+        stubs = [_stub(tool) for tool in plan.scoped if tool.name in deferred and tool.name not in shown]
+    tools += stubs
+    return Assembly(
+        tools=tuple(tools),
+        guidance=render_guidance(settings.style, plan.listing),
+        style=settings.style,
+        activation=activation,
+        discovered=tuple(shown),
+        listing=plan.listing,
+        stubs=tuple(tool.name for tool in stubs),
+    )
+
+
+def strip_bridge_tools(catalog: Catalog) -> Catalog:
+    """Drop toolscout's own bridge tools from a tool list (so assembling twice changes nothing).
+
+    Raises:
+        CatalogError: A different tool uses a reserved bridge name.
+    """
+    kept: list[ToolSpec] = []
+    for tool in catalog:
+        if tool.name in BRIDGE_NAMES:
+            if _content(tool) in _OWN_BRIDGE_CONTENT:
+                continue
+            raise CatalogError(
+                f"tool name {tool.name!r} is reserved for toolscout's bridge tools; rename the tool",
+                tool_name=tool.name,
+            )
+        kept.append(tool)
+    return catalog if len(kept) == len(catalog) else Catalog(kept)
+
+
+def _content(tool: ToolSpec) -> str:
+    return canonical_json([tool.name, tool.description, tool.parameters])
+
+
+_OWN_BRIDGE_CONTENT = frozenset(_content(tool) for tool in (*bridge_tools("bridge"), *bridge_tools("reveal")))
+
+
+def _stub(tool: ToolSpec) -> ToolSpec:
+    description = clip(one_line(tool.description), _STUB_DESCRIPTION_CHARS) + _STUB_NOTE
+    return ToolSpec(
+        name=tool.name,
+        description=description.strip(),
+        namespace=tool.namespace,
+        title=tool.title,
+        annotations=tool.annotations,
+        defer=tool.defer,
+    )

@@ -1,0 +1,77 @@
+"""The bridge tools the model sees in place of deferred tools.
+
+Their definitions are constants: they never mention the catalog's size or contents, so
+the request prefix stays byte-identical (and prompt-cache friendly) while tools come and go.
+"""
+
+from __future__ import annotations
+
+from .._settings import Style
+from .._types import JsonObject
+from ..catalog import ToolSpec
+
+__all__ = ["BRIDGE_NAMES", "SEARCH", "bridge_tools", "DESCRIBE", "CALL"]
+
+SEARCH = "tool_search"
+DESCRIBE = "tool_describe"
+CALL = "tool_call"
+BRIDGE_NAMES = frozenset({SEARCH, DESCRIBE, CALL})
+
+_SEARCH_PARAMETERS: JsonObject = {
+    "type": "object",
+    "properties": {
+        "query": {
+            "type": "string",
+            "description": "Keywords (service + action) or an exact tool name; empty lists every tool.",
+        },
+        "limit": {"type": "integer"},
+        "offset": {"type": "integer", "description": "For paging."},
+    },
+}
+_NOT_MISSING = "If nothing matches, try other words before deciding a capability is missing."
+
+_SEARCH_BRIDGE = ToolSpec(
+    name=SEARCH,
+    description=f"Find tools that exist but are not in your tool list; returns names and descriptions. {_NOT_MISSING}",
+    parameters=_SEARCH_PARAMETERS,
+    defer="never",
+)
+
+_SEARCH_REVEAL = ToolSpec(
+    name=SEARCH,
+    description=(
+        "Find tools that exist but are not in your tool list; the matches are added to your tool list "
+        f"for your next step. {_NOT_MISSING}"
+    ),
+    parameters=_SEARCH_PARAMETERS,
+    defer="never",
+)
+
+_DESCRIBE = ToolSpec(
+    name=DESCRIBE,
+    description="Get the parameter schemas of tools found by tool_search.",
+    parameters={
+        "type": "object",
+        "properties": {"names": {"type": "array", "items": {"type": "string"}}},
+        "required": ["names"],
+    },
+    defer="never",
+)
+
+_CALL = ToolSpec(
+    name=CALL,
+    description="Run a tool found by tool_search with arguments matching its schema (not tools already listed).",
+    parameters={
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "arguments": {"type": "object"}},
+        "required": ["name", "arguments"],
+    },
+    defer="never",
+)
+
+
+def bridge_tools(style: Style) -> tuple[ToolSpec, ...]:
+    """The constant bridge tools of a disclosure style, in array order."""
+    if style == "bridge":
+        return (_SEARCH_BRIDGE, _DESCRIBE, _CALL)
+    return (_SEARCH_REVEAL,)

@@ -1,0 +1,123 @@
+"""Resolve a model's tool call into a real `ToolCall`, a `BridgeAnswer`, or a `ToolError`.
+
+The bridge is unwrapped here, before any hook, guardrail, approval or log sees the call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .._settings import SearchSettings
+from .._types import JsonObject
+from ..catalog import ToolSpec
+from ..disclosure._assembly import TurnPlan
+from ..disclosure._bridge import BRIDGE_NAMES, CALL, DESCRIBE, SEARCH
+from ..search._base import SearchIndex
+from ._arguments import parse_arguments, validate_arguments
+from ._bridge_reads import answer_describe, answer_search, unknown_tool_error
+from ._call import BridgeAnswer, Resolution, ToolCall
+from ._errors import ToolError
+
+__all__ = ["resolve_call"]
+
+
+def resolve_call(
+    name: object,
+    raw_arguments: object,
+    *,
+    session_id: str,
+    plan: TurnPlan,
+    listed: frozenset[str],
+    index: SearchIndex,
+    settings: SearchSettings,
+    call_id: str | None = None,
+    own_tools: Mapping[str, ToolSpec] | None = None,
+) -> Resolution:
+    """Resolve one tool call from the model. Never raises for bad input from the model.
+
+    `own_tools` are toolscout's own always-listed tools (the offload tools): called directly
+    like core tools, validated against their schemas, never reachable through ``tool_call``.
+    """
+    if not isinstance(name, str) or not name:
+        return ToolError(
+            code="invalid_request",
+            message="The tool call has no tool name.",
+            hint="Call a tool by its exact name.",
+        )
+    arguments = parse_arguments(raw_arguments, tool=name)
+    if isinstance(arguments, ToolError):
+        return arguments
+    if name == SEARCH or name == DESCRIBE:
+        answer = (
+            answer_search(arguments, plan=plan, listed=listed, index=index, settings=settings)
+            if name == SEARCH
+            else answer_describe(arguments, plan=plan, listed=listed)
+        )
+        if isinstance(answer, ToolError):
+            return answer
+        content, discovered = answer
+        return BridgeAnswer(
+            session_id=session_id,
+            name=name,
+            arguments=arguments,
+            content=content,
+            revealed=discovered,
+            call_id=call_id,
+        )
+    own = own_tools or {}
+    if name in own:
+        return _checked(own[name], arguments, session_id=session_id, call_id=call_id, bridged=False)
+    if name == CALL:
+        return _unwrap(arguments, session_id=session_id, plan=plan, call_id=call_id, own=own)
+    return _direct(name, arguments, session_id=session_id, plan=plan, call_id=call_id, bridged=False)
+
+
+def _unwrap(
+    arguments: JsonObject, *, session_id: str, plan: TurnPlan, call_id: str | None, own: Mapping[str, ToolSpec]
+) -> Resolution:
+    target = arguments.get("name")
+    if not isinstance(target, str) or not target:
+        return ToolError(
+            code="invalid_request",
+            message="tool_call needs 'name': the exact name of the tool to run.",
+            hint="Find the name with tool_search, then call tool_call(name, arguments).",
+            tool=CALL,
+        )
+    if target in BRIDGE_NAMES:
+        return ToolError(
+            code="bridge_recursion",
+            message=f"{target} is a bridge tool and cannot be run through tool_call.",
+            hint=f"Call {target} directly.",
+            tool=target,
+        )
+    if target in plan.core or target in own or target in plan.pinned:
+        return ToolError(
+            code="call_directly",
+            message=f"{target} is already in your tool list and cannot be run through tool_call.",
+            hint=f"Call {target} directly.",
+            tool=target,
+        )
+    inner = parse_arguments(arguments.get("arguments"), tool=target)
+    if isinstance(inner, ToolError):
+        return inner
+    return _direct(target, inner, session_id=session_id, plan=plan, call_id=call_id, bridged=True)
+
+
+def _direct(
+    name: str, arguments: JsonObject, *, session_id: str, plan: TurnPlan, call_id: str | None, bridged: bool
+) -> Resolution:
+    tool = plan.scoped.get(name)
+    if tool is None:
+        return unknown_tool_error(name, plan)
+    return _checked(tool, arguments, session_id=session_id, call_id=call_id, bridged=bridged)
+
+
+def _checked(
+    tool: ToolSpec, arguments: JsonObject, *, session_id: str, call_id: str | None, bridged: bool
+) -> Resolution:
+    checked = validate_arguments(tool, arguments)
+    if isinstance(checked, ToolError):
+        return checked
+    return ToolCall(
+        session_id=session_id, name=tool.name, arguments=checked, tool=tool, bridged=bridged, call_id=call_id
+    )

@@ -1,0 +1,293 @@
+"""The gateway's config file: the `mcpServers` map MCP clients already use, plus a `toolscout` section.
+
+```json
+{
+  "mcpServers": {
+    "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"],
+               "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "${GITHUB_TOKEN}"}},
+    "remote": {"url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}}
+  },
+  "toolscout": {"style": "bridge", "call_timeout_s": 60, "pinned": ["github__get_*"]}
+}
+```
+
+The same keys work in a TOML file (``[mcpServers.github]``, ``[toolscout]``); VS Code's
+``servers`` key is accepted for ``mcpServers``. Every string may use ``${VAR}`` or
+``${VAR:-default}`` (``$${`` writes a literal ``${``). A relative ``cwd`` is taken from the
+config file's folder; a relative command path (one containing ``/``) from the server's ``cwd``,
+and so is a relative ``toolscout.store`` path. Env and header values and auth tokens are
+`SecretStr`: they never show in a repr, a log line or an error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, TypeAlias
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SecretStr,
+    SkipValidation,
+    StrictBool,
+    field_validator,
+)
+
+from .._errors import ConfigError
+from .._settings import Mode, Style
+from .._types import JsonObject
+from ..offload._settings import OffloadSettings
+from ._auth import AuthSettings
+from ._envsubst import expand_env
+from ._validation import validate_section
+
+__all__ = ["GatewayConfig", "GatewaySettings", "HttpServer", "ServerConfig", "StdioServer", "load_config"]
+
+_SERVER_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_MODES: dict[object, Mode] = {"auto": "auto", "on": "on", "off": "off", True: "auto", False: "off"}
+# Keys some MCP clients add to a server entry; they mean nothing to the gateway.
+_IGNORED_SERVER_KEYS = frozenset({"autoApprove", "alwaysAllow", "timeout", "description", "transportType"})
+
+
+def _mode(value: object) -> object:
+    return _MODES.get(value, value) if isinstance(value, str | bool) else value
+
+
+def _offload(value: object) -> OffloadSettings:
+    if isinstance(value, OffloadSettings):
+        return value
+    return OffloadSettings.from_mapping(value, prefix="toolscout.offload")  # type: ignore[arg-type]  # checked there
+
+
+class StdioServer(BaseModel):
+    """A local server the gateway starts and talks to over stdin/stdout."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    command: str = Field(min_length=1)
+    """The executable (resolved to an absolute path when given relative with a ``/``)."""
+    args: tuple[str, ...] = ()
+    """Command-line arguments, passed verbatim."""
+    env: dict[str, SecretStr] = Field(default_factory=dict)
+    """Extra environment variables, merged over the SDK's safe default environment."""
+    cwd: Path | None = None
+    """Working directory of the server process (absolute after loading)."""
+    disabled: StrictBool = False
+    """Kept in the file but not started (the flag some MCP clients use)."""
+
+    def plain_env(self) -> dict[str, str]:
+        """Return the environment with the secret values revealed, for spawning the process."""
+        return {key: value.get_secret_value() for key, value in self.env.items()}
+
+
+class HttpServer(BaseModel):
+    """A remote server reached over Streamable HTTP."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    url: str = Field(pattern=r"^https?://\S+$")
+    """The server's MCP endpoint, e.g. ``http://127.0.0.1:8000/mcp``."""
+    headers: dict[str, SecretStr] = Field(default_factory=dict)
+    """Extra HTTP headers sent with every request (typically ``Authorization``)."""
+    disabled: StrictBool = False
+    """Kept in the file but not connected."""
+
+    def plain_headers(self) -> dict[str, str]:
+        """Return the headers with the secret values revealed, for the HTTP client."""
+        return {key: value.get_secret_value() for key, value in self.headers.items()}
+
+
+ServerConfig: TypeAlias = StdioServer | HttpServer
+"""One upstream server entry."""
+
+
+class GatewaySettings(BaseModel):
+    """The ``toolscout`` section: how the gateway presents and calls the upstream tools."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    separator: str = Field(default="__", pattern=r"^[A-Za-z0-9_.:-]{1,8}$")
+    """Joins server and tool name: ``github__create_issue``."""
+    call_timeout_s: float = Field(default=60.0, gt=0)
+    """Seconds one upstream tool call may take."""
+    connect_timeout_s: float = Field(default=30.0, gt=0)
+    """Seconds an upstream may take to start and finish the MCP handshake."""
+    style: Style = "bridge"
+    """How deferred tools reach the model: ``bridge`` or ``reveal``."""
+    pinned: tuple[str, ...] = ()
+    """Tool names or globs (``time__*``) always exposed directly, never deferred."""
+    mode: Annotated[Mode, BeforeValidator(_mode)] = "auto"
+    """When tool search is active: ``auto``, ``on``, ``off`` (``true`` means auto, ``false`` off)."""
+    store: str | None = Field(default=None, min_length=1)
+    """Where session discoveries live: an SQLite file path (relative to the config file), ``memory``,
+    or a ``redis://`` URL (needs ``toolscout[redis]``). Default: ``sessions.sqlite3`` in the data dir."""
+    session_id: str | None = Field(default=None, min_length=1, max_length=200)
+    """stdio: the session id to use (default: derived from the client's name, so it survives restarts)."""
+    host: str = Field(default="127.0.0.1", min_length=1)
+    """HTTP: the address to bind."""
+    port: int = Field(default=8765, ge=0, le=65535)
+    """HTTP: the port to bind (0 picks a free one)."""
+    auth: AuthSettings | None = None
+    """HTTP: bearer tokens and what each may reach (see `toolscout.gateway._auth`)."""
+    restart_backoff_s: float = Field(default=0.5, gt=0)
+    """First delay before restarting a crashed upstream; it doubles per failed attempt, up to 60 s."""
+    offload: Annotated[SkipValidation[OffloadSettings], BeforeValidator(_offload)] = OffloadSettings()
+    """Context offloading of large results (`toolscout.offload.OffloadSettings` keys; ``false`` turns it
+    off). A relative ``folder`` is taken from the config file's folder."""
+
+    @field_validator("pinned")
+    @classmethod
+    def _no_blank_patterns(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if any(not pattern.strip() for pattern in value):
+            raise ValueError("pinned names must not be blank")
+        return value
+
+
+class GatewayConfig(BaseModel):
+    """A loaded gateway config: upstream servers by name, and the gateway's own settings."""
+
+    model_config = ConfigDict(frozen=True)
+
+    servers: dict[str, ServerConfig]
+    """Upstream servers by name (the name becomes the tools' namespace), in file order."""
+    settings: GatewaySettings = GatewaySettings()
+    """The ``toolscout`` section."""
+    source: Path | None = None
+    """The file this config was read from, if any."""
+
+    def enabled_servers(self) -> dict[str, ServerConfig]:
+        """The servers not marked ``disabled``, in file order."""
+        return {name: server for name, server in self.servers.items() if not server.disabled}
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, object], *, base_dir: Path | None = None) -> GatewayConfig:
+        """Validate a decoded config file (see the module docs for the shape).
+
+        Args:
+            data: The decoded JSON or TOML document.
+            base_dir: Folder that relative paths are resolved against (default: the current one).
+
+        Raises:
+            ConfigError: A setting is missing or invalid; `key` is its dotted path.
+        """
+        base = (base_dir or Path.cwd()).resolve()
+        servers_key = "mcpServers" if "mcpServers" in data or "servers" not in data else "servers"
+        raw_servers = expand_env(data.get(servers_key), servers_key)
+        if not isinstance(raw_servers, dict) or not raw_servers:
+            raise ConfigError(
+                'add at least one server: {"mcpServers": {"name": {"command": ...} or {"url": ...}}}',
+                key=servers_key,
+            )
+        servers = {
+            name: _server(name, raw, key=f"{servers_key}.{name}", base=base) for name, raw in raw_servers.items()
+        }
+        raw_settings = expand_env(data.get("toolscout", {}), "toolscout")
+        if not isinstance(raw_settings, dict):
+            raise ConfigError("must be an object (a table in TOML) of gateway settings", key="toolscout")
+        settings = validate_section(GatewaySettings, raw_settings, "toolscout")
+        for name in servers:
+            if settings.separator in name:
+                raise ConfigError(
+                    f"server name contains the separator {settings.separator!r}, so its tool names would be "
+                    "ambiguous: rename the server or change toolscout.separator",
+                    key=f"{servers_key}.{name}",
+                )
+        unknown = settings.auth.check_servers(set(servers)) if settings.auth is not None else None
+        if unknown is not None:
+            raise ConfigError(
+                f"unknown server {unknown[1]!r}; use one of: {', '.join(servers)}",
+                key=f"toolscout.auth.tokens.{unknown[0]}.servers",
+            )
+        if settings.store is not None and settings.store != "memory" and "://" not in settings.store:
+            settings = settings.model_copy(update={"store": str(base / Path(settings.store).expanduser())})
+        if settings.offload.folder is not None and not settings.offload.folder.is_absolute():
+            offload = dataclasses.replace(settings.offload, folder=base / settings.offload.folder)
+            settings = settings.model_copy(update={"offload": offload})
+        return cls(servers=servers, settings=settings)
+
+
+def load_config(path: str | Path) -> GatewayConfig:
+    """Read a gateway config from a JSON or TOML file (chosen by the ``.toml`` suffix).
+
+    Raises:
+        ConfigError: The file cannot be read or parsed, or a setting is invalid.
+    """
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError(f"cannot read the config file: {reason}", key=str(file)) from None
+    data: object
+    if file.suffix.lower() == ".toml":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"invalid TOML: {exc}", key=str(file)) from None
+    else:
+        try:
+            data = json.loads(text, object_pairs_hook=_reject_duplicate_keys)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(
+                f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", key=str(file)
+            ) from None
+        except _DuplicateKeyError as exc:
+            raise ConfigError(f"key {exc.args[0]!r} appears twice in one object; keep one", key=str(file)) from None
+    if not isinstance(data, dict):
+        raise ConfigError('the config must be an object with an "mcpServers" key', key=str(file))
+    config = GatewayConfig.from_mapping(data, base_dir=file.resolve().parent)
+    return config.model_copy(update={"source": file.resolve()})
+
+
+class _DuplicateKeyError(ValueError):
+    pass
+
+
+def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKeyError(key)
+        out[key] = value
+    return out
+
+
+def _server(name: object, raw: object, *, key: str, base: Path) -> ServerConfig:
+    if not isinstance(name, str) or not _SERVER_NAME_RE.fullmatch(name):
+        raise ConfigError(
+            "server names become tool namespaces (name__tool): use 1-64 letters, digits, '-' or '_', "
+            "starting with a letter or digit",
+            key=key,
+        )
+    if not isinstance(raw, dict):
+        raise ConfigError('must be an object: {"command": ..., "args": [...]} or {"url": ...}', key=key)
+    entry: JsonObject = {k: v for k, v in raw.items() if k not in _IGNORED_SERVER_KEYS}
+    kind = entry.pop("type", None)
+    if kind == "sse":
+        raise ConfigError(
+            "the SSE transport is not supported: point 'url' at the server's Streamable HTTP endpoint",
+            key=f"{key}.type",
+        )
+    if kind not in (None, "stdio", "http", "streamable-http", "streamableHttp"):
+        raise ConfigError("must be 'stdio' or 'http' (or left out)", key=f"{key}.type")
+    has_command, has_url = "command" in entry, "url" in entry
+    if has_command == has_url:
+        problem = "has both 'command' and 'url'" if has_command else "has neither 'command' nor 'url'"
+        raise ConfigError(
+            f"{problem}: give 'command' (and 'args') for a local server, or 'url' for a Streamable HTTP one", key=key
+        )
+    if has_url:
+        return validate_section(HttpServer, entry, key)
+    server = validate_section(StdioServer, entry, key)
+    cwd = (base / server.cwd).resolve() if server.cwd is not None else None
+    command = server.command
+    if "/" in command and not Path(command).is_absolute():
+        command = str((cwd or base) / command)
+    return server.model_copy(update={"cwd": cwd, "command": command})

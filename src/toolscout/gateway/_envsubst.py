@@ -1,0 +1,52 @@
+"""``${VAR}`` expansion in config values, with the error naming the config key."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .._errors import ConfigError
+
+__all__ = ["expand_env"]
+
+_VAR_RE = re.compile(r"\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+def expand_env(value: object, key: str) -> object:
+    """Expand ``${VAR}`` / ``${VAR:-default}`` in every string of a decoded document.
+
+    ``${VAR:-default}`` uses the default when VAR is unset or empty; ``$${`` writes a literal
+    ``${``. Containers are walked; other values are returned as they are.
+
+    Args:
+        value: A decoded JSON/TOML value.
+        key: Its dotted path, named by the error.
+
+    Raises:
+        ConfigError: A variable without a default is not set; `key` is the string's path.
+    """
+    if isinstance(value, str):
+        return _expand_string(value, key)
+    if isinstance(value, list):
+        return [expand_env(item, f"{key}[{index}]") for index, item in enumerate(value)]
+    if isinstance(value, dict):
+        return {name: expand_env(item, f"{key}.{name}") for name, item in value.items()}
+    return value
+
+
+def _expand_string(text: str, key: str) -> str:
+    def substitute(match: re.Match[str]) -> str:
+        if match.group(0) == "$${":
+            return "${"
+        name, default = match.group(1), match.group(2)
+        value = os.environ.get(name)
+        if value is not None and (value or default is None):
+            return value
+        if default is not None:
+            return default
+        raise ConfigError(
+            f"environment variable {name} is not set: export it, or write ${{{name}:-default}} to give a default",
+            key=key,
+        )
+
+    return _VAR_RE.sub(substitute, text)

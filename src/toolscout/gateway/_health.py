@@ -1,0 +1,43 @@
+"""The gateway's health report: every upstream's state, as ``/healthz`` serves it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .._scope import Scope
+from .._types import JsonObject
+from ._pool import UpstreamPool, UpstreamStatus
+
+__all__ = ["health_report", "visible_servers"]
+
+
+def health_report(statuses: Iterable[UpstreamStatus], *, tools: int | None = None) -> JsonObject:
+    """``{"status": "ok" | "degraded", "upstreams": [...]}`` (``ok``: every listed upstream connected)."""
+    upstreams = [_entry(status) for status in statuses]
+    report: JsonObject = {
+        "status": "ok" if all(entry["state"] == "connected" for entry in upstreams) else "degraded",
+        "upstreams": upstreams,
+    }
+    if tools is not None:
+        report["tools"] = tools
+    return report
+
+
+def visible_servers(pool: UpstreamPool, scope: Scope, servers: Iterable[str] | None) -> frozenset[str]:
+    """The upstreams a grant may know of: those it names, and those with a tool in its scope."""
+    named = set(servers or ())
+    return frozenset(named | {tool.spec.namespace or "" for tool in pool.tools() if scope.permits(tool.spec)})
+
+
+def _entry(status: UpstreamStatus) -> JsonObject:
+    return {
+        "name": status.name,
+        "transport": status.transport,
+        "state": status.state,
+        "tools": status.tools,
+        "restarts": status.restarts,
+        "protocol_version": status.protocol_version,
+        "error": status.error,
+        "repaired": list(status.repaired),
+        "problems": [{"tool": problem.tool, "message": problem.message} for problem in status.problems],
+    }

@@ -1,0 +1,83 @@
+"""The gateway's HTTP app: ``/mcp``, ``/metrics``, the ``/ui/`` page (all behind the bearer tokens), ``/healthz``."""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend, RequireAuthMiddleware
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.authentication import AuthenticationMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp
+
+from ..observe import CONTENT_TYPE
+from ._auth import StaticTokenVerifier
+from ._health import health_report, visible_servers
+from ._server import Gateway
+from ._ui import AsgiEndpoint, UiSource, ui_routes
+
+__all__ = ["MCP_PATH", "http_app"]
+
+MCP_PATH = "/mcp"
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def http_app(gateway: Gateway, *, host: str) -> Starlette:
+    """The ASGI app serving `gateway` (the SDK's session manager and bearer middleware).
+
+    Bound to a loopback `host`, requests must also carry a loopback ``Host`` header (DNS
+    rebinding protection, as the SDK does by default).
+    """
+    security = None
+    if host in _LOOPBACK:
+        security = TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+        )
+    manager = StreamableHTTPSessionManager(app=gateway.server, security_settings=security)
+    auth = gateway.config.settings.auth
+    mcp = StreamableHTTPASGIApp(manager)
+    middleware: list[Middleware] = []
+    if auth is not None:
+        middleware.append(Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(StaticTokenVerifier(auth))))
+
+    async def healthz(request: Request) -> JSONResponse:
+        statuses = gateway.pool.status()
+        if auth is None:
+            return JSONResponse(health_report(statuses, tools=len(gateway.scout.catalog)))
+        user = request.scope.get("user")
+        if not isinstance(user, AuthenticatedUser):
+            # Enough for a load balancer; nothing about the catalog.
+            return JSONResponse({"status": health_report(statuses)["status"]})
+        label, scope = gateway.identities.grant(user)
+        visible = visible_servers(gateway.pool, scope, auth.tokens[label].servers)
+        return JSONResponse(health_report(status for status in statuses if status.name in visible))
+
+    def lifespan(app: Starlette) -> AbstractAsyncContextManager[None]:
+        return manager.run()
+
+    def protect(app: ASGIApp) -> ASGIApp:
+        return RequireAuthMiddleware(app, []) if auth is not None else app
+
+    async def metrics(request: Request) -> Response:
+        return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
+
+    ui = UiSource(
+        scout=lambda: gateway.scout,
+        upstreams=gateway.pool.status,
+        activity=gateway.activity,
+        search_mode=lambda: "lexical",
+    )
+    routes = [
+        Route(MCP_PATH, endpoint=protect(mcp)),
+        Route("/healthz", endpoint=healthz, methods=["GET"]),
+        Route("/metrics", endpoint=protect(AsgiEndpoint(metrics)), methods=["GET"]),
+        *ui_routes(ui, protect=protect),
+    ]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

@@ -1,0 +1,74 @@
+"""What talking to an upstream produces: tool listings, left-out tools, and errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from .._errors import ToolscoutError
+from ..catalog import ToolSpec
+
+__all__ = ["ToolListing", "ToolProblem", "UpstreamError", "UpstreamFailure", "UpstreamTool"]
+
+UpstreamFailure: TypeAlias = Literal["start", "timeout", "closed", "protocol"]
+"""`start`: could not start or finish the handshake; `timeout`: no answer in time; `closed`: the
+connection is gone (the server exited); `protocol`: the server answered with an error or garbage."""
+
+
+class UpstreamError(ToolscoutError):
+    """An upstream server could not be started, or a request to it failed.
+
+    Attributes:
+        server: The upstream's name.
+        kind: What went wrong (see `UpstreamFailure`).
+        reason: The message without the server's name or stderr.
+        stderr: The end of a stdio server's stderr, when it helps explain the failure.
+    """
+
+    def __init__(self, message: str, *, server: str, kind: UpstreamFailure, stderr: str = "") -> None:
+        self.server = server
+        self.kind: UpstreamFailure = kind
+        self.reason = message
+        self.stderr = stderr
+        super().__init__(f"upstream {server!r}: {message}{f'; its stderr ends with: {stderr}' if stderr else ''}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolProblem:
+    """An upstream tool left out of the catalog, and why."""
+
+    server: str
+    """The upstream server's name."""
+    tool: str | None
+    """The tool's name, or None when it has no readable name."""
+    message: str
+    """What is wrong with it."""
+
+    def __str__(self) -> str:
+        return f"{self.server}: tool {self.tool or '(unnamed)'}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UpstreamTool:
+    """A tool as the gateway presents it, with the name to call it by upstream."""
+
+    spec: ToolSpec
+    """The namespaced record (``server__tool``, namespace = server)."""
+    upstream_name: str
+    """The tool's own name on its server, for routing calls."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolListing:
+    """Everything one upstream offers, after repair."""
+
+    server: str
+    """The upstream's name."""
+    tools: tuple[UpstreamTool, ...]
+    """Usable tools, in the server's order."""
+    repaired: tuple[str, ...] = ()
+    """Upstream names of tools whose input schema was normalized (see `toolscout.gateway._lenient`)."""
+    problems: tuple[ToolProblem, ...] = ()
+    """Tools left out, by name where they have one."""
+    complete: bool = True
+    """False when the server's pages never ended (a cursor came back): the tools read so far are kept."""

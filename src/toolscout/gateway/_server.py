@@ -1,0 +1,258 @@
+"""`Gateway`: the downstream MCP server in front of every upstream, built on the SDK's `Server`.
+
+Its `ToolScout` holds the union of the upstream tools (``server__tool``) and proxies every
+resolved call to the right upstream through its executor. ``tools/list`` answers with the
+session's assembly: core and pinned tools plus the bridge tools, and in the ``reveal`` style
+the tools the session has revealed, announced by ``notifications/tools/list_changed`` (on
+2026-07-28 connections, on the client's ``subscriptions/listen`` stream). The style's guidance
+is the server's ``instructions``, rendered per caller so it lists only tools in scope.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from types import TracebackType
+from typing import Any
+
+from mcp.server import Server
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.subscriptions import ListenHandler
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INTERNAL_ERROR,
+    CallToolRequestParams,
+    CallToolResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    SubscriptionsListenRequestParams,
+    SubscriptionsListenResult,
+    ToolListChangedNotification,
+)
+
+from .._errors import CatalogError, StoreError
+from .._scout import ScoutSession, ToolScout
+from .._settings import SearchSettings
+from .._types import Transport
+from .._version import __version__
+from ..disclosure._assembly import Assembly
+from ..dispatch._call import ToolCall, ToolOutcome
+from ..observe import ActivityLog, Metrics
+from ..offload import Offloader
+from ..session import DiscoveryStore
+from ._config import GatewayConfig
+from ._faults import UpstreamFault, unrouted_fault, upstream_fault
+from ._pool import UpstreamPool
+from ._records import UpstreamError
+from ._sessions import Caller, ChangeBus, Identities, LegacySessions
+from ._stores import open_store
+from ._wire import call_result, mcp_tool
+
+__all__ = ["Gateway"]
+
+logger = logging.getLogger("toolscout.gateway")
+
+_MAX_LISTEN_STREAMS = 4096
+
+
+class Gateway:
+    """Every upstream of a config behind one searchable MCP server; use as an async context manager.
+
+    ```python
+    async with Gateway(load_config("mcp.json"), transport="stdio") as gateway:
+        await serve_stdio(gateway)
+    ```
+    """
+
+    def __init__(self, config: GatewayConfig, *, transport: Transport, store: DiscoveryStore | None = None) -> None:
+        """Build the gateway (upstreams start in `__aenter__`).
+
+        Args:
+            config: Upstream servers and the ``toolscout`` settings.
+            transport: How clients reach it; decides how sessions are identified.
+            store: Discovery store (default: the one ``toolscout.store`` names).
+
+        Raises:
+            ConfigError: The store setting is unusable.
+            StoreError: The store cannot be opened.
+        """
+        settings = config.settings
+        self.config = config
+        self.store = store if store is not None else open_store(settings.store)
+        search = SearchSettings(mode=settings.mode, style=settings.style, never_defer=settings.pinned)
+        offload = Offloader(settings.offload) if settings.offload.enabled else None
+        self.scout = ToolScout((), settings=search, store=self.store, executor=self._execute, offload=offload)
+        self.pool = UpstreamPool(config, on_change=self._tools_changed)
+        self.identities = Identities(settings, transport)
+        self.activity = ActivityLog()
+        self.metrics = Metrics()
+        self.activity.add_listener(self.metrics.observe)
+        self.metrics.track_upstreams(lambda: [(status.name, status.state) for status in self.pool.status()])
+        self.changes = ChangeBus()
+        self._legacy = LegacySessions()
+        self.server: Server[Any] = Server(
+            "toolscout",
+            version=__version__,
+            title="toolscout gateway",
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_subscriptions_listen=self._listen,
+            # Mcp-Param header checks would otherwise run tools/list unscoped on every call;
+            # arguments are validated against the tool's schema by the core anyway.
+            get_tool_input_schema=lambda name: None,
+        )
+        self.server.middleware.append(self._per_caller_handshake)
+
+    async def __aenter__(self) -> Gateway:
+        """Start the upstreams; those that fail are reported and retried, never fatal."""
+        await self.pool.__aenter__()
+        for status in self.pool.status():
+            if status.state != "connected":
+                logger.warning("upstream %r is not available at start-up: %s", status.name, status.error)
+        connected = sum(status.state == "connected" for status in self.pool.status())
+        logger.info(
+            "gateway ready: %d of %d upstreams connected, %d tools",
+            connected,
+            len(self.pool.status()),
+            len(self.scout.catalog),
+        )
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        """Stop the upstreams and close the store."""
+        try:
+            await self.pool.__aexit__(exc_type, exc, tb)
+        finally:
+            self.scout.close()
+
+    def session(self, caller: Caller) -> ScoutSession:
+        """The toolscout session a caller's requests run in."""
+        return self.scout.session(caller.session_id, scope=caller.scope)
+
+    def _assemble(self, caller: Caller) -> Assembly:
+        try:
+            return self.session(caller).assemble()
+        except StoreError as exc:
+            raise _store_down(exc) from None
+
+    async def _list_tools(
+        self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
+    ) -> ListToolsResult:
+        offloading = self.scout.offload is not None
+        tools = [mcp_tool(tool, offloading=offloading) for tool in self._assemble(self._caller(ctx)).tools]
+        # The list varies by session and token and changes on reveal: never cache it.
+        return ListToolsResult(tools=tools, ttl_ms=0, cache_scope="private")
+
+    async def _call_tool(self, ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams) -> CallToolResult:
+        caller = self._caller(ctx)
+        try:
+            outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
+        except StoreError as exc:
+            raise _store_down(exc) from None
+        self._observe(caller, outcome)
+        if outcome.revealed and self.scout.settings.style == "reveal":
+            if caller.legacy:
+                await ctx.session.send_notification(ToolListChangedNotification(), related_request_id=ctx.request_id)
+            self.changes.publish(caller.session_id)
+        return call_result(outcome)
+
+    def _observe(self, caller: Caller, outcome: ToolOutcome) -> None:
+        """Record the call in the activity log (and so in the metrics)."""
+        tool = self.scout.catalog.get(outcome.name)
+        self.activity.label_session(caller.session_id, caller.principal)
+        self.activity.observe(outcome, session=caller.session_id, upstream=tool.namespace if tool else None)
+
+    async def _listen(
+        self, ctx: ServerRequestContext[Any, Any], params: SubscriptionsListenRequestParams
+    ) -> SubscriptionsListenResult:
+        if len(self.changes) >= _MAX_LISTEN_STREAMS:
+            raise MCPError(INTERNAL_ERROR, "Subscription limit reached")
+        caller = self._caller(ctx)
+        return await ListenHandler(self.changes.view(caller.session_id))(ctx, params)
+
+    async def _per_caller_handshake(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        """Give each caller the guidance for its own scope, and announce list changes on 2025-era wires."""
+        result = await call_next(ctx)
+        if ctx.method not in ("initialize", "server/discover") or not isinstance(result, dict):
+            return result
+        guidance = self._assemble(self._caller(ctx)).guidance
+        result = {key: value for key, value in result.items() if key != "instructions"}
+        if guidance:
+            result["instructions"] = guidance
+        tools = result.get("capabilities", {}).get("tools")
+        if ctx.method == "initialize" and isinstance(tools, dict):
+            tools["listChanged"] = True
+        return result
+
+    def _caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
+        caller = self.identities.caller(ctx)
+        if caller.legacy and ctx.method != "initialize":
+            self._legacy.remember(caller.session_id, ctx.session)
+        return caller
+
+    async def _execute(self, call: ToolCall) -> object:
+        """The `ToolScout` executor: run a resolved call on its upstream, by its upstream name."""
+        route = self.pool.route(call.name)
+        if route is None:
+            return unrouted_fault(call.name)
+        server, tool = route
+        started = time.perf_counter()
+        result: CallToolResult | UpstreamFault
+        try:
+            result = await self.pool.call(server, tool, call.arguments)
+        except UpstreamError as exc:
+            result = upstream_fault(exc, tool=call.name, timeout_s=self.config.settings.call_timeout_s)
+            logger.warning("upstream failure: %s", exc)
+        _log_call(call, server, tool, result, time.perf_counter() - started)
+        return result
+
+    async def _tools_changed(self) -> None:
+        """An upstream's tool list changed: rebuild the catalog and tell every client."""
+        before = self.scout.catalog.fingerprint
+        try:
+            self.scout.set_tools(tool.spec for tool in self.pool.tools())
+        except CatalogError as exc:
+            logger.error("the upstream tools do not form a catalog; keeping the previous one: %s", exc)
+            return
+        if self.scout.catalog.fingerprint == before:
+            return
+        self.changes.publish(None)
+        await self._legacy.notify_all()
+
+
+def _store_down(exc: StoreError) -> MCPError:
+    logger.error("session store failure: %s", exc)
+    return MCPError(INTERNAL_ERROR, "toolscout's session store is unavailable; try again shortly")
+
+
+def _log_call(call: ToolCall, server: str, tool: str, result: object, latency_s: float) -> None:
+    code: str = result.error.code if isinstance(result, UpstreamFault) else "-"
+    ok = not isinstance(result, UpstreamFault) and not getattr(result, "is_error", False)
+    latency_ms = round(latency_s * 1000, 2)
+    session = hashlib.sha256(call.session_id.encode()).hexdigest()[:12]
+    logger.info(
+        "call tool=%s server=%s upstream_tool=%s bridged=%s ok=%s code=%s latency_ms=%.2f session=%s",
+        call.name,
+        server,
+        tool,
+        call.bridged,
+        ok,
+        code,
+        latency_ms,
+        session,
+        extra={
+            "event": "tool_call",
+            "tool": call.name,
+            "server": server,
+            "upstream_tool": tool,
+            "bridged": call.bridged,
+            "ok": ok,
+            "code": code,
+            "latency_ms": latency_ms,
+            "session": session,
+            "argument_names": sorted(call.arguments),
+        },
+    )

@@ -1,0 +1,178 @@
+"""Who is calling: each downstream request mapped to a toolscout session id and a `Scope`.
+
+Session ids are chosen so that discoveries outlive a connection and a gateway restart:
+
+- **stdio**: ``toolscout.session_id`` when set, else ``stdio:client:<the client's name>`` (from
+  ``clientInfo``), so the same desktop app finds its discoveries after a restart.
+- **HTTP**: the ``Toolscout-Session`` request header when sent (any stable string the client
+  picks, e.g. one per conversation; replicas sharing a Redis store then share the session),
+  else the ``Mcp-Session-Id`` of a 2025-era connection (one session per connection), else the
+  client's name (2026-07-28 requests have no session header).
+
+HTTP ids are prefixed with the bearer token's grant name, so two tokens never share a session
+whatever headers they send. Ids that are too long or not printable are hashed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.context import ServerRequestContext
+from mcp.server.session import ServerSession
+from mcp.server.subscriptions import ServerEvent, ToolsListChanged
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from starlette.requests import Request
+
+from .._scope import Scope
+from .._types import Transport
+from ._config import GatewaySettings
+
+__all__ = ["SESSION_HEADER", "Caller", "ChangeBus", "Identities", "LegacySessions"]
+
+SESSION_HEADER = "toolscout-session"
+"""The HTTP header a client may send to name its session."""
+
+_MAX_ID_CHARS = 200
+_NOTHING = Scope(allow=())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Caller:
+    """The session and scope one downstream request runs in."""
+
+    session_id: str
+    """The toolscout session id (the discovery store's key)."""
+    principal: str
+    """The bearer token's grant name, ``local`` without auth."""
+    scope: Scope
+    """What this caller may see and call."""
+    legacy: bool
+    """True on a 2025-era (handshake) connection, where list changes are plain notifications."""
+
+
+class Identities:
+    """Maps request contexts to `Caller`s for one transport."""
+
+    def __init__(self, settings: GatewaySettings, transport: Transport) -> None:
+        """Read the token grants and the stdio session id from `settings`."""
+        self.transport = transport
+        self._fixed_id = settings.session_id
+        self._auth = settings.auth is not None
+        self._scopes = {
+            label: grant.scope() for label, grant in (settings.auth.tokens if settings.auth else {}).items()
+        }
+
+    def caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
+        """The caller of the request `ctx` belongs to."""
+        legacy = ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
+        request = ctx.request if isinstance(ctx.request, Request) else None
+        if request is None:
+            session_id = self._fixed_id or _bounded(f"stdio:client:{_client_name(ctx)}")
+            return Caller(session_id=session_id, principal="local", scope=Scope(), legacy=legacy)
+        principal, scope = self.grant(request.scope.get("user"))
+        headers = request.headers
+        if chosen := headers.get(SESSION_HEADER):
+            key = f"s:{chosen}"
+        elif transport_id := headers.get("mcp-session-id"):
+            key = f"mcp:{transport_id}"
+        else:
+            key = f"client:{_client_name(ctx)}"
+        return Caller(session_id=_bounded(f"http:{principal}:{key}"), principal=principal, scope=scope, legacy=legacy)
+
+    def grant(self, user: object) -> tuple[str, Scope]:
+        """The grant name and scope of an authenticated HTTP user (nothing at all for a stranger)."""
+        if not self._auth:
+            return "local", Scope()
+        if isinstance(user, AuthenticatedUser) and user.username in self._scopes:
+            return user.username, self._scopes[user.username]
+        return "-", _NOTHING
+
+
+class ChangeBus:
+    """Tool-list changes for 2026-07-28 ``subscriptions/listen`` streams, per session or for all.
+
+    `view` gives the SDK's `ListenHandler` a bus that only hears its own session's events.
+    """
+
+    def __init__(self) -> None:
+        """Start with no listeners."""
+        self._listeners: dict[object, tuple[str, Callable[[ServerEvent], None]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._listeners)
+
+    def view(self, session_id: str) -> _SessionView:
+        """A `SubscriptionBus` for one session's listen stream."""
+        return _SessionView(self, session_id)
+
+    def publish(self, session_id: str | None) -> None:
+        """Tell the listeners of `session_id` (of every session when None) that their tools changed."""
+        event = ToolsListChanged()
+        for key, listener in list(self._listeners.values()):
+            if session_id is None or key == session_id:
+                listener(event)
+
+    def subscribe(self, session_id: str, listener: Callable[[ServerEvent], None]) -> Callable[[], None]:
+        """Register `listener` for `session_id`; returns the (idempotent) unsubscribe."""
+        token = object()
+        self._listeners[token] = (session_id, listener)
+
+        def unsubscribe() -> None:
+            self._listeners.pop(token, None)
+
+        return unsubscribe
+
+
+class _SessionView:
+    def __init__(self, bus: ChangeBus, session_id: str) -> None:
+        self._bus = bus
+        self._session_id = session_id
+
+    async def publish(self, event: ServerEvent) -> None:
+        self._bus.publish(self._session_id)
+
+    def subscribe(self, listener: Callable[[ServerEvent], None]) -> Callable[[], None]:
+        return self._bus.subscribe(self._session_id, listener)
+
+
+class LegacySessions:
+    """The latest request proxy of recent 2025-era connections, to push list changes on their stream."""
+
+    def __init__(self, limit: int = 1024) -> None:
+        """Remember at most `limit` connections (least recently active forgotten first)."""
+        self._limit = limit
+        self._sessions: OrderedDict[str, ServerSession] = OrderedDict()
+
+    def remember(self, session_id: str, session: ServerSession) -> None:
+        """Note `session` as the way to reach `session_id`'s client."""
+        self._sessions[session_id] = session
+        self._sessions.move_to_end(session_id)
+        while len(self._sessions) > self._limit:
+            self._sessions.popitem(last=False)
+
+    async def notify_all(self) -> None:
+        """Send ``notifications/tools/list_changed`` on every remembered connection (best effort)."""
+        for session in list(self._sessions.values()):
+            await session.send_tool_list_changed()
+
+
+def _client_name(ctx: ServerRequestContext[Any, Any]) -> str:
+    params = ctx.session.client_params
+    if params is not None:
+        return params.client_info.name
+    raw: Mapping[str, Any] = ctx.params or {}
+    info = raw.get("clientInfo")  # the initialize request itself, before the handshake commits
+    name = info.get("name") if isinstance(info, Mapping) else None
+    return name if isinstance(name, str) and name else "default"
+
+
+def _bounded(session_id: str) -> str:
+    if len(session_id) <= _MAX_ID_CHARS and session_id.isprintable():
+        return session_id
+    digest = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return f"{session_id.split(':', 1)[0]}:hashed:{digest}"

@@ -1,0 +1,285 @@
+"""`Upstream`: one live connection to an MCP server, over stdio or Streamable HTTP.
+
+```python
+async with Upstream("time", StdioServer(command="mcp-server-time")) as upstream:
+    listing = await upstream.list_tools()          # every page, malformed tools reported
+    result = await upstream.call_tool("get_current_time", {"timezone": "Asia/Tokyo"}, timeout_s=60)
+```
+
+The connection lives in a task of its own, so a connect timeout can cancel a hung start-up
+cleanly and a server that dies later only fails the calls made to it. `wait_lost` returns once
+the connection is gone (a stdio server exited, or `mark_lost` was called), and
+`on_tools_changed` is called when the server says its tool list changed (a
+``notifications/tools/list_changed``, or a ``subscriptions/listen`` event on 2026-07-28 servers).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable, Mapping
+from contextlib import AsyncExitStack
+from types import TracebackType
+
+import anyio
+import anyio.abc
+import httpx2
+from mcp.client import Client, Transport
+from mcp.client.session import IncomingMessage
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED, CallToolResult, Implementation, Tool, ToolListChangedNotification
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from .._version import __version__
+from ._config import HttpServer, ServerConfig
+from ._diagnose import StderrCapture, leaf, start_failure
+from ._lenient import RepairLog, lenient_tool_listing, namespaced_tools
+from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamFailure
+
+__all__ = ["Upstream"]
+
+logger = logging.getLogger("toolscout.gateway")
+
+_MAX_PAGES = 1000
+
+
+class Upstream:
+    """A connection to one upstream MCP server; use as an async context manager."""
+
+    def __init__(
+        self,
+        name: str,
+        config: ServerConfig,
+        *,
+        separator: str = "__",
+        connect_timeout_s: float = 30.0,
+        on_tools_changed: Callable[[], None] | None = None,
+    ) -> None:
+        """Prepare (not open) a connection.
+
+        Args:
+            name: The server's name: namespace and name prefix of its tools.
+            config: How to start or reach it.
+            separator: Joins server and tool names.
+            connect_timeout_s: Seconds to start the server and finish the MCP handshake.
+            on_tools_changed: Called (from the connection's task; must not raise) when the
+                server announces that its tool list changed.
+        """
+        self.name = name
+        self.config = config
+        self.separator = separator
+        self.connect_timeout_s = connect_timeout_s
+        self._on_tools_changed = on_tools_changed
+        self._repairs = RepairLog()
+        self._closing = anyio.Event()
+        self._lost = anyio.Event()
+        self._listing_lock = anyio.Lock()
+        self._task_group: anyio.abc.TaskGroup | None = None
+        self._client: Client | None = None
+        self._stderr: StderrCapture | None = None
+
+    def __repr__(self) -> str:
+        return f"Upstream({self.name!r}, {type(self.config).__name__})"
+
+    async def __aenter__(self) -> Upstream:
+        """Start or reach the server and complete the MCP handshake.
+
+        Raises:
+            UpstreamError: (kind ``start``) it cannot be started, exits, or does not answer in time.
+        """
+        if self._task_group is not None:
+            raise RuntimeError("an Upstream can be entered only once")
+        if not isinstance(self.config, HttpServer):
+            # Owned here, not by the connection task, so a failed start-up can still be explained.
+            self._stderr = StderrCapture()
+        self._task_group = task_group = anyio.create_task_group()
+        await task_group.__aenter__()
+        try:
+            with anyio.fail_after(self.connect_timeout_s):
+                self._client = await task_group.start(self._hold)
+        except BaseException as exc:
+            task_group.cancel_scope.cancel()
+            await task_group.__aexit__(None, None, None)
+            try:
+                if isinstance(exc, TimeoutError):
+                    message = f"did not finish the MCP handshake within {self.connect_timeout_s:g} s"
+                    raise self._error(message, "start") from None
+                if isinstance(exc, Exception):
+                    raise self._error(start_failure(exc, self.config), "start") from exc
+                raise
+            finally:
+                if self._stderr is not None:
+                    self._stderr.close()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        """Close the connection (and stop a stdio server)."""
+        self._closing.set()
+        self._client = None
+        if self._task_group is not None:
+            await self._task_group.__aexit__(None, None, None)
+        if self._stderr is not None:
+            self._stderr.close()
+
+    @property
+    def lost(self) -> bool:
+        """True once the connection is gone (the server exited, or `mark_lost` was called)."""
+        return self._lost.is_set()
+
+    def mark_lost(self) -> None:
+        """Record that the connection is unusable (e.g. a request found it closed)."""
+        self._lost.set()
+
+    async def wait_lost(self) -> None:
+        """Return once the connection is gone."""
+        await self._lost.wait()
+
+    @property
+    def protocol_version(self) -> str | None:
+        """The negotiated MCP protocol version, once connected."""
+        return self._client.protocol_version if self._client is not None else None
+
+    async def list_tools(self, *, timeout_s: float | None = None) -> ToolListing:
+        """List every tool, following ``nextCursor`` pages, namespaced and repaired.
+
+        Raises:
+            UpstreamError: The listing failed as a whole (timeout, closed connection, error answer).
+        """
+        client = self._connected()
+        async with self._listing_lock:
+            self._repairs.drain()
+            raw: list[Tool] = []
+            problems: list[ToolProblem] = []
+            try:
+                with anyio.fail_after(timeout_s):
+                    cursor: str | None = None
+                    seen: set[str] = set()
+                    for _ in range(_MAX_PAGES):
+                        page = await client.list_tools(cursor=cursor)
+                        raw.extend(page.tools)
+                        cursor = page.next_cursor
+                        if cursor is None or cursor in seen:
+                            break
+                        seen.add(cursor)
+                    if cursor is not None:
+                        logger.warning("upstream %r: the tools/list pages never end; kept the pages read", self.name)
+            except TimeoutError:
+                raise self._error(f"tools/list took longer than {timeout_s:g} s", "timeout") from None
+            except Exception as exc:  # boundary: whatever an upstream does must become an UpstreamError
+                raise self._request_error(exc, "tools/list") from exc
+            repaired, skipped = self._repairs.drain()
+            tools = namespaced_tools(raw, server=self.name, separator=self.separator, problems=problems)
+        return ToolListing(
+            server=self.name,
+            tools=tools,
+            repaired=repaired,
+            problems=(*skipped, *problems),
+            complete=cursor is None,
+        )
+
+    async def call_tool(
+        self, tool: str, arguments: Mapping[str, object] | None = None, *, timeout_s: float | None = None
+    ) -> CallToolResult:
+        """Call a tool by its upstream name; a tool's own failure is a result with ``is_error``.
+
+        Raises:
+            UpstreamError: No answer within `timeout_s`, the connection is gone, or the server
+                answered with a protocol error or a malformed result.
+        """
+        client = self._connected()
+        try:
+            with anyio.fail_after(timeout_s):
+                return await client.call_tool(tool, dict(arguments or {}))
+        except TimeoutError:
+            raise self._error(f"tool {tool!r} did not answer within {timeout_s:g} s", "timeout") from None
+        except Exception as exc:  # boundary: whatever an upstream does must become an UpstreamError
+            raise self._request_error(exc, f"tool {tool!r}") from exc
+
+    async def _hold(self, *, task_status: anyio.abc.TaskStatus[Client] = anyio.TASK_STATUS_IGNORED) -> None:
+        """Own the connection for its whole life (the task `__aenter__` starts)."""
+        started = False
+        try:
+            async with AsyncExitStack() as stack:
+                client = Client(
+                    lenient_tool_listing(
+                        await self._transport(stack),
+                        server=self.name,
+                        version=lambda: self.protocol_version,
+                        log=self._repairs,
+                        on_end=self._lost.set,
+                    ),
+                    cache=None,
+                    client_info=Implementation(name="toolscout", version=__version__),
+                    message_handler=self._on_message,
+                )
+                await stack.enter_async_context(client)
+                async with anyio.create_task_group() as listeners:
+                    if self._on_tools_changed is not None and _announces_changes(client):
+                        listeners.start_soon(self._listen_for_changes, client)
+                    task_status.started(client)
+                    started = True
+                    await self._closing.wait()
+                    listeners.cancel_scope.cancel()
+        except Exception as exc:
+            if not started:
+                raise
+            # The connection broke after start-up: requests already fail with "closed".
+            logger.warning("upstream %r: connection lost: %s", self.name, leaf(exc))
+        finally:
+            self._lost.set()
+
+    async def _on_message(self, message: IncomingMessage) -> None:
+        if isinstance(message, ToolListChangedNotification) and self._on_tools_changed is not None:
+            self._on_tools_changed()
+
+    async def _listen_for_changes(self, client: Client) -> None:
+        """2026-07-28 servers announce list changes only on a ``subscriptions/listen`` stream."""
+        assert self._on_tools_changed is not None
+        try:
+            async with client.listen(tools_list_changed=True) as subscription:
+                async for _event in subscription:
+                    self._on_tools_changed()
+        except Exception as exc:  # boundary: losing the stream must not take the connection down
+            if not self._closing.is_set():
+                logger.info("upstream %r: stopped listening for tool list changes: %s", self.name, leaf(exc))
+
+    async def _transport(self, stack: AsyncExitStack) -> Transport:
+        if isinstance(self.config, HttpServer):
+            http = await stack.enter_async_context(
+                httpx2.AsyncClient(
+                    headers=self.config.plain_headers(), timeout=httpx2.Timeout(self.connect_timeout_s, read=300.0)
+                )
+            )
+            return streamable_http_client(self.config.url, http_client=http)
+        params = StdioServerParameters(
+            command=self.config.command,
+            args=list(self.config.args),
+            env=self.config.plain_env(),
+            cwd=self.config.cwd,
+        )
+        return stdio_client(params, errlog=self._stderr.file if self._stderr is not None else sys.stderr)
+
+    def _connected(self) -> Client:
+        if self._client is None:
+            raise self._error("not connected (use `async with Upstream(...)`)", "closed")
+        return self._client
+
+    def _request_error(self, exc: Exception, what: str) -> UpstreamError:
+        if isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED:
+            return self._error(f"{what}: the connection is closed (the server exited or crashed)", "closed")
+        if isinstance(exc, MCPError):
+            return self._error(f"{what}: the server answered with error {exc.code}: {exc.message}", "protocol")
+        return self._error(f"{what}: malformed answer: {leaf(exc)}", "protocol")
+
+    def _error(self, message: str, kind: UpstreamFailure) -> UpstreamError:
+        tail = self._stderr.tail() if self._stderr is not None and kind in ("start", "closed") else ""
+        return UpstreamError(message, server=self.name, kind=kind, stderr=tail)
+
+
+def _announces_changes(client: Client) -> bool:
+    tools = client.server_capabilities.tools
+    return client.protocol_version in MODERN_PROTOCOL_VERSIONS and tools is not None and bool(tools.list_changed)

@@ -1,0 +1,135 @@
+"""jq queries over a stored JSON output, run in a short-lived child process with a time and memory limit.
+
+The child (`_jq_worker.py`) gets an empty environment (so ``$ENV`` reveals nothing), only the
+output's text on stdin, and no module search path it could use: programs that import or
+include jq modules are refused before anything runs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import anyio
+
+from .._text import clip
+from .._tokens import TokenCounter
+from .._types import JsonObject
+from ..dispatch._errors import ToolError
+from ._measure import fit_prefix
+
+__all__ = ["MAX_EXPRESSION_LENGTH", "run_query"]
+
+MAX_EXPRESSION_LENGTH = 2_000
+"""Longest accepted jq expression, in characters."""
+
+_WORKER = Path(__file__).with_name("_jq_worker.py")
+_MODULE_DIRECTIVE = re.compile(r"\A(?:\s|#[^\n]*(?:\n|\Z))*(?:import|include|module)\b")
+_MODULE_BUILTINS = re.compile(r"(?<![\w$])(?:modulemeta|get_search_list)(?!\w)")
+_TOOL = "output_query"
+# An empty environment, except what Python itself needs to start on Windows.
+_ENV = {"SYSTEMROOT": os.environ["SYSTEMROOT"]} if os.name == "nt" and "SYSTEMROOT" in os.environ else {}
+_NARROW = "Narrow the query, e.g. `keys`, `length`, `.items[:20]`, `.items[] | {id, name}`."
+
+
+async def run_query(
+    data: bytes,
+    expression: str,
+    *,
+    counter: TokenCounter,
+    max_tokens: int,
+    timeout_s: float,
+    memory_mb: int,
+) -> JsonObject | ToolError:
+    """Run `expression` over the JSON text `data`; the answer holds at most `max_tokens` tokens of results.
+
+    Several JSON values one after another (JSON Lines) are a stream of inputs, as with the jq CLI.
+    """
+    problem = _check(expression)
+    if problem is not None:
+        return _error(problem, "Fix the expression; jq syntax, e.g. `.items | length`.")
+    if importlib.util.find_spec("jq") is None:
+        return _error(
+            "jq is not installed here.", "Use output_search or output_read; ask to install toolscout[offload]."
+        )
+    header = {
+        "expression": expression,
+        "max_chars": max_tokens * 8,
+        "memory_mb": memory_mb,
+        "cpu_s": math.ceil(timeout_s) + 1,
+    }
+    payload = json.dumps(header).encode() + b"\n" + data
+    done = None
+    with anyio.move_on_after(timeout_s):
+        done = await anyio.run_process(
+            [sys.executable, "-I", str(_WORKER)], input=payload, check=False, env=_ENV, cwd=tempfile.gettempdir()
+        )
+    if done is None:
+        return _error(f"The query did not finish within {timeout_s:g} s and was stopped.", _NARROW)
+    try:
+        answer = json.loads(done.stdout)
+    except ValueError:
+        return _error("The query stopped without an answer (it probably ran out of memory).", _NARROW)
+    return _answer(answer, counter=counter, max_tokens=max_tokens)
+
+
+def _check(expression: str) -> str | None:
+    if not expression.strip():
+        return "The jq expression is empty."
+    if len(expression) > MAX_EXPRESSION_LENGTH:
+        return f"The jq expression is {len(expression)} characters long; the limit is {MAX_EXPRESSION_LENGTH}."
+    if _MODULE_DIRECTIVE.match(expression) or _MODULE_BUILTINS.search(expression):
+        return "jq modules (import, include, modulemeta) are not available here."
+    return None
+
+
+def _answer(answer: JsonObject, *, counter: TokenCounter, max_tokens: int) -> JsonObject | ToolError:
+    kind = answer.get("error")
+    if kind == "compile":
+        return _error(f"Invalid jq expression: {_first_lines(answer)}", "Fix the syntax, e.g. `.items[] | .name`.")
+    if kind == "parse":
+        return _error(
+            f"This output is not valid JSON, so jq cannot read it ({_first_lines(answer)}).",
+            "Use output_search or output_read on it instead.",
+        )
+    if kind == "memory":
+        return _error("The query needed more memory than allowed and was stopped.", _NARROW)
+    if kind == "runtime":
+        return _error(f"jq error: {_first_lines(answer)}", "Check the expression against the shape of the data.")
+    texts = answer.get("results")
+    if not isinstance(texts, list):
+        return _error("The query stopped without an answer.", _NARROW)
+    results: list[object] = []
+    used = 0
+    truncated = bool(answer.get("truncated"))
+    for text in texts:
+        cost = counter.count(str(text))
+        if used + cost > max_tokens:
+            truncated = True
+            break
+        results.append(json.loads(str(text)))
+        used += cost
+    out: JsonObject = {"results": results, "count": len(results), "truncated": truncated}
+    if truncated:
+        if not results:
+            first = str(texts[0]) if texts else str(answer.get("next_head", ""))
+            head = first[: fit_prefix(first, min(max_tokens // 2, 200), counter, prefer_line_end=False)]
+            out["first_result_head"] = head
+            out["first_result_chars"] = len(first) if texts else answer.get("next_chars")
+        out["hint"] = f"Only the first {len(results)} results fit. {_NARROW}"
+    return out
+
+
+def _first_lines(answer: JsonObject) -> str:
+    message = str(answer.get("message", "")).strip()
+    return clip(" ".join(line.strip() for line in message.splitlines()[:3] if line.strip()), 400)
+
+
+def _error(message: str, hint: str) -> ToolError:
+    return ToolError(code="query_failed", message=message, hint=hint, tool=_TOOL)

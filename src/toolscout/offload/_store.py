@@ -1,0 +1,119 @@
+"""The `OffloadStore` protocol: where offloaded outputs live, per session, behind opaque handles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol, TypeAlias
+
+from .._errors import StoreError
+from .._types import JsonObject
+
+__all__ = ["OutputKind", "OutputMeta", "OutputMissing", "OffloadStore"]
+
+OutputKind: TypeAlias = Literal["text", "json", "binary"]
+"""How an output can be read: as text (read/search), as JSON (also jq), or not at all (binary)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OutputMeta:
+    """What is known about one stored output, without its bytes."""
+
+    handle: str
+    """The output's handle."""
+    kind: OutputKind
+    """Text, JSON or binary."""
+    content_type: str
+    """MIME type, e.g. ``text/plain``, ``application/json``, ``image/png``."""
+    tool: str
+    """The tool whose result this was."""
+    size: int
+    """Size in bytes (UTF-8 for text)."""
+    created: float
+    """When it was stored (seconds since the epoch)."""
+
+    def to_json(self) -> JsonObject:
+        """The record as a JSON object (what a file store writes next to the bytes)."""
+        return {
+            "handle": self.handle,
+            "kind": self.kind,
+            "content_type": self.content_type,
+            "tool": self.tool,
+            "size": self.size,
+            "created": self.created,
+        }
+
+
+class OutputMissing(StoreError):
+    """A handle that cannot be read in this session.
+
+    Attributes:
+        reason: ``"invalid"`` (not a handle), ``"expired"`` (evicted to respect the session's size
+            cap) or ``"unknown"`` (never stored in this session, or the session was forgotten).
+    """
+
+    def __init__(self, message: str, *, reason: Literal["invalid", "expired", "unknown"]) -> None:
+        self.reason = reason
+        super().__init__(message)
+
+
+class OffloadStore(Protocol):
+    """Stored outputs per session.
+
+    Contract every implementation keeps:
+
+    - **Opaque handles.** `put` returns a fresh random handle (see `toolscout.offload._handles`);
+      handles are never paths, and every method rejects anything that is not exactly of the
+      handle form with `OutputMissing` (reason ``"invalid"``) before touching storage.
+    - **Sessions are sealed.** A handle is readable only in the session that stored it; from any
+      other session it is ``"unknown"``, exactly as a handle that never existed.
+    - **Bounded per session.** A session holds at most `session_bytes`; storing past it evicts
+      the session's oldest outputs first. Reading an evicted handle raises `OutputMissing` with
+      reason ``"expired"``. One output larger than the cap is refused with `StoreError`.
+    - **Bounded overall.** All sessions together hold at most `total_bytes`; storing past it
+      evicts the oldest outputs of any session first (reading them raises ``"expired"``).
+    - **Cleaned up.** `forget` deletes everything a session stored; `close` deletes everything
+      the store wrote.
+    - **Thread-safe.** Every method may be called from several threads at once.
+    """
+
+    session_bytes: int
+    """Bytes one session may hold."""
+    total_bytes: int
+    """Bytes all sessions together may hold."""
+
+    def put(self, session_id: str, data: bytes, *, kind: OutputKind, content_type: str, tool: str) -> OutputMeta:
+        """Store `data` for the session and return its record (with the new handle).
+
+        Raises:
+            StoreError: The session id is invalid, `data` alone exceeds the cap, or writing failed.
+        """
+        ...
+
+    def meta(self, session_id: str, handle: str) -> OutputMeta:
+        """The record of a stored output.
+
+        Raises:
+            OutputMissing: The handle is invalid, expired or unknown in this session.
+        """
+        ...
+
+    def read(self, session_id: str, handle: str) -> bytes:
+        """The stored bytes.
+
+        Raises:
+            OutputMissing: The handle is invalid, expired or unknown in this session.
+            StoreError: Reading failed.
+        """
+        ...
+
+    def used(self, session_id: str) -> int:
+        """Bytes the session holds now."""
+        ...
+
+    def forget(self, session_id: str) -> None:
+        """Delete everything the session stored (a no-op for an unknown session)."""
+        ...
+
+    def close(self) -> None:
+        """Delete everything the store wrote; calling it again is a no-op."""
+        ...

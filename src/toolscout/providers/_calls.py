@@ -1,0 +1,179 @@
+"""Provider-neutral tool calls: what the adapters parse out of a response and hand to dispatch.
+
+The model only ever sees provider names (`NameMap`); here they are mapped back before dispatch,
+including the names inside ``tool_call`` and ``tool_describe`` arguments, and mapped forward
+again in the answers of ``tool_search`` / ``tool_describe`` and in error candidates.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Generic, Literal, TypeAlias, TypeVar
+
+from .._scout import ScoutSession
+from .._types import JsonObject
+from ..disclosure._bridge import CALL, DESCRIBE, SEARCH
+from ..dispatch._call import ToolOutcome
+from ._names import NameMap
+from ._surface import Provider, ProviderStyle, Surface
+
+__all__ = [
+    "CallKind",
+    "NativeSearch",
+    "ProviderCall",
+    "Rendering",
+    "dispatch_call",
+    "found_tools",
+    "presented",
+    "result_text",
+]
+
+CallKind: TypeAlias = Literal["tool", "search"]
+"""`tool`: an ordinary function call; `search`: a client-executed native search (OpenAI ``tool_search_call``)."""
+NativeSearch: TypeAlias = Literal["hybrid", "bm25", "regex", "hosted", "client"]
+"""Native search variants: Anthropic `hybrid` (toolscout's tool_search answering with tool_reference
+blocks), `bm25` / `regex` (Anthropic's server-side search); OpenAI Responses `hosted` / `client`."""
+
+FieldsT = TypeVar("FieldsT", covariant=True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rendering(Generic[FieldsT]):
+    """One request's toolscout-owned fields for one provider, and what is needed to read the reply."""
+
+    provider: Provider
+    """The provider API rendered for."""
+    style: ProviderStyle
+    """The disclosure style rendered."""
+    search: NativeSearch | None
+    """Native style: which search runs (None for client-side styles)."""
+    fields: FieldsT
+    """Exactly the request fields toolscout sets: the tools array and the system slot with the guidance."""
+    guidance: str
+    """The guidance text (also inside `fields`; empty when nothing is deferred)."""
+    names: NameMap
+    """The provider's name map."""
+    surface: Surface
+    """What was rendered, before the provider format."""
+    preloaded: frozenset[str] = frozenset()
+    """Native style: tool names the conversation history already loads (toolscout names)."""
+
+    @property
+    def deferred(self) -> frozenset[str]:
+        """Tool names declared deferred (native style)."""
+        return frozenset(tool.name for tool in self.surface.deferred)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProviderCall:
+    """One tool call parsed out of a provider response."""
+
+    name: str
+    """The toolscout tool name (mapped back from the provider name)."""
+    provider_name: str
+    """The name exactly as the model wrote it."""
+    arguments: object
+    """The arguments: a JSON object, or the raw JSON text some providers send."""
+    call_id: str | None
+    """The provider's id for the call, echoed in the result."""
+    kind: CallKind = "tool"
+    """Whether this is a function call or a client-executed native search."""
+    namespace: str | None = None
+    """OpenAI Responses: the namespace the function was called in."""
+
+
+async def dispatch_call(session: ScoutSession, call: ProviderCall, names: NameMap) -> ToolOutcome:
+    """Run one parsed call through `session.dispatch` (never raises for bad model input)."""
+    if call.kind == "search":
+        return await session.dispatch(SEARCH, _search_arguments(call.arguments), call_id=call.call_id)
+    arguments = call.arguments
+    if call.name in (CALL, DESCRIBE) and names.renamed:
+        arguments = _unmap_arguments(call.name, arguments, names)
+    return await session.dispatch(call.name, arguments, call_id=call.call_id)
+
+
+def presented(outcome: ToolOutcome, names: NameMap) -> object:
+    """The outcome's content with tool names as the provider knows them."""
+    content = outcome.content
+    if not names.renamed or (outcome.error is None and outcome.name not in (SEARCH, DESCRIBE)):
+        return content
+    return _rename(content, names)
+
+
+def result_text(outcome: ToolOutcome, names: NameMap) -> str:
+    """The outcome as text for the model, tool names as the provider knows them."""
+    content = presented(outcome, names)
+    return content if isinstance(content, str) else json.dumps(content, ensure_ascii=False, default=str)
+
+
+def found_tools(outcome: ToolOutcome) -> tuple[str, ...]:
+    """The tool names a successful ``tool_search`` answer lists, best first."""
+    content = outcome.content
+    if outcome.error is not None or outcome.name != SEARCH or not isinstance(content, dict):
+        return ()
+    tools = content.get("tools")
+    if not isinstance(tools, list):
+        return ()
+    return tuple(entry["name"] for entry in tools if isinstance(entry, dict) and isinstance(entry.get("name"), str))
+
+
+def _rename(content: object, names: NameMap) -> object:
+    if not isinstance(content, dict):
+        return content
+    out: JsonObject = dict(content)
+    tools = out.get("tools")
+    if isinstance(tools, list):
+        out["tools"] = [
+            {**entry, "name": names.to_provider(entry["name"])}
+            if isinstance(entry, dict) and isinstance(entry.get("name"), str)
+            else entry
+            for entry in tools
+        ]
+    for key in ("already_listed", "candidates"):
+        value = out.get(key)
+        if isinstance(value, list):
+            out[key] = [names.to_provider(item) if isinstance(item, str) else item for item in value]
+    if isinstance(out.get("error"), dict):
+        out["error"] = _rename(out["error"], names)
+    return out
+
+
+def _unmap_arguments(tool: str, arguments: object, names: NameMap) -> object:
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except (json.JSONDecodeError, RecursionError):
+            return arguments  # dispatch reports the bad JSON
+    if not isinstance(arguments, dict):
+        return arguments
+    out = dict(arguments)
+    if tool == CALL and isinstance(out.get("name"), str):
+        out["name"] = names.to_tool(out["name"])
+    if tool == DESCRIBE:
+        for key in ("names", "name"):
+            value = out.get(key)
+            if isinstance(value, str):
+                out[key] = names.to_tool(value)
+            elif isinstance(value, list):
+                out[key] = [names.to_tool(item) if isinstance(item, str) else item for item in value]
+    return out
+
+
+def _search_arguments(arguments: object) -> object:
+    """Accept the shapes clients send to a search tool: ``query``, ``goal`` or ``paths``."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except (json.JSONDecodeError, RecursionError):
+            return arguments
+    if not isinstance(arguments, dict) or isinstance(arguments.get("query"), str):
+        return arguments
+    out = {key: value for key, value in arguments.items() if key == "limit"}
+    goal = arguments.get("goal")
+    paths = arguments.get("paths")
+    if isinstance(goal, str):
+        out["query"] = goal
+    elif isinstance(paths, list):
+        out["query"] = " ".join(item for item in paths if isinstance(item, str))
+    return out

@@ -1,0 +1,293 @@
+"""`ToolIndex`: the catalog's search index (lexical, regex and, with a dense ranker, hybrid).
+
+A query runs through these steps:
+
+1. ``allowed`` becomes a mask applied before any ranking, cutoff or suggestion, so tools
+   outside the caller's scope can never appear.
+2. An exact tool name (also quoted, backticked, with ``()`` or as ``namespace__name`` /
+   ``namespace.name`` / ``namespace:name``) ranks that tool first.
+3. Lexical scoring (`LexicalIndex`); action words also count, at a reduced weight, as the
+   conventional verbs they stand for ("erase" -> "delete", `ActionSynonyms`); query words the
+   catalog lacks are tried as typos or abbreviations of name words (`FuzzyVocabulary`). The
+   relevance floor and the top band are measured against the *known* words only, so one
+   unknown word never empties a result.
+4. Hits below the relevance floor or outside the top band are dropped, never padded; with
+   no hit left, `suggestions` names the nearest tools instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence, Set
+from dataclasses import dataclass, field, replace
+from typing import Protocol, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from .._errors import ConfigError, SearchError
+from ..catalog import Catalog
+from ._base import SearchHit, SearchMode, SearchResult
+from ._exact import ExactNames
+from ._fields import tool_fields
+from ._fuzzy import FuzzyVocabulary
+from ._hybrid import HybridFusion
+from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
+from ._regex import RegexIndex
+from ._suggest import NameSuggester
+from ._synonyms import ACTION_GROUPS, ActionSynonyms
+from ._tokenize import STOPWORDS, stem, tokenize, words
+
+__all__ = ["DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
+
+logger = logging.getLogger(__name__)
+
+Ranking: TypeAlias = list[tuple[str, float]]
+Fusion: TypeAlias = Callable[[Ranking, Ranking], Ranking]
+"""Fuses a lexical and a dense ranking (name, score; best first) into one ranking, best first."""
+
+
+class DenseRanking(Protocol):
+    """Ranks a catalog's tools by embedding similarity (supplied by `toolscout.search.embeddings`)."""
+
+    def rank(self, query: str, allowed: Set[str] | None) -> Ranking:
+        """Return ``(name, similarity)`` pairs, best first, only for names in `allowed` when given."""
+        ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IndexConfig:
+    """Settings of a `ToolIndex`."""
+
+    lexical: LexicalConfig = field(default_factory=LexicalConfig)
+    """The lexical ranking's tuning."""
+    max_limit: int = 50
+    """Hard cap on hits per query, whatever `limit` asks for."""
+    floor: float = 0.04
+    """Relevance floor, as a share of the best score the query's known words allow."""
+    band: float = 0.2
+    """Top band: hits scoring below this share of the best hit are dropped."""
+    fuzzy_weight: float = 0.8
+    """Weight of a typo- or abbreviation-corrected word, times its similarity."""
+    synonym_weight: float = 0.8
+    """Weight of a conventional action word a query's word stands for ("remove" -> "delete"); 0 turns it off."""
+    synonyms: tuple[tuple[str, ...], ...] = ACTION_GROUPS
+    """Groups of interchangeable words (each expands to the others); add a domain's own, e.g. ``("ship", "deploy")``."""
+    suggestions: int = 5
+    """How many nearest tool names to suggest when nothing matches."""
+    fusion_depth: int = 50
+    """How many lexical and dense candidates hybrid fusion considers."""
+
+
+def build_index(
+    catalog: Catalog,
+    *,
+    dense: DenseRanking | None = None,
+    fuse: Fusion | None = None,
+    config: IndexConfig | None = None,
+) -> ToolIndex:
+    """Build the search index of `catalog` (call once per catalog fingerprint; see `IndexCache`).
+
+    Args:
+        catalog: The tools to index.
+        dense: A dense ranker for ``mode="hybrid"``; without one, hybrid runs lexical.
+        fuse: How hybrid mode fuses the lexical and dense rankings (default: `HybridFusion`, a measured score blend).
+        config: Index settings.
+    """
+    return ToolIndex(catalog, dense=dense, fuse=fuse, config=config)
+
+
+class ToolIndex:
+    """The search index of one catalog; implements `SearchIndex`. Immutable and thread-safe."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        *,
+        dense: DenseRanking | None = None,
+        fuse: Fusion | None = None,
+        config: IndexConfig | None = None,
+    ) -> None:
+        """Index `catalog`; see `build_index`."""
+        self.config = cfg = config or IndexConfig()
+        if cfg.max_limit < 1:
+            raise ConfigError(f"must be at least 1, got {cfg.max_limit}", key="max_limit")
+        if not cfg.synonym_weight >= 0.0:
+            raise ConfigError(f"must be 0 (off) or more, got {cfg.synonym_weight}", key="synonym_weight")
+        self._catalog = catalog
+        tools = catalog.tools
+        self._names = [tool.name for tool in tools]
+        self._position = {name: i for i, name in enumerate(self._names)}
+        fields = [tool_fields(tool) for tool in tools]
+        self._lexical = LexicalIndex(fields, config=cfg.lexical)
+        self._regex = RegexIndex(fields)
+        self._synonyms = ActionSynonyms(cfg.synonyms)
+        self._fuzzy = FuzzyVocabulary(words("\n".join(f"{tool.namespace or ''} {tool.name}" for tool in tools)))
+        self._exact = ExactNames(tools)
+        self._suggester = NameSuggester(tools)
+        self._dense = dense
+        self._fuse = fuse or HybridFusion()
+
+    @property
+    def fingerprint(self) -> str:
+        """The fingerprint of the indexed catalog."""
+        return self._catalog.fingerprint
+
+    @property
+    def catalog(self) -> Catalog:
+        """The indexed catalog."""
+        return self._catalog
+
+    def search(
+        self,
+        query: str,
+        *,
+        limit: int = 5,
+        mode: SearchMode = "lexical",
+        allowed: Set[str] | None = None,
+    ) -> SearchResult:
+        """Rank the catalog's tools for `query` (see the module docstring for the steps).
+
+        Args:
+            query: Keywords or a request (lexical, hybrid), or a pattern (regex). Empty browses the catalog.
+            limit: Most hits to return; capped at `IndexConfig.max_limit`.
+            mode: ``lexical``, ``regex`` or ``hybrid`` (hybrid without a dense ranker runs lexical).
+            allowed: Only these tool names may be returned or suggested.
+
+        Raises:
+            SearchError: `limit` is below 1, or the regex is invalid or too long.
+        """
+        if limit < 1:
+            raise SearchError(f"limit must be at least 1, got {limit}")
+        limit = min(limit, self.config.max_limit)
+        mask = self._mask(allowed)
+        if mode == "regex":
+            return self._search_regex(query, limit, mask)
+        if not query.strip():
+            return self._browse(query, limit, mask)
+        if mode == "hybrid" and self._dense is not None:
+            fused = self._search_hybrid(query, limit, mask, allowed)
+            if fused is not None:
+                return fused
+        return self._search_lexical(query, limit, mask)
+
+    def rank(self, query: str, *, allowed: Set[str] | None = None, depth: int = 50) -> Ranking:
+        """The lexical ranking without cutoffs: up to `depth` ``(name, score)`` pairs, best first, score > 0."""
+        mask = self._mask(allowed)
+        scores = self._lexical.scores(self._terms(query))
+        if mask is not None:
+            scores = np.where(mask, scores, 0.0)
+        order = _top(scores, depth)
+        return [(self._names[i], float(scores[i])) for i in order]
+
+    def exact_match(self, query: str, *, allowed: Set[str] | None = None) -> str | None:
+        """The tool `query` names exactly (quoted, backticked and namespaced forms included), if any."""
+        mask = self._mask(allowed)
+        found = self._exact.find(query, mask)
+        return self._names[found[0]] if found else None
+
+    def _search_lexical(self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
+        exact = self._exact.find(query, mask)
+        terms = self._terms(query)
+        scores = self._lexical.scores(terms)
+        if mask is not None:
+            scores = np.where(mask, scores, 0.0)
+        top = float(scores.max()) if len(scores) else 0.0
+        threshold = max(self.config.floor * self._lexical.ideal(terms), self.config.band * top, 1e-9)
+        if exact:
+            scores[exact] = 0.0
+        passing = np.flatnonzero(scores >= threshold)
+        best = passing[np.argsort(-scores[passing], kind="stable")[:limit]]
+        ranked = [(i, top + 1.0) for i in exact] + [(int(i), float(scores[i])) for i in best]
+        return self._result(query, "lexical", ranked[:limit], len(exact) + len(passing), mask)
+
+    def _search_hybrid(
+        self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None, allowed: Set[str] | None
+    ) -> SearchResult | None:
+        assert self._dense is not None
+        depth = self.config.fusion_depth
+        try:
+            dense = self._dense.rank(query, allowed)[:depth]
+        except Exception:  # the embedder is optional: any failure degrades to lexical, never to an error
+            logger.warning("dense ranking failed; serving lexical results", exc_info=True)
+            return None
+        # Fusion gets lexical scores as a share of the best the query's words allow, above the floor.
+        ideal = self._lexical.ideal(self._terms(query)) or 1.0
+        ranking = self.rank(query, allowed=allowed, depth=depth)
+        lexical = [(name, score / ideal) for name, score in ranking if score >= self.config.floor * ideal]
+        fused = self._fuse(lexical, dense)
+        exact = self._exact.find(query, mask)
+        top = fused[0][1] if fused else 0.0
+        ranked = [(i, top + 1.0) for i in exact]
+        ranked += [(self._position[name], score) for name, score in fused if self._position.get(name) not in exact]
+        if mask is not None:
+            ranked = [(i, score) for i, score in ranked if mask[i]]
+        return self._result(query, "hybrid", ranked[:limit], len(ranked), mask)
+
+    def _search_regex(self, pattern: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
+        candidates = np.arange(len(self._names), dtype=np.int64) if mask is None else np.flatnonzero(mask)
+        scores = self._regex.scores(pattern, candidates)
+        matched = np.flatnonzero(scores > 0)
+        matched = matched[np.argsort(-scores[matched], kind="stable")]
+        ranked = [(int(candidates[i]), float(scores[i])) for i in matched[:limit]]
+        return self._result(pattern, "regex", ranked, len(matched), mask)
+
+    def _browse(self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
+        docs = range(len(self._names)) if mask is None else np.flatnonzero(mask).tolist()
+        return self._result(query, "lexical", [(i, 0.0) for i in docs[:limit]], len(docs), mask)
+
+    def _result(
+        self,
+        query: str,
+        mode: SearchMode,
+        ranked: Sequence[tuple[int, float]],
+        total: int,
+        mask: npt.NDArray[np.bool_] | None,
+    ) -> SearchResult:
+        """Package the first hits (`ranked` is already cut to the limit; `total` counts all that passed)."""
+        tools = self._catalog.tools
+        hits = tuple(
+            SearchHit(name=self._names[i], score=round(score, 4), namespace=tools[i].namespace) for i, score in ranked
+        )
+        suggestions = () if hits else self._suggester.suggest(query, limit=self.config.suggestions, mask=mask)
+        return SearchResult(query=query, mode=mode, hits=hits, total=total, suggestions=suggestions)
+
+    def _terms(self, query: str) -> QueryTerms:
+        """The query's terms, plus action synonyms and typo/abbreviation corrections."""
+        terms = self._lexical.query_terms(query)
+        weights = dict(terms.weights)
+        vocabulary = self._lexical.vocabulary
+        if self.config.synonym_weight:
+            for synonym in self._synonyms.expand(tokenize(query)):
+                found = vocabulary.get(synonym)
+                if found is not None and found not in weights:
+                    weights[found] = self.config.synonym_weight
+        synonyms = tuple(i for i in weights if i not in terms.weights)
+        unknown = set(terms.unknown)
+        for word in dict.fromkeys(words(query)) if unknown else ():
+            if word in STOPWORDS or stem(word) not in unknown:
+                continue
+            match = self._fuzzy.match(word)
+            corrected = vocabulary.get(stem(match.word)) if match else None
+            if match is not None and corrected is not None and corrected not in weights:
+                weights[corrected] = self.config.fuzzy_weight * match.similarity
+        corrections = tuple(i for i in weights if i not in terms.weights and i not in synonyms)
+        return replace(terms, weights=weights, words=terms.words + corrections)
+
+    def _mask(self, allowed: Set[str] | None) -> npt.NDArray[np.bool_] | None:
+        if allowed is None:
+            return None
+        mask = np.zeros(len(self._names), dtype=bool)
+        positions = [self._position[name] for name in allowed if name in self._position]
+        mask[positions] = True
+        return mask
+
+
+def _top(scores: npt.NDArray[np.float64], depth: int) -> list[int]:
+    """Indices of the `depth` best positive scores, best first (ties in catalog order)."""
+    positive = np.flatnonzero(scores > 0)
+    if len(positive) > depth:
+        positive = positive[np.argpartition(-scores[positive], depth - 1)[:depth]]
+        positive.sort()
+    best: list[int] = positive[np.argsort(-scores[positive], kind="stable")].tolist()
+    return best

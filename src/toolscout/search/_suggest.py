@@ -1,0 +1,48 @@
+"""Nearest tool names for a query that matched nothing (guidance, never padding)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz import fuzz, process
+
+from ..catalog import ToolSpec
+from ._tokenize import words
+
+__all__ = ["NameSuggester"]
+
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+class NameSuggester:
+    """Ranks tool names by string similarity to a query (rapidfuzz ``WRatio`` over name words).
+
+    The name texts are prepared on the first call, since most indexes never need them.
+    """
+
+    def __init__(self, tools: Sequence[ToolSpec]) -> None:
+        """Remember the tools whose names may be suggested."""
+        self._tools = tools
+        self._texts: list[str] | None = None
+        self._lock = threading.Lock()
+
+    def suggest(self, query: str, *, limit: int, mask: npt.NDArray[np.bool_] | None = None) -> tuple[str, ...]:
+        """Up to `limit` tool names nearest to `query`, best first; only positions where `mask` is true."""
+        text = " ".join(words(_NOT_WORD.sub(" ", query)))
+        if not text or not self._tools:
+            return ()
+        texts = self._name_texts()
+        positions = range(len(texts)) if mask is None else np.flatnonzero(mask).tolist()
+        choices = {i: texts[i] for i in positions}
+        found = process.extract(text, choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=1)
+        return tuple(self._tools[i].name for _, _, i in found)
+
+    def _name_texts(self) -> list[str]:
+        with self._lock:
+            if self._texts is None:
+                self._texts = [" ".join(words(f"{tool.namespace or ''} {tool.name}")) for tool in self._tools]
+            return self._texts
