@@ -26,7 +26,7 @@ from pathlib import Path
 
 from offload_data import big_outputs, tasks
 
-from toolscout import SearchSettings, ToolScout, ToolSpec, default_token_counter
+from toolscout import ScoutSettings, ToolScout, ToolSpec, default_token_counter
 from toolscout._tokens import TokenCounter, schema_tokens
 from toolscout.offload import FileOffloadStore, Offloader, OffloadSettings, offload_tools
 
@@ -58,7 +58,7 @@ def offloading_scout(
     offloader = Offloader(OffloadSettings(), store=FileOffloadStore(folder), token_counter=counter)
     return ToolScout(
         specs,
-        settings=SearchSettings(mode="off"),
+        settings=ScoutSettings(mode="off"),
         executor=lambda call: outputs[call.name],
         token_counter=counter,
         offload=offloader,

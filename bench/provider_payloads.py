@@ -19,7 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-from toolscout import Catalog, SearchSettings, ToolScout, default_token_counter
+from toolscout import Catalog, ScoutSettings, ToolScout, default_token_counter
 from toolscout.cli._engine import load_catalog
 from toolscout.providers import anthropic, gemini, openai_chat, openai_responses
 from toolscout.providers._measure import measure_rendering
@@ -42,7 +42,7 @@ VARIANTS = [
 
 def render(catalog: Catalog, provider: str, style: str, search: str | None, *, mode: str = "on"):
     client_style = "reveal" if style == "reveal" else "bridge"
-    settings = SearchSettings(mode=mode, style=client_style)  # type: ignore[arg-type]
+    settings = ScoutSettings(mode=mode, style=client_style)  # type: ignore[arg-type]
     session = ToolScout(catalog, settings=settings).session("bench")
     if provider == "anthropic":
         return anthropic.render(session, style=style, search=search or "hybrid")  # type: ignore[arg-type]

@@ -10,7 +10,7 @@ from datetime import datetime
 from importlib import resources
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from toolscout import Catalog, SearchSettings, Style, ToolCall, ToolScout
+from toolscout import Catalog, ScoutSettings, Style, ToolCall, ToolScout
 
 
 def current_time(call: ToolCall) -> str:
@@ -32,7 +32,7 @@ def demo_scout(style: Style = "bridge") -> ToolScout:
     return ToolScout(
         Catalog.from_file(str(path)),
         core=["read_file"],
-        settings=SearchSettings(style=style),
+        settings=ScoutSettings(style=style),
         handlers={"time__get_current_time": current_time},
         executor=stand_in,
     )

@@ -2,7 +2,7 @@ import pytest
 
 from toolscout import Catalog, CharsPerToken, ToolSpec
 from toolscout._policy import classify, decide_activation
-from toolscout._settings import SearchSettings
+from toolscout._settings import ScoutSettings
 from toolscout._tokens import schema_tokens
 
 COUNTER = CharsPerToken()
@@ -20,7 +20,7 @@ def _tokens(tools: list[ToolSpec]) -> int:
 
 def _activation(tools, **settings):
     classification = classify(Catalog(tools), core=frozenset())
-    return decide_activation(classification, SearchSettings(**settings), COUNTER)
+    return decide_activation(classification, ScoutSettings(**settings), COUNTER)
 
 
 # Threshold table: token share (window chosen so the threshold is exactly T, T+1 or T-1)
@@ -87,7 +87,7 @@ def test_activation_reports_why():
 def test_on_with_nothing_deferrable_does_not_activate():
     core = ToolSpec(name="terminal")
     classification = classify(Catalog([core]), core=frozenset({"terminal"}))
-    activation = decide_activation(classification, SearchSettings(mode="on"), COUNTER)
+    activation = decide_activation(classification, ScoutSettings(mode="on"), COUNTER)
     assert not activation.active
     assert activation.deferred == ()
 
@@ -96,7 +96,7 @@ def test_core_tools_are_never_deferred_even_with_policy_always():
     terminal = ToolSpec(name="terminal", defer="always")
     tools = [terminal, *_tools(50)]
     classification = classify(Catalog(tools), core=frozenset({"terminal"}))
-    activation = decide_activation(classification, SearchSettings(mode="on"), COUNTER)
+    activation = decide_activation(classification, ScoutSettings(mode="on"), COUNTER)
     assert classification.core == (terminal,)
     assert "terminal" not in activation.deferred
     assert len(activation.deferred) == 50

@@ -39,11 +39,11 @@ def test_a_bare_string_is_not_accepted_as_a_pattern_list():
 
 
 def test_a_session_scope_never_removes_the_hosts_core_tools() -> None:
-    from toolscout import SearchSettings, ToolScout
+    from toolscout import ScoutSettings, ToolScout
 
     tools = [{"name": "terminal", "description": "Run a shell command."}]
     tools += [{"name": f"crm__op_{i}", "description": f"CRM operation {i}"} for i in range(40)]
-    scout = ToolScout(tools, core=["terminal"], settings=SearchSettings(mode="on"))
+    scout = ToolScout(tools, core=["terminal"], settings=ScoutSettings(mode="on"))
     session = scout.session("s", scope=Scope.of(deny=["terminal", "crm__*"]))
     assert "terminal" in session.assemble().names
     assert session.dispatch_sync("tool_search", {"query": "CRM operation"}).content["tools"] == []

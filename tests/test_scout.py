@@ -1,6 +1,6 @@
 import pytest
 
-from toolscout import CatalogError, SearchSettings, SqliteStore, ToolScout, ToolSpec
+from toolscout import CatalogError, ScoutSettings, SqliteStore, ToolScout, ToolSpec
 
 pytestmark = pytest.mark.anyio
 
@@ -15,7 +15,7 @@ TOOLS = [
 
 
 def _scout(store) -> ToolScout:
-    return ToolScout(TOOLS, core=["terminal"], settings=SearchSettings(mode="on", style="reveal"), store=store)
+    return ToolScout(TOOLS, core=["terminal"], settings=ScoutSettings(mode="on", style="reveal"), store=store)
 
 
 async def test_reveal_discoveries_survive_a_process_restart_with_sqlite(tmp_path):
@@ -81,14 +81,14 @@ def test_a_rejected_tool_list_leaves_the_previous_tools_and_handlers_in_place():
 def test_configuration_is_fixed_and_replace_gives_a_scout_with_new_settings() -> None:
     import pytest
 
-    from toolscout import SearchSettings, ToolScout
+    from toolscout import ScoutSettings, ToolScout
 
     tools = [{"name": f"crm__op_{i}", "description": f"CRM operation {i}"} for i in range(40)]
-    scout = ToolScout(tools, settings=SearchSettings(mode="on", style="bridge"))
+    scout = ToolScout(tools, settings=ScoutSettings(mode="on", style="bridge"))
     assert scout.session("a").assemble().names == ("tool_search", "tool_describe", "tool_call")
     with pytest.raises(AttributeError):
-        scout.settings = SearchSettings(mode="off")  # type: ignore[misc]
-    reveal = scout.replace(settings=SearchSettings(mode="on", style="reveal"))
+        scout.settings = ScoutSettings(mode="off")  # type: ignore[misc]
+    reveal = scout.replace(settings=ScoutSettings(mode="on", style="reveal"))
     assert reveal.session("a").assemble().names == ("tool_search",)
     assert scout.session("a").assemble().names == ("tool_search", "tool_describe", "tool_call")
     assert reveal.catalog is scout.catalog and reveal.store is scout.store

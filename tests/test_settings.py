@@ -1,11 +1,11 @@
 import pytest
 
 from toolscout import ConfigError
-from toolscout._settings import SearchSettings
+from toolscout._settings import ScoutSettings
 
 
 def test_missing_config_gives_auto_mode_at_ten_percent():
-    settings = SearchSettings.from_mapping(None)
+    settings = ScoutSettings.from_mapping(None)
     assert settings.mode == "auto"
     assert settings.threshold_pct == 10.0
     assert settings.style == "bridge"
@@ -22,7 +22,7 @@ def test_missing_config_gives_auto_mode_at_ten_percent():
     ],
 )
 def test_mode_values_map_to_modes(config, mode):
-    assert SearchSettings.from_mapping(config).mode == mode
+    assert ScoutSettings.from_mapping(config).mode == mode
 
 
 @pytest.mark.parametrize(
@@ -32,7 +32,7 @@ def test_mode_values_map_to_modes(config, mode):
         pytest.param({"mode": 1}, "tool_search.mode", id="integer-mode"),
         pytest.param({"threshold_pct": 150}, "tool_search.threshold_pct", id="threshold-over-100"),
         pytest.param({"threshold_pct": -5}, "tool_search.threshold_pct", id="threshold-negative"),
-        pytest.param({"threshold_pct": "10"}, "tool_search.threshold_pct", id="threshold-string"),
+        pytest.param({"threshold_pct": "ten"}, "tool_search.threshold_pct", id="threshold-string"),
         pytest.param({"search_max_limit": 999}, "tool_search.search_max_limit", id="max-limit-too-big"),
         pytest.param(
             {"search_default_limit": 30, "search_max_limit": 20}, "tool_search.search_default_limit", id="default>max"
@@ -44,17 +44,17 @@ def test_mode_values_map_to_modes(config, mode):
 )
 def test_invalid_settings_raise_config_error_naming_the_key(config, key):
     with pytest.raises(ConfigError) as info:
-        SearchSettings.from_mapping(config)
+        ScoutSettings.from_mapping(config)
     assert info.value.key == key
 
 
 def test_lists_in_config_become_tuples():
-    settings = SearchSettings.from_mapping({"never_defer": ["read_file", "fs__*"], "pre_discovered": ["a"]})
+    settings = ScoutSettings.from_mapping({"never_defer": ["read_file", "fs__*"], "pre_discovered": ["a"]})
     assert settings.never_defer == ("read_file", "fs__*")
     assert settings.pre_discovered == ("a",)
 
 
 def test_non_mapping_config_is_rejected():
     with pytest.raises(ConfigError) as info:
-        SearchSettings.from_mapping(["auto"])  # type: ignore[arg-type]
+        ScoutSettings.from_mapping(["auto"])  # type: ignore[arg-type]
     assert info.value.key == "tool_search"

@@ -6,7 +6,7 @@ from ._errors import CatalogError, ConfigError, SearchError, StoreError, Toolsco
 from ._policy import Activation
 from ._scope import Scope
 from ._scout import ScoutSession, ToolScout
-from ._settings import Mode, SearchSettings, Style
+from ._settings import DeferralMode, ScoutSettings, Style
 from ._tokens import BpeOpenAICounter, CharsPerToken, TiktokenCounter, TokenCounter, default_token_counter
 from ._version import __version__
 from .catalog import Catalog, ToolSpec, tool_from_callable
@@ -38,25 +38,25 @@ __all__ = [
     "context_window",
     "CostReport",
     "default_token_counter",
+    "DeferralMode",
     "DiscoveryStore",
     "ErrorCode",
     "Handler",
     "IndexCache",
     "measure_cost",
     "MemoryStore",
-    "Mode",
     "NamespaceCost",
     "Offloader",
     "OffloadSettings",
     "Resolution",
     "Scope",
     "ScoutSession",
+    "ScoutSettings",
     "SearchError",
     "SearchHit",
     "SearchIndex",
     "SearchMode",
     "SearchResult",
-    "SearchSettings",
     "SqliteStore",
     "StoreError",
     "Style",

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ._scope import Scope
-from ._settings import SearchSettings, Style
+from ._settings import ScoutSettings, Style
 from ._tokens import TokenCounter, schema_tokens
 from ._types import JsonObject
 from .catalog import Catalog, ToolSpec
@@ -77,7 +77,7 @@ def measure_cost(
     catalog: Catalog,
     *,
     core: Iterable[str] = (),
-    settings: SearchSettings | None = None,
+    settings: ScoutSettings | None = None,
     counter: TokenCounter,
     offload: OffloadSettings | None = None,
 ) -> CostReport:
@@ -86,11 +86,11 @@ def measure_cost(
     `offload` (default: `OffloadSettings()`) gives the reported offload budget.
     """
     offload = offload or OffloadSettings()
-    base = dataclasses.replace(settings or SearchSettings(), mode="on", pre_discovered=())
+    base = (settings or ScoutSettings()).model_copy(update={"mode": "on", "pre_discovered": ()})
     core_names = frozenset(core)
 
     def first_turn(style: Style, stubs: bool) -> Assembly:
-        chosen = dataclasses.replace(base, style=style, reveal_stubs=stubs)
+        chosen = base.model_copy(update={"style": style, "reveal_stubs": stubs})
         plan = plan_turn(catalog, core=core_names, settings=chosen, counter=counter, scope=Scope())
         return assemble(plan, settings=chosen)
 

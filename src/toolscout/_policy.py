@@ -7,7 +7,7 @@ from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
 from ._context_windows import context_window
-from ._settings import Mode, SearchSettings
+from ._settings import DeferralMode, ScoutSettings
 from ._tokens import TokenCounter, schema_tokens
 from .catalog import Catalog, ToolSpec
 
@@ -32,7 +32,7 @@ class Activation:
 
     active: bool
     """True when some tools are deferred this turn."""
-    mode: Mode
+    mode: DeferralMode
     """The configured mode."""
     reason: str
     """One sentence saying why deferral is (in)active."""
@@ -70,7 +70,7 @@ def classify(catalog: Catalog, *, core: Set[str], never_defer: Iterable[str] = (
 
 def decide_activation(
     classification: Classification,
-    settings: SearchSettings,
+    settings: ScoutSettings,
     counter: TokenCounter,
     *,
     context_overrides: dict[str, int] | None = None,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 import anyio
 
 from ._scope import Scope
-from ._settings import SearchSettings
+from ._settings import ScoutSettings
 from ._tokens import TokenCounter, default_token_counter
 from ._types import DeferPolicy
 from .catalog import Catalog, ToolSpec, iter_tool_specs, tool_from_callable
@@ -51,7 +51,7 @@ class ToolScout:
         tools: Iterable[object] | Catalog = (),
         *,
         core: Iterable[str] = (),
-        settings: SearchSettings | None = None,
+        settings: ScoutSettings | None = None,
         store: DiscoveryStore | None = None,
         handlers: Mapping[str, Handler] | None = None,
         executor: Handler | None = None,
@@ -82,7 +82,7 @@ class ToolScout:
         Raises:
             CatalogError: A tool definition is malformed or two tools share a name.
         """
-        self._settings = settings or SearchSettings()
+        self._settings = settings or ScoutSettings()
         self._store: DiscoveryStore = store if store is not None else MemoryStore()
         self._core = frozenset(core)
         self._counter = token_counter or default_token_counter()
@@ -104,7 +104,7 @@ class ToolScout:
         return self._catalog
 
     @property
-    def settings(self) -> SearchSettings:
+    def settings(self) -> ScoutSettings:
         """The settings this scout was built with (use `replace` for other settings)."""
         return self._settings
 
@@ -138,7 +138,7 @@ class ToolScout:
         """Hooks run after every dispatched call."""
         return self._after
 
-    def replace(self, *, settings: SearchSettings | None = None, core: Iterable[str] | None = None) -> ToolScout:
+    def replace(self, *, settings: ScoutSettings | None = None, core: Iterable[str] | None = None) -> ToolScout:
         """A new scout with other settings or core tools, sharing this one's catalog, handlers, store and hooks.
 
         Configuration is fixed at construction so cached plans can never go stale; this is the way

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from toolscout import SearchSettings, ToolScout
+from toolscout import ScoutSettings, ToolScout
 from toolscout.cli import main
 from toolscout.observe import ActivityLog
 
@@ -22,7 +22,7 @@ def write_log(tmp_path: Path) -> tuple[Path, Path]:
     file, catalog = tmp_path / "activity.jsonl", tmp_path / "catalog.json"
     catalog.write_text(json.dumps(TOOLS))
     log = ActivityLog(file=file)
-    session = ToolScout(TOOLS, settings=SearchSettings(mode="on"), executor=crm_down).session("r")
+    session = ToolScout(TOOLS, settings=ScoutSettings(mode="on"), executor=crm_down).session("r")
     for query in ("zzqx", "zzqx", "crm__op_7"):
         log.observe(session.dispatch_sync("tool_search", {"query": query}), session="r")
     log.observe(session.dispatch_sync("tool_call", {"name": "crm__op_7"}), session="r")

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from toolscout import CatalogError, CharsPerToken, SearchSettings, ToolScout, ToolSpec
+from toolscout import CatalogError, CharsPerToken, ScoutSettings, ToolScout, ToolSpec
 from toolscout.disclosure._bridge import bridge_tools
 
 COUNTER = CharsPerToken()
@@ -24,7 +24,7 @@ CORE = [ToolSpec(name="terminal", description="Run a shell command."), ToolSpec(
 
 
 def _scout(tools, **settings) -> ToolScout:
-    return ToolScout(tools, core=["terminal", "read_file"], settings=SearchSettings(**settings), token_counter=COUNTER)
+    return ToolScout(tools, core=["terminal", "read_file"], settings=ScoutSettings(**settings), token_counter=COUNTER)
 
 
 def _bytes(assembly) -> list[str]:

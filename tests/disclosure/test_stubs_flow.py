@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from toolscout import SearchSettings, ToolScout
+from toolscout import ScoutSettings, ToolScout
 
 calls: list[str] = []
 
@@ -26,7 +26,7 @@ CRM = [
 
 
 def stub_session(session_id: str):
-    settings = SearchSettings(mode="on", style="reveal", reveal_stubs=True)
+    settings = ScoutSettings(mode="on", style="reveal", reveal_stubs=True)
     return ToolScout([get_weather, *CRM], settings=settings).session(session_id)
 
 

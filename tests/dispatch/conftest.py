@@ -1,6 +1,6 @@
 import pytest
 
-from toolscout import CharsPerToken, SearchSettings, ToolScout, ToolSpec
+from toolscout import CharsPerToken, ScoutSettings, ToolScout, ToolSpec
 
 ISSUE_SCHEMA = {
     "type": "object",
@@ -49,7 +49,7 @@ def scout(calls) -> ToolScout:
     return ToolScout(
         TOOLS,
         core=["terminal"],
-        settings=SearchSettings(mode="on"),
+        settings=ScoutSettings(mode="on"),
         executor=run,
         token_counter=CharsPerToken(),
     )

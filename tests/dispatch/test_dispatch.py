@@ -223,7 +223,7 @@ async def test_hooks_see_the_real_tool_name_and_arguments(calls):
 
     scout = ToolScout(
         [{"name": "github__create_issue", "parameters": {"type": "object"}}, {"name": "x"}],
-        settings=__import__("toolscout").SearchSettings(mode="on"),
+        settings=__import__("toolscout").ScoutSettings(mode="on"),
         executor=lambda call: "done",
         before_call=[guard],
         after_call=[lambda outcome: after.append((outcome.name, outcome.requested))],
@@ -326,11 +326,11 @@ async def test_a_scoped_session_does_not_change_another_sessions_view(scout):
 
 
 def test_a_pinned_tool_through_tool_call_is_refused_with_a_hint_to_call_it_directly() -> None:
-    from toolscout import SearchSettings, ToolScout
+    from toolscout import ScoutSettings, ToolScout
 
     tools = [{"name": "notes__read", "description": "Read the notes."}]
     tools += [{"name": f"crm__op_{i}", "description": f"CRM operation {i}"} for i in range(40)]
-    scout = ToolScout(tools, settings=SearchSettings(mode="on", never_defer=("notes__*",)), executor=lambda call: "ok")
+    scout = ToolScout(tools, settings=ScoutSettings(mode="on", never_defer=("notes__*",)), executor=lambda call: "ok")
     outcome = scout.session("p").dispatch_sync("tool_call", {"name": "notes__read", "arguments": {}})
     assert outcome.error is not None and outcome.error.code == "call_directly"
     assert outcome.error.hint == "Call notes__read directly."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from toolscout import SearchSettings, ToolScout
+from toolscout import ScoutSettings, ToolScout
 
 calls: list[dict[str, Any]] = []
 """Arguments `get_weather` ran with, in order (proof that a call reached the real function)."""
@@ -27,4 +27,4 @@ def get_weather(city: str) -> str:
 
 def weather_scout(*, style: Literal["bridge", "reveal"]) -> ToolScout:
     """A scout over `get_weather` and the CRM tools, deferral on, in `style`."""
-    return ToolScout([get_weather, *CRM_TOOLS], settings=SearchSettings(mode="on", style=style))
+    return ToolScout([get_weather, *CRM_TOOLS], settings=ScoutSettings(mode="on", style=style))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolscout import SearchSettings, ToolScout
+from toolscout import ScoutSettings, ToolScout
 from toolscout.gateway._logs import JsonFormatter
 from toolscout.observe import ActivityLog, Metrics, summarise
 
@@ -24,7 +24,7 @@ SEND = {"name": "send_email", "arguments": {"to": "a", "body": "b"}}
 
 
 def scout() -> ToolScout:
-    return ToolScout([send_email, *CRM], settings=SearchSettings(mode="on"))
+    return ToolScout([send_email, *CRM], settings=ScoutSettings(mode="on"))
 
 
 def test_a_search_records_query_hits_and_what_it_revealed() -> None:

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from toolscout import CatalogError, CharsPerToken, Scope, SearchSettings, ToolScout, ToolSpec
+from toolscout import CatalogError, CharsPerToken, Scope, ScoutSettings, ToolScout, ToolSpec
 from toolscout.offload import FileOffloadStore, Offloader, OffloadSettings, offload_tools
 
 pytestmark = pytest.mark.anyio
@@ -35,7 +35,7 @@ def make(tmp_path, *, settings=None, mode="on", session_bytes=64 << 20, after=No
     return ToolScout(
         tools,
         core=["terminal"],
-        settings=SearchSettings(mode=mode),
+        settings=ScoutSettings(mode=mode),
         executor=run,
         token_counter=COUNTER,
         offload=offloader,

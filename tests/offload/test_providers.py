@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from toolscout import CharsPerToken, SearchSettings, ToolScout, ToolSpec
+from toolscout import CharsPerToken, ScoutSettings, ToolScout, ToolSpec
 from toolscout.offload import FileOffloadStore, Offloader, OffloadSettings
 from toolscout.providers import anthropic, gemini, openai_chat, openai_responses
 from toolscout.providers._calls import dispatch_call
@@ -22,7 +22,7 @@ def make(tmp_path) -> ToolScout:
     )
     return ToolScout(
         [ToolSpec(name="files.dump", description="Dump a file.")],
-        settings=SearchSettings(mode="off"),
+        settings=ScoutSettings(mode="off"),
         executor=lambda call: BIG,
         token_counter=CharsPerToken(),
         offload=offloader,

@@ -14,7 +14,7 @@ import anyio
 import pytest
 
 from tests.conftest import require
-from toolscout import CharsPerToken, SearchSettings, ToolScout
+from toolscout import CharsPerToken, ScoutSettings, ToolScout
 from toolscout.gateway import StdioServer, Upstream
 from toolscout.offload import FileOffloadStore, Offloader, OffloadSettings
 
@@ -60,7 +60,7 @@ async def test_large_files_read_through_a_real_server_come_back_as_stubs_and_exa
 
             scout = ToolScout(
                 [tool.spec for tool in tools],
-                settings=SearchSettings(mode="on"),
+                settings=ScoutSettings(mode="on"),
                 executor=execute,
                 token_counter=COUNTER,
                 offload=offloader,

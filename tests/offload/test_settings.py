@@ -38,7 +38,7 @@ def test_a_full_section_is_read():
     ("config", "key"),
     [
         pytest.param({"budget_tokens": 10}, "offload.budget_tokens", id="budget-too-small"),
-        pytest.param({"budget_tokens": "4000"}, "offload.budget_tokens", id="budget-string"),
+        pytest.param({"budget_tokens": "lots"}, "offload.budget_tokens", id="budget-string"),
         pytest.param({"budget_tokens": True}, "offload.budget_tokens", id="budget-bool"),
         pytest.param({"preview_tokens": 3000}, "offload.preview_tokens", id="preview-over-half-budget"),
         pytest.param({"max_matches": 0}, "offload.max_matches", id="no-matches"),

@@ -15,7 +15,7 @@ import pytest
 import typing_extensions
 from pydantic import BaseModel
 
-from toolscout import SearchSettings, ToolCall, ToolScout, ToolSpec
+from toolscout import ScoutSettings, ToolCall, ToolScout, ToolSpec
 
 Reply = dict[str, object] | Callable[[dict[str, object]], dict[str, object]]
 
@@ -213,7 +213,7 @@ def make_scout() -> Callable[..., ToolScout]:
         return ToolScout(
             TOOLS,
             core=["terminal"],
-            settings=SearchSettings(mode="on", style=style, **settings),  # type: ignore[arg-type]
+            settings=ScoutSettings(mode="on", style=style, **settings),  # type: ignore[arg-type]
             executor=run_tool,
         )
 

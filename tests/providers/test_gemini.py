@@ -1,7 +1,7 @@
 import pytest
 from google.genai import types
 
-from toolscout import ConfigError, SearchSettings, ToolScout, ToolSpec
+from toolscout import ConfigError, ScoutSettings, ToolScout, ToolSpec
 from toolscout.providers import gemini
 from toolscout.providers._calls import dispatch_call
 
@@ -25,7 +25,7 @@ def test_native_style_is_refused(make_scout):
 
 def test_more_declarations_than_the_vertex_cap_is_a_clear_error():
     tools = [ToolSpec(name=f"t{index}", description="x", defer="never") for index in range(130)]
-    session = ToolScout(tools, settings=SearchSettings(mode="on")).session("s")
+    session = ToolScout(tools, settings=ScoutSettings(mode="on")).session("s")
     with pytest.raises(ConfigError) as error:
         gemini.render(session)
     assert error.value.key == "max_declarations" and "130 function declarations" in str(error.value)

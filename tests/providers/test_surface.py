@@ -1,9 +1,9 @@
-from toolscout import SearchSettings, ToolScout
+from toolscout import ScoutSettings, ToolScout
 from toolscout.providers import anthropic, build_surface, openai_responses
 
 
 def test_native_with_deferral_inactive_sends_everything_in_full_without_a_search_tool(tools):
-    session = ToolScout(tools, settings=SearchSettings(mode="off")).session("s")
+    session = ToolScout(tools, settings=ScoutSettings(mode="off")).session("s")
     surface = build_surface(session, "native")
     assert not surface.active and surface.deferred == () and len(surface.head) == len(tools)
     rendering = anthropic.render(session, style="native")

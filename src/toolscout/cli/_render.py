@@ -10,7 +10,7 @@ import click
 
 from .._errors import ToolscoutError
 from .._scout import ScoutSession, ToolScout
-from .._settings import Mode, SearchSettings, Style
+from .._settings import DeferralMode, ScoutSettings, Style
 from .._tokens import default_token_counter
 from ..providers import anthropic, gemini, openai_chat, openai_responses
 from ..providers._auto import StyleChoice, choose_style
@@ -65,7 +65,7 @@ def render_command(
     style: str,
     search: NativeSearch | None,
     model: str | None,
-    mode: Mode,
+    mode: DeferralMode,
     core: tuple[str, ...],
     session_file: Path | None,
     session_id: str,
@@ -80,7 +80,7 @@ def render_command(
     try:
         choice = choose_style(model, provider, override=None if style == "auto" else style)  # type: ignore[arg-type]  # click checked the choice
         client_style: Style = "reveal" if choice.style == "reveal" else "bridge"
-        settings = SearchSettings(mode=mode, style=client_style, model=model)
+        settings = ScoutSettings(mode=mode, style=client_style, model=model)
         store = _store(session_file, session_id)
         scout = ToolScout(load_catalog(catalog), core=core, settings=settings, store=store)
         rendering = _render(scout.session(session_id), provider, choice, search)

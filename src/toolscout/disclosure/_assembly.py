@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .._errors import CatalogError
 from .._policy import Activation, Classification, classify, decide_activation
 from .._scope import Scope
-from .._settings import SearchSettings, Style
+from .._settings import ScoutSettings, Style
 from .._text import clip, one_line
 from .._tokens import TokenCounter
 from ..catalog import Catalog, ToolSpec, canonical_json
@@ -94,7 +94,7 @@ def plan_turn(
     catalog: Catalog,
     *,
     core: frozenset[str],
-    settings: SearchSettings,
+    settings: ScoutSettings,
     counter: TokenCounter,
     scope: Scope,
     context_overrides: dict[str, int] | None = None,
@@ -120,7 +120,7 @@ def plan_turn(
 def assemble(
     plan: TurnPlan,
     *,
-    settings: SearchSettings,
+    settings: ScoutSettings,
     discovered: Sequence[str] = (),
     own_tools: Sequence[ToolSpec] = (),
 ) -> Assembly:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .._errors import SearchError
-from .._settings import SearchSettings
+from .._settings import ScoutSettings
 from .._text import clip, one_line
 from .._types import JsonObject
 from ..catalog import ToolSpec
@@ -28,7 +28,7 @@ def answer_search(
     plan: TurnPlan,
     listed: frozenset[str],
     index: SearchIndex,
-    settings: SearchSettings,
+    settings: ScoutSettings,
 ) -> tuple[JsonObject, tuple[str, ...]] | ToolError:
     """Answer a ``tool_search`` call; returns the content and the tools it discovers."""
     query = arguments.get("query", "")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .._settings import SearchSettings
+from .._settings import ScoutSettings
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..disclosure._assembly import TurnPlan
@@ -29,7 +29,7 @@ def resolve_call(
     plan: TurnPlan,
     listed: frozenset[str],
     index: SearchIndex,
-    settings: SearchSettings,
+    settings: ScoutSettings,
     call_id: str | None = None,
     own_tools: Mapping[str, ToolSpec] | None = None,
 ) -> Resolution:

@@ -21,7 +21,6 @@ and so is a relative ``toolscout.store`` path. Env and header values and auth to
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import tomllib
@@ -35,35 +34,27 @@ from pydantic import (
     ConfigDict,
     Field,
     SecretStr,
-    SkipValidation,
     StrictBool,
-    field_validator,
 )
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
 from .._errors import ConfigError
-from .._settings import Mode, Style
+from .._settings import ScoutSettings
 from .._types import JsonObject
+from .._validation import Finite, NoBool, validate_section
 from ..offload._settings import OffloadSettings
 from ._auth import AuthSettings
 from ._envsubst import expand_env
-from ._validation import validate_section
 
 __all__ = ["GatewayConfig", "GatewaySettings", "HttpServer", "ServerConfig", "StdioServer", "load_config"]
 
 _SERVER_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-_MODES: dict[object, Mode] = {"auto": "auto", "on": "on", "off": "off", True: "auto", False: "off"}
 # Keys some MCP clients add to a server entry; they mean nothing to the gateway.
 _IGNORED_SERVER_KEYS = frozenset({"autoApprove", "alwaysAllow", "timeout", "description", "transportType"})
 
 
-def _mode(value: object) -> object:
-    return _MODES.get(value, value) if isinstance(value, str | bool) else value
-
-
-def _offload(value: object) -> OffloadSettings:
-    if isinstance(value, OffloadSettings):
-        return value
-    return OffloadSettings.from_mapping(value, prefix="toolscout.offload")  # type: ignore[arg-type]  # checked there
+def _offload(value: object) -> object:
+    return {"enabled": value} if isinstance(value, bool) else value
 
 
 class StdioServer(BaseModel):
@@ -108,23 +99,19 @@ ServerConfig: TypeAlias = StdioServer | HttpServer
 """One upstream server entry."""
 
 
-class GatewaySettings(BaseModel):
-    """The ``toolscout`` section: how the gateway presents and calls the upstream tools."""
+class GatewaySettings(ScoutSettings):
+    """The ``toolscout`` section: every `ScoutSettings` key, plus how the gateway serves and calls upstreams.
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    Environment variables ``TOOLSCOUT_<KEY>`` override the file (``TOOLSCOUT_OFFLOAD__BUDGET_TOKENS``
+    for nested keys).
+    """
 
     separator: str = Field(default="__", pattern=r"^[A-Za-z0-9_.:-]{1,8}$")
-    """Joins server and tool name: ``github__create_issue``."""
-    call_timeout_s: float = Field(default=60.0, gt=0)
+    """Joins server and tool name: ``github__create_issue`` (1-8 of letters, digits, ``_ . : -``)."""
+    call_timeout_s: Annotated[float, Finite, Field(gt=0)] = 60.0
     """Seconds one upstream tool call may take."""
-    connect_timeout_s: float = Field(default=30.0, gt=0)
+    connect_timeout_s: Annotated[float, Finite, Field(gt=0)] = 30.0
     """Seconds an upstream may take to start and finish the MCP handshake."""
-    style: Style = "bridge"
-    """How deferred tools reach the model: ``bridge`` or ``reveal``."""
-    pinned: tuple[str, ...] = ()
-    """Tool names or globs (``time__*``) always exposed directly, never deferred."""
-    mode: Annotated[Mode, BeforeValidator(_mode)] = "auto"
-    """When tool search is active: ``auto``, ``on``, ``off`` (``true`` means auto, ``false`` off)."""
     store: str | None = Field(default=None, min_length=1)
     """Where session discoveries live: an SQLite file path (relative to the config file), ``memory``,
     or a ``redis://`` URL (needs ``toolscout[redis]``). Default: ``sessions.sqlite3`` in the data dir."""
@@ -132,22 +119,27 @@ class GatewaySettings(BaseModel):
     """stdio: the session id to use (default: derived from the client's name, so it survives restarts)."""
     host: str = Field(default="127.0.0.1", min_length=1)
     """HTTP: the address to bind."""
-    port: int = Field(default=8765, ge=0, le=65535)
-    """HTTP: the port to bind (0 picks a free one)."""
+    port: Annotated[int, NoBool, Field(ge=0, le=65535)] = 8765
+    """HTTP: the port to bind, 1-65535 (0 picks a free one)."""
     auth: AuthSettings | None = None
-    """HTTP: bearer tokens and what each may reach (see `toolscout.gateway._auth`)."""
-    restart_backoff_s: float = Field(default=0.5, gt=0)
+    """HTTP: bearer tokens and what each may reach (see `toolscout.gateway.AuthSettings`)."""
+    restart_backoff_s: Annotated[float, Finite, Field(gt=0)] = 0.5
     """First delay before restarting a crashed upstream; it doubles per failed attempt, up to 60 s."""
-    offload: Annotated[SkipValidation[OffloadSettings], BeforeValidator(_offload)] = OffloadSettings()
-    """Context offloading of large results (`toolscout.offload.OffloadSettings` keys; ``false`` turns it
-    off). A relative ``folder`` is taken from the config file's folder."""
+    offload: Annotated[OffloadSettings, BeforeValidator(_offload)] = OffloadSettings()
+    """Context offloading of large results (``false`` turns it off). A relative ``folder`` is taken from the
+    config file's folder."""
 
-    @field_validator("pinned")
     @classmethod
-    def _no_blank_patterns(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        if any(not pattern.strip() for pattern in value):
-            raise ValueError("pinned names must not be blank")
-        return value
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Environment variables win over the config file (given as init arguments)."""
+        return (env_settings, init_settings)
 
 
 class GatewayConfig(BaseModel):
@@ -167,12 +159,15 @@ class GatewayConfig(BaseModel):
         return {name: server for name, server in self.servers.items() if not server.disabled}
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, object], *, base_dir: Path | None = None) -> GatewayConfig:
+    def from_mapping(
+        cls, data: Mapping[str, object], *, base_dir: Path | None = None, source: str | None = None
+    ) -> GatewayConfig:
         """Validate a decoded config file (see the module docs for the shape).
 
         Args:
             data: The decoded JSON or TOML document.
             base_dir: Folder that relative paths are resolved against (default: the current one).
+            source: The file `data` was read from, named in errors.
 
         Raises:
             ConfigError: A setting is missing or invalid; `key` is its dotted path.
@@ -191,7 +186,13 @@ class GatewayConfig(BaseModel):
         raw_settings = expand_env(data.get("toolscout", {}), "toolscout")
         if not isinstance(raw_settings, dict):
             raise ConfigError("must be an object (a table in TOML) of gateway settings", key="toolscout")
-        settings = validate_section(GatewaySettings, raw_settings, "toolscout")
+        settings = validate_section(
+            GatewaySettings,
+            raw_settings,
+            "toolscout",
+            source=source,
+            build=lambda data: GatewaySettings(**dict[str, Any](data)),
+        )
         for name in servers:
             if settings.separator in name:
                 raise ConfigError(
@@ -208,7 +209,7 @@ class GatewayConfig(BaseModel):
         if settings.store is not None and settings.store != "memory" and "://" not in settings.store:
             settings = settings.model_copy(update={"store": str(base / Path(settings.store).expanduser())})
         if settings.offload.folder is not None and not settings.offload.folder.is_absolute():
-            offload = dataclasses.replace(settings.offload, folder=base / settings.offload.folder)
+            offload = settings.offload.model_copy(update={"folder": base / settings.offload.folder})
             settings = settings.model_copy(update={"offload": offload})
         return cls(servers=servers, settings=settings)
 
@@ -242,7 +243,7 @@ def load_config(path: str | Path) -> GatewayConfig:
             raise ConfigError(f"key {exc.args[0]!r} appears twice in one object; keep one", key=str(file)) from None
     if not isinstance(data, dict):
         raise ConfigError('the config must be an object with an "mcpServers" key', key=str(file))
-    config = GatewayConfig.from_mapping(data, base_dir=file.resolve().parent)
+    config = GatewayConfig.from_mapping(data, base_dir=file.resolve().parent, source=str(file))
     return config.model_copy(update={"source": file.resolve()})
 
 

@@ -33,7 +33,6 @@ from mcp_types import (
 
 from .._errors import CatalogError, StoreError
 from .._scout import ScoutSession, ToolScout
-from .._settings import SearchSettings
 from .._types import Transport
 from .._version import __version__
 from ..disclosure._assembly import Assembly
@@ -80,9 +79,8 @@ class Gateway:
         settings = config.settings
         self.config = config
         self.store = store if store is not None else open_store(settings.store)
-        search = SearchSettings(mode=settings.mode, style=settings.style, never_defer=settings.pinned)
         offload = Offloader(settings.offload) if settings.offload.enabled else None
-        self.scout = ToolScout((), settings=search, store=self.store, executor=self._execute, offload=offload)
+        self.scout = ToolScout((), settings=settings, store=self.store, executor=self._execute, offload=offload)
         self.pool = UpstreamPool(config, on_change=self._tools_changed)
         self.identities = Identities(settings, transport)
         self.activity = ActivityLog()

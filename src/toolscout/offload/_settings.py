@@ -3,27 +3,33 @@
 from __future__ import annotations
 
 import fnmatch
-import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import Annotated, Literal, TypeAlias
 
-from .._config import check, is_int, settings_from_mapping
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StrictBool, ValidationInfo, field_validator
+
 from .._errors import ConfigError
+from .._validation import Finite, NoBool, validate_section
 from ..catalog import ToolSpec
 
 __all__ = ["Limit", "OffloadSettings"]
-
-Limit: TypeAlias = int | Literal["never"]
-"""A per-tool or per-namespace override: a budget in tokens, or ``"never"`` to never offload."""
 
 _MIN_BUDGET = 200
 _MIB = 1 << 20
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OffloadSettings:
+def _limit(value: object) -> int | Literal["never"]:
+    if value == "never" or (isinstance(value, int) and not isinstance(value, bool) and value >= _MIN_BUDGET):
+        return value
+    raise ValueError(f'must be "never" or a budget in tokens of at least {_MIN_BUDGET}')
+
+
+Limit: TypeAlias = Annotated[int | Literal["never"], PlainValidator(_limit)]
+"""A per-tool or per-namespace override: a budget in tokens, or ``"never"`` to never offload."""
+
+
+class OffloadSettings(BaseModel):
     """Settings of context offloading. Build from a config mapping with `from_mapping`.
 
     A result whose text costs more than its budget (in tokens, measured with the
@@ -31,72 +37,56 @@ class OffloadSettings:
     reads it back with the offload tools, whose answers are bounded by `read_tokens`.
     """
 
-    enabled: bool = True
-    """Offload large results and list the offload tools (False: results pass through unchanged)."""
-    budget_tokens: int = 4_000
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    enabled: StrictBool = True
+    """Offload large results and list the offload tools (false: results pass through unchanged)."""
+    budget_tokens: Annotated[int, NoBool, Field(ge=_MIN_BUDGET)] = 4_000
     """A result costing more than this many tokens is offloaded (at or below it, it is sent as is)."""
-    preview_tokens: int = 500
-    """Tokens of the head preview (and JSON shape summary) a stub carries."""
-    read_tokens: int = 4_000
+    preview_tokens: Annotated[int, NoBool, Field(ge=0)] = 500
+    """Tokens of the head preview (and JSON shape summary) a stub carries (at most half of ``budget_tokens``)."""
+    read_tokens: Annotated[int, NoBool, Field(ge=_MIN_BUDGET)] = 4_000
     """The most tokens one read, search or query answer carries."""
-    max_matches: int = 20
+    max_matches: Annotated[int, NoBool, Field(ge=1, le=1000)] = 20
     """The most matches one search answer lists."""
-    session_bytes: int = 256 * _MIB
+    session_bytes: Annotated[int, NoBool, Field(ge=_MIB)] = 256 * _MIB
     """Bytes of stored outputs one session may hold; the oldest are evicted past it."""
-    total_bytes: int | None = None
+    total_bytes: Annotated[int, NoBool, Field(ge=_MIB)] | None = None
     """Bytes of stored outputs all sessions together may hold; the oldest of any session are evicted past it
-    (None: 4 GiB, or `session_bytes` if larger)."""
-    jq_timeout_s: float = 10.0
+    (null: 4 GiB, or ``session_bytes`` if larger)."""
+    jq_timeout_s: Annotated[float, Finite, Field(gt=0)] = 10.0
     """Seconds a jq query may run before it is stopped."""
-    jq_memory_mb: int = 2_048
+    jq_memory_mb: Annotated[int, NoBool, Field(ge=64)] = 2_048
     """Memory (MiB) the jq worker process may use, where the platform can enforce it."""
     folder: Path | None = None
-    """Folder the outputs are stored in, one sub-folder per session (None: a private temporary folder)."""
-    tools: dict[str, Limit] = field(default_factory=dict)
-    """Per-tool overrides by exact name or glob (``github__list_*``); they win over `namespaces`."""
-    namespaces: dict[str, Limit] = field(default_factory=dict)
-    """Per-namespace overrides (the upstream server's name in the gateway)."""
+    """Folder the outputs are stored in, one sub-folder per session (null: a private temporary folder);
+    may start with ``~``."""
+    tools: dict[Annotated[str, Field(min_length=1)], Limit] = Field(default_factory=dict)
+    """Per-tool overrides by exact name or glob (``github__list_*``): a budget in tokens or ``"never"``;
+    they win over ``namespaces``."""
+    namespaces: dict[Annotated[str, Field(min_length=1)], Limit] = Field(default_factory=dict)
+    """Per-namespace overrides (the upstream server's name in the gateway): a budget or ``"never"``."""
 
-    def __post_init__(self) -> None:
-        check(isinstance(self.enabled, bool), "enabled", "must be true or false")
-        check(
-            is_int(self.budget_tokens) and self.budget_tokens >= _MIN_BUDGET,
-            "budget_tokens",
-            f"must be >= {_MIN_BUDGET}",
-        )
-        check(
-            is_int(self.preview_tokens) and 0 <= self.preview_tokens <= self.budget_tokens // 2,
-            "preview_tokens",
-            f"must be from 0 to half of budget_tokens ({self.budget_tokens // 2})",
-        )
-        check(is_int(self.read_tokens) and self.read_tokens >= _MIN_BUDGET, "read_tokens", f"must be >= {_MIN_BUDGET}")
-        check(is_int(self.max_matches) and 1 <= self.max_matches <= 1000, "max_matches", "must be 1-1000")
-        check(is_int(self.session_bytes) and self.session_bytes >= _MIB, "session_bytes", f"must be >= {_MIB}")
-        check(
-            self.total_bytes is None or (is_int(self.total_bytes) and self.total_bytes >= self.session_bytes),
-            "total_bytes",
-            f"must be >= session_bytes ({self.session_bytes})",
-        )
-        check(
-            isinstance(self.jq_timeout_s, int | float)
-            and not isinstance(self.jq_timeout_s, bool)
-            and math.isfinite(self.jq_timeout_s)
-            and self.jq_timeout_s > 0,
-            "jq_timeout_s",
-            "must be a positive number of seconds",
-        )
-        check(is_int(self.jq_memory_mb) and self.jq_memory_mb >= 64, "jq_memory_mb", "must be >= 64")
-        check(self.folder is None or isinstance(self.folder, Path), "folder", "must be a path or null")
-        for key in ("tools", "namespaces"):
-            overrides = getattr(self, key)
-            check(isinstance(overrides, dict), key, 'must be a table of name = budget or "never"')
-            for name, limit in overrides.items():
-                check(isinstance(name, str) and bool(name), key, "names must be non-empty strings")
-                check(
-                    limit == "never" or (is_int(limit) and limit >= _MIN_BUDGET),
-                    f"{key}.{name}",
-                    f'must be "never" or a budget in tokens >= {_MIN_BUDGET}',
-                )
+    @field_validator("preview_tokens")
+    @classmethod
+    def _preview_within_budget(cls, value: int, info: ValidationInfo) -> int:
+        budget = info.data.get("budget_tokens")
+        if isinstance(budget, int) and value > budget // 2:
+            raise ValueError(f"must be at most half of budget_tokens ({budget // 2})")
+        return value
+
+    @field_validator("total_bytes")
+    @classmethod
+    def _total_above_session(cls, value: int | None, info: ValidationInfo) -> int | None:
+        session = info.data.get("session_bytes")
+        if value is not None and isinstance(session, int) and value < session:
+            raise ValueError(f"must be at least session_bytes ({session})")
+        return value
+
+    @field_validator("folder", mode="before")
+    @classmethod
+    def _expand_user(cls, value: object) -> object:
+        return Path(value).expanduser() if isinstance(value, str) and value else value
 
     def budget_for(self, tool: ToolSpec) -> int | None:
         """The budget in tokens that applies to `tool`'s results (None: never offloaded)."""
@@ -116,24 +106,13 @@ class OffloadSettings:
     def from_mapping(cls, config: Mapping[str, object] | bool | None, *, prefix: str = "offload") -> OffloadSettings:
         """Read settings from a config mapping (e.g. a parsed TOML/JSON section).
 
-        ``None`` gives the defaults; a bare ``true``/``false`` sets `enabled`. ``folder`` may
-        start with ``~``.
+        ``None`` gives the defaults; a bare ``true``/``false`` sets `enabled`.
 
         Raises:
             ConfigError: An unknown key or a value of the wrong type; the key is named.
         """
-        if config is None:
-            return cls()
-        if isinstance(config, bool):
-            return cls(enabled=config)
+        if config is None or isinstance(config, bool):
+            return cls() if config is None else cls(enabled=config)
         if not isinstance(config, Mapping):
             raise ConfigError(f"must be a table/object or true/false, got {type(config).__name__}", key=prefix)
-        return settings_from_mapping(cls, config, prefix=prefix, convert=_convert)
-
-
-def _convert(key: str, value: object) -> object:
-    if key == "folder" and isinstance(value, str) and value:
-        return Path(value).expanduser()
-    if key in ("tools", "namespaces") and isinstance(value, Mapping):
-        return dict(value)
-    return value
+        return validate_section(cls, config, prefix)

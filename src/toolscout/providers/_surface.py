@@ -108,7 +108,7 @@ def build_surface(
     if style != "native" and style != scout.settings.style:
         raise ConfigError(
             f"this ToolScout answers searches in {scout.settings.style!r} style; render {scout.settings.style!r} "
-            f"or 'native', or create the ToolScout with SearchSettings(style={style!r})",
+            f"or 'native', or create the ToolScout with ScoutSettings(style={style!r})",
             key="style",
         )
     tools = assembly.tools

@@ -118,7 +118,7 @@ def render(
         raise ConfigError(
             f"{len(declarations)} function declarations exceed the cap of {max_declarations} per request "
             f"({len(surface.fixed)} always sent, {len(surface.loaded)} discovered). Turn tool search on "
-            "(SearchSettings(mode='on')), use the bridge style, which sends no discovered tools, pin fewer tools, "
+            "(ScoutSettings(mode='on')), use the bridge style, which sends no discovered tools, pin fewer tools, "
             "or pass max_declarations=None on the Gemini API, which has no such cap",
             key="max_declarations",
         )

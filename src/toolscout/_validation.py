@@ -1,0 +1,147 @@
+"""The one validation path of every setting: pydantic errors become a `ConfigError` naming key, limit and source."""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, BeforeValidator, ValidationError
+from pydantic_core import ErrorDetails
+
+from ._errors import ConfigError
+
+__all__ = ["ENV_PREFIX", "Finite", "NoBool", "config_error", "validate_section"]
+
+ENV_PREFIX = "TOOLSCOUT_"
+"""Environment variables ``TOOLSCOUT_<KEY>`` (nested keys joined by ``__``) override settings."""
+
+_ModelT = TypeVar("_ModelT", bound=BaseModel)
+
+
+def _not_bool(value: object) -> object:
+    if isinstance(value, bool):
+        raise ValueError("must be a number, not true/false")
+    return value
+
+
+def _finite(value: object) -> object:
+    _not_bool(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("must be a finite number")
+    if isinstance(value, str) and value.strip().lower() in ("inf", "+inf", "-inf", "infinity", "nan"):
+        raise ValueError("must be a finite number")
+    return value
+
+
+NoBool = BeforeValidator(_not_bool)
+"""Marks a numeric field that refuses booleans (``port: true`` is an error, not 1)."""
+Finite = BeforeValidator(_finite)
+"""Marks a float field that refuses booleans, infinities and NaN."""
+
+_TYPES: dict[str, str] = {
+    "missing": "this setting is required; add it",
+    "string_type": "must be a string (quote it)",
+    "string_too_short": "must not be empty",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+    "float_type": "must be a number",
+    "float_parsing": "must be a number",
+    "finite_number": "must be a finite number",
+    "int_type": "must be a whole number",
+    "int_parsing": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "too_short": "must not be empty",
+    "dict_type": "must be an object (a table in TOML)",
+    "tuple_type": "must be a list",
+    "list_type": "must be a list",
+}
+_LIMITS: dict[str, tuple[str, str]] = {
+    "greater_than": ("gt", "must be greater than {}"),
+    "greater_than_equal": ("ge", "must be at least {}"),
+    "less_than": ("lt", "must be less than {}"),
+    "less_than_equal": ("le", "must be at most {}"),
+    "string_too_long": ("max_length", "must be at most {} characters"),
+    "too_long": ("max_length", "must have at most {} items"),
+    "string_pattern_mismatch": ("pattern", "must match the pattern {}"),
+}
+
+
+def validate_section(
+    model: type[_ModelT],
+    data: Mapping[str, object],
+    key: str,
+    *,
+    source: str | None = None,
+    build: Callable[[Mapping[str, object]], _ModelT] | None = None,
+) -> _ModelT:
+    """Validate `data` as `model` (or with `build`); the first error becomes a `ConfigError`.
+
+    Args:
+        model: The settings model.
+        data: The raw section (a decoded JSON or TOML table).
+        key: The dotted key of the section, e.g. ``toolscout`` (``""`` for top-level settings).
+        source: Where `data` came from (a file path), named in the error.
+        build: How to build the model from `data` (default: ``model.model_validate``); settings
+            models that read environment overrides are built by calling them.
+
+    Raises:
+        ConfigError: The key, what is wrong with it and the limit it broke, and its source.
+    """
+    try:
+        return build(data) if build is not None else model.model_validate(data)
+    except ValidationError as exc:
+        raise config_error(exc, model, key, source=source) from None
+
+
+def config_error(exc: ValidationError, model: type[BaseModel], key: str, *, source: str | None) -> ConfigError:
+    """The `ConfigError` for the first error of `exc` (validating `model` as section `key`)."""
+    error = exc.errors(include_input=False, include_url=False)[0]
+    # Drop the validator tags pydantic adds for unions and wrapped validators ("function-after[...]").
+    loc = [part for part in error["loc"] if part != "__root__" and not ("[" in str(part) or "(" in str(part))]
+    path = ".".join(str(part) for part in loc)
+    dotted = ".".join(part for part in (key, path) if part)
+    message = _message(error, model, loc)
+    env = ENV_PREFIX + "__".join(str(part) for part in loc).upper() if loc else None
+    if env is not None and env in os.environ:
+        message += f" (from the environment variable {env})"
+    elif source is not None:
+        message += f" (in {source})"
+    return ConfigError(message, key=dotted or "settings")
+
+
+def _message(error: ErrorDetails, model: type[BaseModel], loc: list[int | str]) -> str:
+    kind = error["type"]
+    ctx: dict[str, Any] = dict(error.get("ctx") or {})
+    if kind == "extra_forbidden":
+        known = _known_keys(model, loc[:-1])
+        close = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6) if loc else []
+        hint = f"; did you mean {close[0]!r}?" if close else f"; known settings: {', '.join(known)}"
+        return f"unknown setting{hint}"
+    if kind in _LIMITS:
+        name, template = _LIMITS[kind]
+        return template.format(ctx.get(name, "?"))
+    if kind == "literal_error":
+        return f"must be one of {ctx.get('expected', '?')}"
+    if kind in ("value_error", "assertion_error"):
+        return str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    return _TYPES.get(kind, str(error["msg"]))
+
+
+def _known_keys(model: type[BaseModel], parents: list[int | str]) -> list[str]:
+    """The keys of the (sub-)model at `parents` within `model`."""
+    current: Any = model
+    for part in parents:
+        fields = getattr(current, "model_fields", None)
+        field = fields.get(str(part)) if fields else None
+        annotation = getattr(field, "annotation", None)
+        if annotation is None:
+            return []
+        current = next(
+            (arg for arg in (annotation, *getattr(annotation, "__args__", ())) if hasattr(arg, "model_fields")), None
+        )
+        if current is None:
+            return []
+    return sorted(getattr(current, "model_fields", {}))
