@@ -32,7 +32,7 @@ MIN_TOKEN_CHARS = 16
 class TokenGrant(BaseModel):
     """One bearer token and what it may reach."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     token: SecretStr
     """The secret the client sends as ``Authorization: Bearer ...`` (use ``${VAR}``)."""
@@ -68,7 +68,7 @@ class TokenGrant(BaseModel):
 class AuthSettings(BaseModel):
     """The ``toolscout.auth`` section."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     tokens: dict[str, TokenGrant] = Field(min_length=1)
     """Grants by name."""

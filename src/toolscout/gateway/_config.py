@@ -60,7 +60,7 @@ def _offload(value: object) -> object:
 class StdioServer(BaseModel):
     """A local server the gateway starts and talks to over stdin/stdout."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     command: str = Field(min_length=1)
     """The executable (resolved to an absolute path when given relative with a ``/``)."""
@@ -81,7 +81,7 @@ class StdioServer(BaseModel):
 class HttpServer(BaseModel):
     """A remote server reached over Streamable HTTP."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     url: str = Field(pattern=r"^https?://\S+$")
     """The server's MCP endpoint, e.g. ``http://127.0.0.1:8000/mcp``."""
