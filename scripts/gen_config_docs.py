@@ -76,6 +76,7 @@ def constraints(field: FieldInfo) -> str:
 
 
 def default(field: FieldInfo) -> str:
+    """The field's default as the docs show it."""
     value = field.default
     if value is PydanticUndefined:
         return "required" if field.default_factory is None else "`{}`"
@@ -91,18 +92,19 @@ def default(field: FieldInfo) -> str:
 
 
 def table(title: str, model: type[BaseModel], prefix: str, skip: frozenset[str] = frozenset()) -> str:
+    """One markdown table of `model`'s keys (prefixed with `prefix`), leaving out `skip`."""
     rows = ["| key | type | default | limits | meaning |", "|---|---|---|---|---|"]
     for name, field in model.model_fields.items():
         if name in skip:
             continue
         meaning = " ".join((field.description or "").split()).replace("|", "\\|")
-        rows.append(
-            f"| `{prefix}{name}` | {type_name(field.annotation)} | {default(field)} | {constraints(field)} | {meaning} |"
-        )
+        kind, limits = type_name(field.annotation), constraints(field)
+        rows.append(f"| `{prefix}{name}` | {kind} | {default(field)} | {limits} | {meaning} |")
     return f"## {title}\n\n" + "\n".join(rows) + "\n"
 
 
 def render() -> str:
+    """The whole reference page."""
     library = frozenset(ScoutSettings.model_fields)
     sections = [
         HEADER,
@@ -118,6 +120,7 @@ def render() -> str:
 
 
 def main() -> int:
+    """Write the page, or with ``--check`` only compare it."""
     text = render()
     if "--check" in sys.argv:
         if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
