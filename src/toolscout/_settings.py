@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import AliasChoices, BeforeValidator, Field, StrictBool, ValidationInfo, field_validator
+from pydantic import AfterValidator, AliasChoices, BeforeValidator, Field, StrictBool, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ._errors import ConfigError
@@ -25,7 +25,15 @@ Style: TypeAlias = Literal["bridge", "reveal"]
 """`bridge`: tool_search / tool_describe / tool_call; `reveal`: tool_search reveals tools into the array."""
 
 _MODES: dict[object, DeferralMode] = {True: "auto", False: "off"}
-Name = Annotated[str, Field(min_length=1)]
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("names must not be blank")
+    return value
+
+
+Name = Annotated[str, AfterValidator(_not_blank)]
 
 
 def _mode(value: object) -> object:

@@ -58,6 +58,10 @@ _TYPES: dict[str, str] = {
     "tuple_type": "must be a list",
     "list_type": "must be a list",
 }
+_PATTERN_HINTS: dict[str, str] = {
+    "url": "must be an http:// or https:// URL",
+    "separator": "must be 1-8 characters from letters, digits, '_', '.', ':' and '-'",
+}
 _LIMITS: dict[str, tuple[str, str]] = {
     "greater_than": ("gt", "must be greater than {}"),
     "greater_than_equal": ("ge", "must be at least {}"),
@@ -101,8 +105,8 @@ def config_error(exc: ValidationError, model: type[BaseModel], key: str, *, sour
     error = exc.errors(include_input=False, include_url=False)[0]
     # Drop the validator tags pydantic adds for unions and wrapped validators ("function-after[...]").
     loc = [part for part in error["loc"] if part != "__root__" and not ("[" in str(part) or "(" in str(part))]
-    path = ".".join(str(part) for part in loc)
-    dotted = ".".join(part for part in (key, path) if part)
+    path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc).lstrip(".")
+    dotted = f"{key}.{path}" if key and path and not path.startswith("[") else f"{key}{path}"
     message = _message(error, model, loc)
     env = ENV_PREFIX + "__".join(str(part) for part in loc).upper() if loc else None
     if env is not None and env in os.environ:
@@ -120,6 +124,9 @@ def _message(error: ErrorDetails, model: type[BaseModel], loc: list[int | str]) 
         close = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6) if loc else []
         hint = f"; did you mean {close[0]!r}?" if close else f"; known settings: {', '.join(known)}"
         return f"unknown setting{hint}"
+    field = next((str(part) for part in reversed(loc) if isinstance(part, str)), "")
+    if kind == "string_pattern_mismatch" and field in _PATTERN_HINTS:
+        return _PATTERN_HINTS[field]
     if kind in _LIMITS:
         name, template = _LIMITS[kind]
         return template.format(ctx.get(name, "?"))

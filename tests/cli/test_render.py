@@ -89,4 +89,4 @@ def test_a_bad_session_file_is_a_one_line_error(tmp_path):
 
 def test_a_search_variant_of_another_provider_is_refused():
     result = _render("sample", "--provider", "anthropic", "--style", "native", "--search", "hosted")
-    assert result.exit_code == 2 and "not an Anthropic variant" in result.output
+    assert result.exit_code == 2 and "not a search variant of anthropic" in result.output

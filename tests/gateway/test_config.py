@@ -60,7 +60,7 @@ def check_loaded(config: GatewayConfig) -> None:
     assert remote.plain_headers() == {"Authorization": "Bearer s3cret-value"}
     assert config.settings.style == "reveal"
     assert config.settings.call_timeout_s == 5
-    assert config.settings.pinned == ("github__get_*",)
+    assert config.settings.never_defer == ("github__get_*",)
     assert config.settings.mode == "auto"
 
 
@@ -78,7 +78,7 @@ def test_defaults_apply_when_the_toolscout_section_is_absent() -> None:
     config = GatewayConfig.from_mapping({"mcpServers": {"time": {"command": "mcp-server-time"}}})
     settings = config.settings
     assert (settings.separator, settings.call_timeout_s, settings.style, settings.mode) == ("__", 60, "bridge", "auto")
-    assert settings.pinned == ()
+    assert settings.never_defer == ()
     assert settings.connect_timeout_s > 0
 
 
@@ -201,7 +201,7 @@ OK = {"command": "x"}
         ({"mcpServers": {"a": {"type": "sse", "url": "http://h"}}}, "mcpServers.a.type", "Streamable HTTP"),
         ({"mcpServers": {"a": {"type": "ws", "url": "http://h"}}}, "mcpServers.a.type", "'stdio' or 'http'"),
         ({"mcpServers": {"a": OK}, "toolscout": []}, "toolscout", "must be an object"),
-        ({"mcpServers": {"a": OK}, "toolscout": {"stlye": "bridge"}}, "toolscout.stlye", "known settings: separator"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"stlye": "bridge"}}, "toolscout.stlye", "did you mean 'style'"),
         ({"mcpServers": {"a": OK}, "toolscout": {"style": "bold"}}, "toolscout.style", "'bridge' or 'reveal'"),
         ({"mcpServers": {"a": OK}, "toolscout": {"mode": "sometimes"}}, "toolscout.mode", "'auto', 'on' or 'off'"),
         ({"mcpServers": {"a": OK}, "toolscout": {"call_timeout_s": 0}}, "toolscout.call_timeout_s", "greater than 0"),
@@ -210,9 +210,9 @@ OK = {"command": "x"}
         ({"mcpServers": {"a": OK}, "toolscout": {"separator": ""}}, "toolscout.separator", "1-8 characters"),
         ({"mcpServers": {"a": OK}, "toolscout": {"separator": "a b"}}, "toolscout.separator", "1-8 characters"),
         ({"mcpServers": {"a": OK}, "toolscout": {"pinned": "time__*"}}, "toolscout.pinned", "must be a list"),
-        ({"mcpServers": {"a": OK}, "toolscout": {"pinned": [" "]}}, "toolscout.pinned", "must not be blank"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"pinned": [" "]}}, "toolscout.pinned[0]", "must not be blank"),
         ({"mcpServers": {"a": OK}, "toolscout": {"pinned": ["${TS_TEST_UNSET}"]}}, "toolscout.pinned[0]", "export it"),
-        ({"mcpServers": {"a": OK}, "toolscout": {"port": 70000}}, "toolscout.port", "too large"),
+        ({"mcpServers": {"a": OK}, "toolscout": {"port": 70000}}, "toolscout.port", "at most 65535"),
         ({"mcpServers": {"a": OK}, "toolscout": {"port": "http"}}, "toolscout.port", "whole number"),
         ({"mcpServers": {"a": OK}, "toolscout": {"store": ""}}, "toolscout.store", "must not be empty"),
         ({"mcpServers": {"a": OK}, "toolscout": {"restart_backoff_s": 0}}, "toolscout.restart_backoff_s", "than 0"),

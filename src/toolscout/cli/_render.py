@@ -8,13 +8,13 @@ from typing import get_args
 
 import click
 
-from .._errors import ToolscoutError
-from .._scout import ScoutSession, ToolScout
+from .._errors import ConfigError, ToolscoutError
+from .._scout import ToolScout
 from .._settings import DeferralMode, ScoutSettings, Style
 from .._tokens import default_token_counter
-from ..providers import anthropic, gemini, openai_chat, openai_responses
-from ..providers._auto import StyleChoice, choose_style
-from ..providers._calls import NativeSearch, Rendering
+from ..providers import get_provider, provider_names
+from ..providers._auto import choose_style
+from ..providers._calls import NativeSearch
 from ..providers._measure import measure_rendering
 from ..providers._surface import Provider
 from ..session import DiscoveryStore, MemoryStore, SqliteStore
@@ -27,7 +27,11 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 @click.command("render")
 @click.argument("catalog")
-@click.option("--provider", type=click.Choice(get_args(Provider)), required=True, help="The provider API.")
+@click.option(
+    "--provider",
+    required=True,
+    help=f"The provider API: {', '.join(provider_names())}, or any adapter registered with register_provider.",
+)
 @click.option(
     "--style",
     type=click.Choice(["auto", "bridge", "reveal", "native"]),
@@ -83,7 +87,13 @@ def render_command(
         settings = ScoutSettings(mode=mode, style=client_style, model=model)
         store = _store(session_file, session_id)
         scout = ToolScout(load_catalog(catalog), core=core, settings=settings, store=store)
-        rendering = _render(scout.session(session_id), provider, choice, search)
+        adapter = get_provider(provider)
+        variant = (search or choice.search) if choice.style == "native" else None
+        rendering = adapter.render(scout.session(session_id), style=choice.style, search=variant)
+    except ConfigError as exc:
+        if exc.key == "search":
+            raise click.BadParameter(exc.detail, param_hint="--search") from None
+        raise click.ClickException(str(exc)) from None
     except ToolscoutError as exc:
         raise click.ClickException(str(exc)) from None
     fields = json.dumps(rendering.fields, indent=2, ensure_ascii=False)
@@ -91,8 +101,8 @@ def render_command(
         click.echo(fields)
         return
     size = measure_rendering(rendering, default_token_counter())
-    variant = f" ({rendering.search})" if rendering.search else ""
-    click.echo(f"# {provider}, style {rendering.style}{variant}: {choice.reason}")
+    shown = f" ({rendering.search})" if rendering.search else ""
+    click.echo(f"# {provider}, style {rendering.style}{shown}: {choice.reason}")
     click.echo(f"# {rendering.surface.assembly.activation.reason}")
     click.echo(
         f"# {size.declared} tools declared, {size.deferred} deferred; ~{size.request_tokens} tokens sent, "
@@ -101,27 +111,6 @@ def render_command(
     for name, mapped in sorted(rendering.names.renamed.items()):
         click.echo(f"# renamed for {provider}: {name} -> {mapped}")
     click.echo(fields)
-
-
-def _render(
-    session: ScoutSession, provider: Provider, choice: StyleChoice, search: NativeSearch | None
-) -> Rendering[object]:
-    style = choice.style
-    if provider == "anthropic":
-        variant = search or "hybrid"
-        if variant not in ("hybrid", "bm25", "regex"):
-            raise click.BadParameter(
-                f"{variant!r} is not an Anthropic variant (hybrid, bm25, regex)", param_hint="--search"
-            )
-        return anthropic.render(session, style=style, search=variant)
-    if provider == "openai-responses":
-        variant = search or "hosted"
-        if variant not in ("hosted", "client"):
-            raise click.BadParameter(f"{variant!r} is not a Responses variant (hosted, client)", param_hint="--search")
-        return openai_responses.render(session, style=style, search=variant)
-    if provider == "openai-chat":
-        return openai_chat.render(session, style=style)
-    return gemini.render(session, style=style)
 
 
 def _store(path: Path | None, session_id: str) -> DiscoveryStore:

@@ -11,19 +11,15 @@ no native tool search. Pass `override` to force a style.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from .._errors import ConfigError
 from .._settings import Style
 from ._calls import NativeSearch
+from ._registry import get_provider
 from ._surface import Provider, ProviderStyle
 
 __all__ = ["StyleChoice", "choose_style", "native_supported"]
-
-_CLAUDE = re.compile(r"claude-(?P<family>[a-z]+)-(?P<major>\d+)(?:-(?P<minor>\d{1,2})(?!\d))?(?:-.*)?")
-_GPT = re.compile(r"gpt-(?P<major>\d+)(?:\.(?P<minor>\d+))?(?:-.*)?")
-_DEFAULT_SEARCH: dict[Provider, NativeSearch] = {"anthropic": "hybrid", "openai-responses": "hosted"}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,18 +36,7 @@ class StyleChoice:
 
 def native_supported(model: str, api: Provider) -> bool:
     """True when `model` has native tool search on `api` (judged by its first-party model id)."""
-    if api == "anthropic":
-        match = _CLAUDE.fullmatch(model)
-        if match is None:
-            return False
-        version = (int(match["major"]), int(match["minor"] or 0))
-        if match["family"] in ("opus", "sonnet", "haiku") and version < (5, 0):
-            return version >= (4, 5)
-        return version >= (5, 0)
-    if api == "openai-responses":
-        match = _GPT.fullmatch(model)
-        return match is not None and (int(match["major"]), int(match["minor"] or 0)) >= (5, 4)
-    return False
+    return get_provider(api).supports_native(model)
 
 
 def choose_style(
@@ -68,19 +53,18 @@ def choose_style(
     Raises:
         ConfigError: `override` is ``native`` on an API without native tool search.
     """
+    variants = get_provider(api).native_search
     if override is not None:
-        if override == "native" and api not in _DEFAULT_SEARCH:
+        if override == "native" and not variants:
             raise ConfigError(f"{api} has no native tool search; use 'bridge' or 'reveal'", key="style")
-        search = _DEFAULT_SEARCH[api] if override == "native" else None
+        search = variants[0] if override == "native" else None
         return StyleChoice(style=override, reason=f"style {override!r} was requested", search=search)
-    if api not in _DEFAULT_SEARCH:
+    if not variants:
         return StyleChoice(style=client_style, reason=f"{api} has no native tool search; using {client_style!r}")
     if not model:
         return StyleChoice(style=client_style, reason=f"no model given; using {client_style!r}")
     if native_supported(model, api):
-        return StyleChoice(
-            style="native", reason=f"{model} supports native tool search on {api}", search=_DEFAULT_SEARCH[api]
-        )
+        return StyleChoice(style="native", reason=f"{model} supports native tool search on {api}", search=variants[0])
     return StyleChoice(
         style=client_style,
         reason=f"{model} is not known to support native tool search on {api}; using {client_style!r}",

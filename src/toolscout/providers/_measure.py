@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .._tokens import TokenCounter
 from ._calls import Rendering
+from ._registry import get_provider
 
 __all__ = ["PayloadSize", "measure_rendering"]
 
@@ -59,7 +60,7 @@ def measure_rendering(rendering: Rendering[object], counter: TokenCounter) -> Pa
                 shown.append(tool)
                 continue
             deferred += 1
-            if rendering.provider == "openai-responses":
+            if get_provider(rendering.provider).deferred_summaries:
                 shown.append({key: tool[key] for key in ("type", "name", "description") if key in tool})
         visible["tools"] = shown
     return PayloadSize(

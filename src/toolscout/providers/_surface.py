@@ -36,8 +36,9 @@ __all__ = [
 
 ProviderStyle: TypeAlias = Literal["bridge", "reveal", "native"]
 """`bridge` / `reveal`: toolscout's client-side styles; `native`: the provider's deferred loading."""
-Provider: TypeAlias = Literal["openai-chat", "openai-responses", "anthropic", "gemini"]
-"""The provider APIs toolscout renders for."""
+Provider: TypeAlias = str
+"""A registered provider API's name (``openai-chat``, ``openai-responses``, ``anthropic``, ``gemini``, or
+one registered with `register_provider`)."""
 
 NATIVE_SEARCH_TOOL = dataclasses.replace(
     bridge_tools("reveal")[0],

@@ -14,6 +14,7 @@ session-constant head, never on a deferred tool.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Literal, Required, TypeAlias, TypedDict
 
@@ -26,6 +27,7 @@ from ..dispatch._call import ToolOutcome
 from ._calls import ProviderCall, Rendering, found_tools, result_text
 from ._json import as_json, dicts, text_of
 from ._names import ANTHROPIC_NAMES, NameMap
+from ._registry import Adapter
 from ._surface import NATIVE_SEARCH_TOOL, ProviderStyle, build_surface, name_map, surface_guidance
 
 __all__ = [
@@ -260,3 +262,30 @@ def _references(blocks: list[JsonObject]) -> list[str]:
             name for ref in refs if ref.get("type") == "tool_reference" and (name := text_of(ref.get("tool_name")))
         ]
     return names
+
+
+_CLAUDE = re.compile(r"claude-(?P<family>[a-z]+)-(?P<major>\d+)(?:-(?P<minor>\d{1,2})(?!\d))?(?:-.*)?")
+
+
+def supports_native(model: str) -> bool:
+    """True for Claude models with tool search: Opus, Sonnet and Haiku 4.5 and later, any 5+."""
+    match = _CLAUDE.fullmatch(model)
+    if match is None:
+        return False
+    version = (int(match["major"]), int(match["minor"] or 0))
+    if match["family"] in ("opus", "sonnet", "haiku") and version < (5, 0):
+        return version >= (4, 5)
+    return version >= (5, 0)
+
+
+ADAPTER = Adapter(
+    name="anthropic",
+    names=ANTHROPIC_NAMES,
+    native_search=("hybrid", "bm25", "regex"),
+    supports_native=supports_native,
+    renderer=render,
+    parse_calls=parse_calls,
+    format_result=format_result,
+    answer_text=answer_text,
+)
+"""The Anthropic Messages adapter (registered as ``anthropic``)."""

@@ -18,6 +18,7 @@ from ..dispatch._call import ToolOutcome
 from ._calls import ProviderCall, Rendering, presented
 from ._json import as_json, dicts, text_of
 from ._names import GEMINI_NAMES, NameMap
+from ._registry import Adapter
 from ._surface import ProviderStyle, build_surface, name_map, surface_guidance
 
 __all__ = [
@@ -181,3 +182,16 @@ def _parts(response: object) -> list[JsonObject]:
     if not candidates:
         return []
     return dicts(candidates[0].get("content"), "parts")
+
+
+ADAPTER = Adapter(
+    name="gemini",
+    names=GEMINI_NAMES,
+    native_search=(),
+    supports_native=lambda model: False,
+    renderer=render,
+    parse_calls=parse_calls,
+    format_result=lambda outcome, call, rendering: format_result(outcome, call, rendering.names),
+    answer_text=answer_text,
+)
+"""The Gemini ``generateContent`` adapter (registered as ``gemini``)."""

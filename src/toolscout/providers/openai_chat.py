@@ -16,6 +16,7 @@ from ..dispatch._call import ToolOutcome
 from ._calls import ProviderCall, Rendering, result_text
 from ._json import as_json, dicts, text_of
 from ._names import OPENAI_NAMES, NameMap
+from ._registry import Adapter
 from ._surface import ProviderStyle, build_surface, name_map, surface_guidance
 
 __all__ = [
@@ -147,3 +148,16 @@ def answer_text(response: object) -> str:
     message = as_json(choices[0].get("message")) if choices else None
     content = message.get("content") if isinstance(message, dict) else None
     return content if isinstance(content, str) else ""
+
+
+ADAPTER = Adapter(
+    name="openai-chat",
+    names=OPENAI_NAMES,
+    native_search=(),
+    supports_native=lambda model: False,
+    renderer=render,
+    parse_calls=parse_calls,
+    format_result=lambda outcome, call, rendering: format_result(outcome, call, rendering.names),
+    answer_text=answer_text,
+)
+"""The OpenAI Chat Completions adapter (registered as ``openai-chat``)."""

@@ -15,6 +15,7 @@ same from step to step.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Literal, TypeAlias
 
@@ -28,6 +29,7 @@ from ..dispatch._call import ToolOutcome
 from ._calls import ProviderCall, Rendering, found_tools, result_text
 from ._json import as_json, dicts, text_of
 from ._names import OPENAI_NAMES, NameMap
+from ._registry import Adapter
 from ._responses_types import (
     FunctionCallOutput,
     Namespace,
@@ -270,3 +272,26 @@ def _loaded(items: list[JsonObject]) -> list[str]:
             members = dicts(tool, "tools") if tool.get("type") == "namespace" else [tool]
             names += [name for member in members if (name := text_of(member.get("name")))]
     return names
+
+
+_GPT = re.compile(r"gpt-(?P<major>\d+)(?:\.(?P<minor>\d+))?(?:-.*)?")
+
+
+def supports_native(model: str) -> bool:
+    """True for GPT models with tool search on the Responses API: 5.4 and later."""
+    match = _GPT.fullmatch(model)
+    return match is not None and (int(match["major"]), int(match["minor"] or 0)) >= (5, 4)
+
+
+ADAPTER = Adapter(
+    name="openai-responses",
+    names=OPENAI_NAMES,
+    native_search=("hosted", "client"),
+    supports_native=supports_native,
+    renderer=render,
+    parse_calls=parse_calls,
+    format_result=format_result,
+    answer_text=answer_text,
+    deferred_summaries=True,
+)
+"""The OpenAI Responses adapter (registered as ``openai-responses``)."""

@@ -1,0 +1,79 @@
+"""Provider adapters behind one contract: the built-ins are registered, and a new one is one registration away."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from toolscout import ConfigError
+from toolscout.cli import main
+from toolscout.providers import (
+    Adapter,
+    NameMap,
+    ProviderAdapter,
+    ProviderCall,
+    Rendering,
+    build_surface,
+    choose_style,
+    get_provider,
+    name_map,
+    provider_names,
+    register_provider,
+)
+from toolscout.providers._names import OPENAI_NAMES
+
+
+def test_the_four_built_in_providers_are_registered_under_their_api_names() -> None:
+    assert set(provider_names()) >= {"openai-chat", "openai-responses", "anthropic", "gemini"}
+    adapters: list[ProviderAdapter] = [get_provider(name) for name in provider_names()]
+    assert [adapter.name for adapter in adapters] == list(provider_names())
+
+
+def test_an_unknown_provider_is_an_error_listing_the_registered_ones() -> None:
+    with pytest.raises(ConfigError, match="use one of: openai-chat"):
+        get_provider("mistral")
+
+
+def toy_render(session: Any, *, style: Any = None) -> Rendering[Any]:
+    """A minimal provider: the tools array as a list of names, the guidance as a string."""
+    names = name_map(session, OPENAI_NAMES)
+    surface = build_surface(session, style or session.scout.settings.style)
+    tools = [*surface.head, *surface.bridge, *surface.loaded]
+    guidance = surface.assembly.guidance
+    fields = {"tools": [names.to_provider(tool.name) for tool in tools], "system": guidance}
+    return Rendering(
+        provider="toy", style=surface.style, search=None, fields=fields, guidance=guidance, names=names, surface=surface
+    )
+
+
+def toy_calls(response: object, names: NameMap) -> list[ProviderCall]:
+    calls: list[dict[str, Any]] = response["calls"]  # type: ignore[index]
+    return [
+        ProviderCall(name=names.to_tool(c["name"]), provider_name=c["name"], arguments=c["args"], call_id=None)
+        for c in calls
+    ]
+
+
+TOY = Adapter(
+    name="toy",
+    names=OPENAI_NAMES,
+    native_search=(),
+    supports_native=lambda model: False,
+    renderer=toy_render,
+    parse_calls=toy_calls,
+    format_result=lambda outcome, call, rendering: outcome.to_text(),
+    answer_text=lambda response: str(response),
+)
+
+
+def test_a_registered_adapter_is_usable_by_the_render_cli_and_choose_style() -> None:
+    register_provider(TOY)
+    result = CliRunner().invoke(main, ["render", "sample", "--provider", "toy", "--style", "bridge", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["tools"][-3:] == ["tool_search", "tool_describe", "tool_call"]
+    assert choose_style("gpt-5.5", "toy").style == "bridge"
+    with pytest.raises(ConfigError, match="toy has no native tool search"):
+        choose_style("gpt-5.5", "toy", override="native")
