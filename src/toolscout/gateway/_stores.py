@@ -5,12 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .._errors import ConfigError, StoreError
-from ..session import DiscoveryStore, MemoryStore, SqliteStore
+from ..session import DiscoveryStore
+from ..session import open_store as open_session_store
 
 __all__ = ["default_store_path", "open_store"]
-
-_REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
 def default_store_path() -> Path:
@@ -27,26 +25,10 @@ def default_store_path() -> Path:
 
 
 def open_store(spec: str | None) -> DiscoveryStore:
-    """Open the store `spec` names: None (the default SQLite file), ``memory``, a path, or a Redis URL.
+    """Open the store ``toolscout.store`` names (see `toolscout.session.open_store`); default: the data dir's file.
 
     Raises:
-        ConfigError: A Redis URL without ``toolscout[redis]`` installed, or an unknown URL scheme.
+        ConfigError: An unknown scheme, or a Redis URL without ``toolscout[redis]`` installed.
         StoreError: The store cannot be opened.
     """
-    if spec == "memory":
-        return MemoryStore()
-    if spec is not None and spec.startswith(_REDIS_SCHEMES):
-        try:
-            from ..session._redis import RedisStore
-        except ImportError:
-            hint = "a Redis store needs the redis extra: pip install 'toolscout[redis]'"
-            raise ConfigError(hint, key="toolscout.store") from None
-        return RedisStore(spec)
-    if spec is not None and "://" in spec:
-        raise ConfigError("use a file path, 'memory', or a redis:// URL", key="toolscout.store")
-    path = Path(spec) if spec is not None else default_store_path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StoreError(f"cannot create the folder of session store {path}: {exc.strerror or exc}") from None
-    return SqliteStore(path)
+    return open_session_store(spec, default=default_store_path(), key="toolscout.store")
