@@ -17,10 +17,9 @@ quiet() {
     fi
 }
 quiet .venv/bin/python -m pip install -q --upgrade pip
-# The CPU build of torch lies on this machine's disk; asking for it first keeps
-# sentence-transformers from pulling a multi-GB CUDA build.
+# Pin torch's CPU build first: a plain dependency on torch would pull a multi-GB CUDA build.
 .venv/bin/python -c 'import torch' 2>/dev/null || quiet .venv/bin/pip install -q torch==2.13.0
-quiet .venv/bin/pip install -q -e ".[dev,semantic,mcp,offload,tiktoken,tokens,redis,bench,openai,anthropic,gemini]"
+quiet .venv/bin/pip install -q -e ".[dev,semantic,mcp,offload,tiktoken,tokens,redis,bench,openai,anthropic,gemini,pydantic-ai,openai-agents,langchain]"
 .venv/bin/python -c 'import toolscout' >/dev/null
 
 # Real MCP servers for the gateway's tests and examples/mcp_servers.json, into .mcp-servers/
@@ -43,14 +42,18 @@ if ! cmp -s mcp-servers/requirements.txt .mcp-servers/pyvenv/.installed-requirem
     .mcp-servers/pyvenv/bin/mcp-server-time --help >/dev/null
     cp mcp-servers/requirements.txt .mcp-servers/pyvenv/.installed-requirements.txt
 fi
-# redis-server (Debian's package) for the Redis session-store tests; they skip, saying why,
-# where it cannot be installed (no apt-get, or not root).
-if ! command -v redis-server >/dev/null; then
+# Debian packages the tests use: redis-server (Redis session store) and chromium (the gateway's web
+# page, driven by playwright against the system browser; no browser is downloaded). Tests that need
+# a missing one skip, saying why, on a developer machine and fail under CI.
+missing=()
+command -v redis-server >/dev/null || missing+=(redis-server)
+command -v chromium >/dev/null || missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ]; then
     if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
         apt-get update -qq >/dev/null 2>&1 || true
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null 2>&1 \
-            || echo "setup: could not install redis-server; the Redis tests will be skipped" >&2
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 \
+            || echo "setup: could not install ${missing[*]}; their tests will be skipped" >&2
     else
-        echo "setup: redis-server is missing and apt-get is not usable here; the Redis tests will be skipped" >&2
+        echo "setup: ${missing[*]} missing and apt-get is not usable here; their tests will be skipped" >&2
     fi
 fi
