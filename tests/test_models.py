@@ -128,7 +128,7 @@ def test_an_override_that_is_not_a_positive_integer_is_a_config_error(value: obj
 
 def test_the_built_in_table_is_read_only() -> None:
     with pytest.raises(TypeError):
-        MODEL_CONTEXT_WINDOWS["gpt-4o"] = 1  # type: ignore[index]
+        MODEL_CONTEXT_WINDOWS["gpt-4o"] = 1
 
 
 def test_every_built_in_window_is_a_positive_integer_and_every_key_is_normalized() -> None:

@@ -114,7 +114,7 @@ def test_async_functions_work_the_same() -> None:
 
     spec = tool_from_callable(fetch_url)
     assert spec.parameters["required"] == ["url"]
-    assert spec.parameters["properties"]["timeout"]["type"] == "number"  # type: ignore[index]
+    assert spec.parameters["properties"]["timeout"]["type"] == "number"
 
 
 def test_name_description_namespace_and_defer_can_be_given() -> None:

@@ -253,7 +253,7 @@ def test_gemini_conversion_does_not_rewrite_default_or_enum_values() -> None:
             "properties": {"meta": {"type": "OBJECT", "default": {"type": "UPPER"}, "enum": [{"type": "UPPER"}]}},
         },
     }
-    meta = only({"function_declarations": [declaration]}).parameters["properties"]["meta"]  # type: ignore[index]
+    meta = only({"function_declarations": [declaration]}).parameters["properties"]["meta"]
     assert meta == {"type": "object", "default": {"type": "UPPER"}, "enum": [{"type": "UPPER"}]}
 
 

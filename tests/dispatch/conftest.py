@@ -2,7 +2,7 @@ import pytest
 
 from toolscout import CharsPerToken, ScoutSettings, ToolScout, ToolSpec
 
-ISSUE_SCHEMA = {
+ISSUE_SCHEMA: dict[str, object] = {
     "type": "object",
     "properties": {
         "repo": {"type": "string", "description": "owner/name"},
@@ -36,7 +36,7 @@ TOOLS = [
 
 
 @pytest.fixture
-def calls() -> list[tuple[str, dict]]:
+def calls() -> list[tuple[str, dict[str, object]]]:
     return []
 
 

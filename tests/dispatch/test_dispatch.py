@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from toolscout import Scope, ToolCall, ToolError, ToolScout
+from toolscout import Scope, ToolCall, ToolError, ToolOutcome, ToolScout
 from toolscout.dispatch._call import BridgeAnswer
 
 pytestmark = pytest.mark.anyio
@@ -215,7 +215,7 @@ async def test_a_tool_without_handler_is_reported_not_executable():
 
 
 async def test_hooks_see_the_real_tool_name_and_arguments(calls):
-    seen: list[tuple[str, dict, bool]] = []
+    seen: list[tuple[str, dict[str, object], bool]] = []
     after: list[tuple[str, str]] = []
 
     def guard(call: ToolCall):
@@ -234,7 +234,7 @@ async def test_hooks_see_the_real_tool_name_and_arguments(calls):
 
 
 async def test_a_search_emits_exactly_one_after_call_hook():
-    events = []
+    events: list[ToolOutcome] = []
     scout = ToolScout([{"name": "weather_get", "description": "Get the weather"}], after_call=[events.append])
     await scout.session("s").dispatch("tool_search", {"query": "weather"})
     assert [(event.name, event.is_error) for event in events] == [("tool_search", False)]

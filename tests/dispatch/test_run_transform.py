@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from toolscout import ToolCall, ToolError, ToolSpec
+from toolscout import ToolCall, ToolError, ToolOutcome, ToolSpec
 from toolscout.dispatch._run import run_resolution
 
 pytestmark = pytest.mark.anyio
@@ -21,7 +21,7 @@ async def run(handler, **options):
 
 
 async def test_the_transform_rewrites_the_outcome_before_after_call_hooks():
-    seen = []
+    seen: list[ToolOutcome] = []
 
     async def shorten(call, outcome):
         return dataclasses.replace(outcome, content=f"{call.name}: {len(outcome.content)} chars")

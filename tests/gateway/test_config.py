@@ -93,17 +93,17 @@ def test_a_default_is_used_when_the_variable_is_unset_or_empty(monkeypatch: pyte
     config = GatewayConfig.from_mapping(
         {"mcpServers": {"a": {"command": "x", "args": ["${TS_TEST_UNSET:-fallback}", "${TS_TEST_EMPTY:-also}"]}}}
     )
-    assert config.servers["a"].args == ("fallback", "also")  # type: ignore[union-attr]
+    assert config.servers["a"].args == ("fallback", "also")
 
 
 def test_an_escaped_dollar_brace_stays_literal() -> None:
     config = GatewayConfig.from_mapping({"mcpServers": {"a": {"command": "x", "args": ["$${TS_TEST_TOKEN}"]}}})
-    assert config.servers["a"].args == ("${TS_TEST_TOKEN}",)  # type: ignore[union-attr]
+    assert config.servers["a"].args == ("${TS_TEST_TOKEN}",)
 
 
 def test_variables_are_expanded_inside_longer_strings() -> None:
     config = GatewayConfig.from_mapping({"mcpServers": {"a": {"url": "https://h/mcp?k=${TS_TEST_TOKEN}&v=1"}}})
-    assert config.servers["a"].url == "https://h/mcp?k=s3cret-value&v=1"  # type: ignore[union-attr]
+    assert config.servers["a"].url == "https://h/mcp?k=s3cret-value&v=1"
 
 
 def test_secrets_never_show_in_repr_str_or_dumps(token: str) -> None:

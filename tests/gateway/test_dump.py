@@ -15,7 +15,7 @@ pytestmark = pytest.mark.anyio
 SERVERS = Path(__file__).parent / "servers"
 
 
-def config(**extra: dict[str, object]) -> GatewayConfig:
+def config(**extra: object) -> GatewayConfig:
     servers: dict[str, object] = {
         "paged": {"command": sys.executable, "args": [str(SERVERS / "paged.py")]},
         "broken": {"command": sys.executable, "args": [str(SERVERS / "broken_listing.py")]},

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import pytest
@@ -26,6 +26,7 @@ from tests.gateway.conftest import (
     stdio_gateway,
     write_config,
 )
+from toolscout._types import Transport
 from toolscout.gateway import GatewayConfig
 from toolscout.gateway._sessions import Identities
 
@@ -133,7 +134,7 @@ def context(
             capabilities=ClientCapabilities(),
             client_info=Implementation(name=client, version="1"),
         )
-    connection = Connection(object(), protocol_version=version, client_params=params)
+    connection = Connection(cast(Any, object()), protocol_version=version, client_params=params)
     request = None
     if headers is not None:
         scope = {
@@ -143,7 +144,7 @@ def context(
         }
         request = Request(scope)
     return ServerRequestContext(
-        session=ServerSession(object(), connection),
+        session=ServerSession(cast(Any, object()), connection),
         lifespan_context={},
         protocol_version=version,
         method="tools/list",
@@ -151,7 +152,7 @@ def context(
     )
 
 
-def identities(transport: str, **settings: Any) -> Identities:
+def identities(transport: Transport, **settings: Any) -> Identities:
     config = GatewayConfig.from_mapping({"mcpServers": {"time": {"command": "x"}}, "toolscout": settings})
     return Identities(config.settings, transport)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -50,7 +50,7 @@ def test_bridge_style_searches_then_calls_the_found_tool_through_the_bridge() ->
 
     assert seen[0] == ["tool_search", "tool_describe", "tool_call"]
     found = returns(result.all_messages())
-    assert found[0].content["tools"][0]["name"] == "get_weather"
+    assert cast(dict[str, Any], found[0].content)["tools"][0]["name"] == "get_weather"
     assert found[1].content == "Oslo: 21°C, clear"
     assert calls[-1] == {"city": "Oslo"}
 
@@ -73,7 +73,7 @@ def test_a_refused_call_reaches_the_model_as_a_structured_error_and_the_tool_doe
     before = len(calls)
     result = Agent(model, toolsets=[ScoutToolset(scout.session("s3"))]).run_sync("weather?")
 
-    error = json.loads(returns(result.all_messages())[0].content)
+    error = json.loads(str(returns(result.all_messages())[0].content))
     assert error["tool_not_run"] is True
     assert error["error"]["code"] == "invalid_arguments"
     assert len(calls) == before

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -49,7 +50,7 @@ def test_offload_false_turns_it_off_and_bad_keys_are_named():
     assert info.value.key == "toolscout.offload.budget_tokens"
 
 
-def payload(result) -> dict:
+def payload(result) -> Any:
     assert not result.is_error, result
     [block] = result.content
     return json.loads(block.text)
@@ -112,4 +113,4 @@ async def query_listing(client: Client, listing: Path, rows: list[dict[str, obje
     assert part["shape"]["fields"]["entries"] == "array[40000] of object"
     expression = "[.entries[] | select(.size > 99900) | .name]"
     answer = payload(await client.call_tool("output_query", {"handle": part["handle"], "expression": expression}))
-    assert answer["results"] == [[row["name"] for row in rows if int(row["size"]) > 99_900]]
+    assert answer["results"] == [[row["name"] for row in rows if int(str(row["size"])) > 99_900]]

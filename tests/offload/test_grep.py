@@ -26,7 +26,8 @@ def test_matching_lines_come_with_their_numbers_and_context():
 
 def test_paging_with_next_visits_every_match_exactly_once():
     expected = [i for i, line in enumerate(LOG.splitlines(), 1) if "ERROR" in line]
-    seen, arguments = [], {}
+    seen: list[object] = []
+    arguments: dict[str, object] = {}
     while True:
         answer = search(LOG, "ERROR", case_sensitive=True, max_matches=7, **arguments)
         seen += [match["line"] for match in answer["matches"]]

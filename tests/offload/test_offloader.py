@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from toolscout import CatalogError, CharsPerToken, Scope, ScoutSettings, ToolScout, ToolSpec
+from toolscout import CatalogError, CharsPerToken, Scope, ScoutSettings, ToolOutcome, ToolScout, ToolSpec
 from toolscout.offload import FileOffloadStore, Offloader, OffloadSettings, offload_tools
 
 pytestmark = pytest.mark.anyio
@@ -169,7 +169,7 @@ async def test_offload_tools_cannot_be_called_through_the_bridge(tmp_path):
 
 
 async def test_after_call_hooks_see_the_stub_the_model_gets(tmp_path):
-    seen = []
+    seen: list[ToolOutcome] = []
     session = make(tmp_path, after=seen.append).session("s")
     outcome = await session.dispatch("tool_call", {"name": "fs__read", "arguments": {}})
     assert seen[-1].content == outcome.content and seen[-1].content["offloaded"] is True

@@ -1,3 +1,5 @@
+from typing import Any
+
 import pytest
 
 from toolscout import CharsPerToken, ToolError
@@ -13,12 +15,15 @@ def doc(text: str) -> Document:
 
 def page_through_lines(text: str, max_tokens: int) -> str:
     document = doc(text)
-    out, arguments = [], {"start_line": 1}
+    out: list[str] = []
+    arguments: dict[str, Any] = {"start_line": 1}
     for _ in range(100_000):
         if "offset" in arguments:
-            answer = read_chars(document, offset=arguments["offset"], max_tokens=max_tokens, counter=COUNTER)
+            read = read_chars(document, offset=arguments["offset"], max_tokens=max_tokens, counter=COUNTER)
         else:
-            answer = read_lines(document, start_line=arguments["start_line"], max_tokens=max_tokens, counter=COUNTER)
+            read = read_lines(document, start_line=arguments["start_line"], max_tokens=max_tokens, counter=COUNTER)
+        assert isinstance(read, dict)
+        answer: dict[str, Any] = read
         assert COUNTER.count(answer["text"]) <= max_tokens or len(answer["text"]) <= 2
         out.append(answer["text"])
         if answer["next"] is None:

@@ -238,7 +238,7 @@ def conforms(kind: object, payload: object) -> bool:
         if not isinstance(payload, dict):
             return False
         hints = typing_extensions.get_type_hints(kind)
-        required = getattr(kind, "__required_keys__", frozenset())
+        required: frozenset[str] = getattr(kind, "__required_keys__", frozenset())
         return required <= payload.keys() <= hints.keys() and all(
             conforms(hints[key], value) for key, value in payload.items()
         )

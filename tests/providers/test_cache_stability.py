@@ -5,7 +5,7 @@ import json
 import pytest
 
 from toolscout.providers import anthropic, gemini, openai_chat, openai_responses
-from toolscout.providers._calls import ProviderCall, dispatch_call, found_tools
+from toolscout.providers._calls import CallKind, ProviderCall, dispatch_call, found_tools
 
 pytestmark = pytest.mark.anyio
 
@@ -84,7 +84,7 @@ async def test_the_tools_array_only_grows_at_its_end_over_five_steps(make_scout,
             tools = tools[0]["functionDeclarations"]
         arrays.append([json.dumps(tool) for tool in tools])
         guidance.add(rendering.guidance)
-        kind = "search" if search == "client" else "tool"
+        kind: CallKind = "search" if search == "client" else "tool"
         call = ProviderCall(
             name="tool_search",
             provider_name="tool_search",

@@ -24,6 +24,7 @@ def example(monkeypatch, replay):
 
     def load(name):
         spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+        assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         return module

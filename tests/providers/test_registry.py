@@ -50,7 +50,7 @@ def toy_render(session: Any, *, style: Any = None) -> Rendering[Any]:
 
 
 def toy_calls(response: object, names: NameMap) -> list[ProviderCall]:
-    calls: list[dict[str, Any]] = response["calls"]  # type: ignore[index]
+    calls: list[dict[str, Any]] = response["calls"]
     return [
         ProviderCall(name=names.to_tool(c["name"]), provider_name=c["name"], arguments=c["args"], call_id=None)
         for c in calls

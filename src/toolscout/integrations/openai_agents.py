@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agents import AgentBase, FunctionTool, RunContextWrapper
+from agents import AgentBase, FunctionTool, RunContextWrapper, Tool
 from agents.tool_context import ToolContext
 
 from .._scout import ScoutSession
@@ -48,7 +48,7 @@ class _Offered:
         return self._names
 
 
-def scout_tools(session: ScoutSession) -> list[FunctionTool]:
+def scout_tools(session: ScoutSession) -> list[Tool]:
     """One `FunctionTool` per tool `session` may be offered, enabled while its turn offers it."""
     offered = _Offered(session)
     scout = session.scout

@@ -26,4 +26,4 @@ def test_normalize_rows_scales_every_row_to_unit_length() -> None:
 )
 def test_normalize_rows_rejects_malformed_embeddings(matrix: object, rows: int) -> None:
     with pytest.raises(EmbeddingError):
-        normalize_rows(matrix, expected_rows=rows, source="test")  # type: ignore[arg-type]
+        normalize_rows(matrix, expected_rows=rows, source="test")

@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
 
-from toolscout.search.embeddings._base import EmbeddingError
+from toolscout.search.embeddings._base import Embedder, EmbeddingError
 from toolscout.search.embeddings._cache import EmbeddingCache, default_cache_dir
 
 
@@ -136,4 +136,4 @@ def test_an_embedder_returning_too_few_vectors_raises_embedding_error(tmp_path: 
             return np.ones(4, dtype=np.float32)
 
     with pytest.raises(EmbeddingError):
-        EmbeddingCache(tmp_path).embed(Short(), ["one", "two"])
+        EmbeddingCache(tmp_path).embed(cast(Embedder, Short()), ["one", "two"])
