@@ -17,6 +17,7 @@ from .._policy import Activation, Classification, classify, decide_activation
 from .._scope import Scope
 from .._settings import ScoutSettings, Style
 from .._text import clip, one_line
+from .._texts import STUB_NOTE
 from .._tokens import TokenCounter
 from ..catalog import Catalog, ToolSpec, canonical_json
 from ._bridge import BRIDGE_NAMES, bridge_tools
@@ -25,7 +26,6 @@ from ._listing import Listing, render_listing
 
 __all__ = ["Assembly", "TurnPlan", "assemble", "plan_turn"]
 
-_STUB_NOTE = " (Parameters not loaded: call tool_search with this exact name first.)"
 _STUB_DESCRIPTION_CHARS = 200
 
 
@@ -193,7 +193,7 @@ _OWN_BRIDGE_CONTENT = frozenset(_content(tool) for tool in (*bridge_tools("bridg
 
 
 def _stub(tool: ToolSpec) -> ToolSpec:
-    description = clip(one_line(tool.description), _STUB_DESCRIPTION_CHARS) + _STUB_NOTE
+    description = clip(one_line(tool.description), _STUB_DESCRIPTION_CHARS) + STUB_NOTE
     return ToolSpec(
         name=tool.name,
         description=description.strip(),

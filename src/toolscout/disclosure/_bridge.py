@@ -7,6 +7,7 @@ the request prefix stays byte-identical (and prompt-cache friendly) while tools 
 from __future__ import annotations
 
 from .._settings import Style
+from .._texts import Bridge
 from .._types import JsonObject
 from ..catalog import ToolSpec
 
@@ -22,34 +23,30 @@ _SEARCH_PARAMETERS: JsonObject = {
     "properties": {
         "query": {
             "type": "string",
-            "description": "Keywords (service + action) or an exact tool name; empty lists every tool.",
+            "description": Bridge.QUERY,
         },
         "limit": {"type": "integer"},
-        "offset": {"type": "integer", "description": "For paging."},
+        "offset": {"type": "integer", "description": Bridge.OFFSET},
     },
 }
-_NOT_MISSING = "If nothing matches, try other words before deciding a capability is missing."
 
 _SEARCH_BRIDGE = ToolSpec(
     name=SEARCH,
-    description=f"Find tools that exist but are not in your tool list; returns names and descriptions. {_NOT_MISSING}",
+    description=Bridge.SEARCH,
     parameters=_SEARCH_PARAMETERS,
     defer="never",
 )
 
 _SEARCH_REVEAL = ToolSpec(
     name=SEARCH,
-    description=(
-        "Find tools that exist but are not in your tool list; the matches are added to your tool list "
-        f"for your next step. {_NOT_MISSING}"
-    ),
+    description=Bridge.SEARCH_REVEAL,
     parameters=_SEARCH_PARAMETERS,
     defer="never",
 )
 
 _DESCRIBE = ToolSpec(
     name=DESCRIBE,
-    description="Get the parameter schemas of tools found by tool_search.",
+    description=Bridge.DESCRIBE,
     parameters={
         "type": "object",
         "properties": {"names": {"type": "array", "items": {"type": "string"}}},
@@ -60,7 +57,7 @@ _DESCRIBE = ToolSpec(
 
 _CALL = ToolSpec(
     name=CALL,
-    description="Run a tool found by tool_search with arguments matching its schema (not tools already listed).",
+    description=Bridge.CALL,
     parameters={
         "type": "object",
         "properties": {"name": {"type": "string"}, "arguments": {"type": "object"}},

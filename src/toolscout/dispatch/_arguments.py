@@ -13,6 +13,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 
 from .._text import clip
+from .._texts import Dispatch
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ._errors import ToolError
@@ -21,7 +22,6 @@ __all__ = ["parse_arguments", "validate_arguments"]
 
 logger = logging.getLogger("toolscout.dispatch")
 
-_NOT_RUN = "The tool was not run."
 _NO_RETRIEVAL: Registry[Any] = Registry()
 
 
@@ -40,8 +40,8 @@ def parse_arguments(raw: object, *, tool: str | None) -> JsonObject | ToolError:
         except json.JSONDecodeError as exc:
             return ToolError(
                 code="invalid_arguments_json",
-                message=f"The arguments are not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-                hint=f'Send the arguments as a JSON object, e.g. {{"key": "value"}}. {_NOT_RUN}',
+                message=Dispatch.invalid_json(exc.msg, exc.lineno, exc.colno),
+                hint=Dispatch.JSON_EXAMPLE,
                 tool=tool,
             )
         except RecursionError:
@@ -50,8 +50,8 @@ def parse_arguments(raw: object, *, tool: str | None) -> JsonObject | ToolError:
         kind = "a list" if isinstance(raw, list) else type(raw).__name__
         return ToolError(
             code="arguments_not_object",
-            message=f"The arguments must be a JSON object of named arguments, got {kind}.",
-            hint=f'Send an object such as {{"name": value}}; use {{}} for no arguments. {_NOT_RUN}',
+            message=Dispatch.not_object(kind),
+            hint=Dispatch.OBJECT_EXAMPLE,
             tool=tool,
         )
     return cast(JsonObject, raw)
@@ -83,18 +83,18 @@ def _describe(tool: ToolSpec, error: ValidationError) -> ToolError:
     where = f"argument '{path}'" if path else "the arguments"
     details: JsonObject = {"path": path or "/", "constraint": str(error.validator)}
     if error.validator == "required":
-        message = f"Missing required argument: {clip(error.message, 200)}."
+        message = Dispatch.missing_argument(clip(error.message, 200))
         details["schema"] = tool.parameters
     elif error.validator == "additionalProperties":
-        message = f"Unexpected argument in {where}: {clip(error.message, 200)}."
+        message = Dispatch.unexpected_argument(where, clip(error.message, 200))
         details["schema"] = tool.parameters
     else:
-        message = f"Invalid {where}: {clip(error.message, 300)}."
+        message = Dispatch.invalid_argument(where, clip(error.message, 300))
         details["expected"] = clip(json.dumps(error.validator_value, ensure_ascii=False, default=str), 300)
     return ToolError(
         code="invalid_arguments",
         message=message,
-        hint=f"Fix the arguments to match the tool's schema and call it again. {_NOT_RUN}",
+        hint=Dispatch.FIX_ARGUMENTS,
         tool=tool.name,
         details=details,
     )
@@ -141,7 +141,7 @@ def _convert(text: str, declared: object) -> object | None:
 def _too_deep(tool: str | None) -> ToolError:
     return ToolError(
         code="invalid_arguments",
-        message="The arguments are nested too deeply to process.",
-        hint=f"Send flatter arguments. {_NOT_RUN}",
+        message=Dispatch.TOO_DEEP,
+        hint=Dispatch.FLATTER,
         tool=tool,
     )

@@ -7,6 +7,7 @@ import re
 from .._errors import SearchError
 from .._settings import ScoutSettings
 from .._text import clip, one_line
+from .._texts import Dispatch, Search
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..disclosure._assembly import TurnPlan
@@ -35,7 +36,7 @@ def answer_search(
     if query is None:
         query = ""
     if not isinstance(query, str):
-        return _bad_request("'query' must be a string of keywords or a tool name (empty to list tools).")
+        return _bad_request(Search.QUERY_NOT_STRING)
     limit = _int_argument(arguments.get("limit"))
     offset = _int_argument(arguments.get("offset")) or 0
     if not query.strip():
@@ -45,7 +46,7 @@ def answer_search(
     try:
         result = index.search(query, limit=min(wanted + offset, settings.search_max_limit + offset), allowed=allowed)
     except SearchError as exc:
-        return ToolError(code="search_failed", message=str(exc), hint="Rephrase the query as plain keywords.")
+        return ToolError(code="search_failed", message=str(exc), hint=Search.REPHRASE)
     hits = result.hits[offset : offset + wanted]
     reveal = settings.style == "reveal"
     entries: list[JsonObject] = []
@@ -65,17 +66,10 @@ def answer_search(
         content["next_offset"] = offset + len(hits)
     if entries:
         content["hint"] = (
-            "These tools are now in your tool list: call them directly from your next step."
-            if reveal and discovered
-            else "Call tool_describe with the names you need, then tool_call."
-            if not reveal
-            else "Tools marked listed are already in your tool list: call them directly."
+            Search.REVEALED if reveal and discovered else Search.DESCRIBE_THEN_CALL if not reveal else Search.LISTED
         )
     else:
-        content["hint"] = (
-            "No tool matched. Search again with other keywords (the service name plus an action), "
-            "or with an empty query to list every tool, before deciding the capability is missing."
-        )
+        content["hint"] = Search.NOTHING
         content["suggestions"] = list(result.suggestions)
         content["namespaces"] = _namespaces(plan)
     return content, tuple(discovered)
@@ -89,9 +83,9 @@ def answer_describe(
     if isinstance(names, str):
         names = [names]
     if not isinstance(names, list) or not names or not all(isinstance(name, str) and name for name in names):
-        return _bad_request("'names' must be a non-empty list of exact tool names from tool_search.")
+        return _bad_request(Search.NAMES_LIST)
     if len(names) > _DESCRIBE_MAX:
-        return _bad_request(f"Describe at most {_DESCRIBE_MAX} tools per call.")
+        return _bad_request(Search.too_many_names(_DESCRIBE_MAX))
     described: list[JsonObject] = []
     already: list[str] = []
     missing: list[str] = []
@@ -111,7 +105,7 @@ def answer_describe(
     if missing:
         content["not_found"] = missing
         content["candidates"] = list(_candidates(missing, plan))
-    content["hint"] = "Run a tool with tool_call(name, arguments); tools in already_listed are called directly."
+    content["hint"] = Search.DESCRIBED
     return content, tuple(str(entry["name"]) for entry in described if entry["name"] in plan.deferred)
 
 
@@ -124,8 +118,8 @@ def _unknown(names: list[str], plan: TurnPlan) -> ToolError:
     shown = ", ".join(repr(name) for name in names[:3])
     return ToolError(
         code="unknown_tool",
-        message=f"No tool named {shown} is available in this session.",
-        hint="Use tool_search to find the exact name; names are case-sensitive.",
+        message=Dispatch.unknown(shown),
+        hint=Dispatch.UNKNOWN_HINT,
         tool=names[0] if len(names) == 1 else None,
         candidates=_candidates(names, plan),
     )
@@ -150,11 +144,9 @@ def _browse(plan: TurnPlan, listed: frozenset[str], *, page: int, offset: int) -
     }
     if offset + len(window) < len(tools):
         content["next_offset"] = offset + len(window)
-        content["hint"] = (
-            "Call tool_search with an empty query and this offset for the next page, or search by keyword."
-        )
+        content["hint"] = Search.NEXT_PAGE
     else:
-        content["hint"] = "Search by keyword to see descriptions, or describe a tool by its exact name."
+        content["hint"] = Search.LAST_PAGE
     return content
 
 
@@ -197,4 +189,4 @@ def _int_argument(value: object) -> int | None:
 
 
 def _bad_request(message: str) -> ToolError:
-    return ToolError(code="invalid_request", message=message, hint="Fix the call and try again.")
+    return ToolError(code="invalid_request", message=message, hint=Dispatch.FIX_CALL)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .._settings import ScoutSettings
+from .._texts import Dispatch
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..disclosure._assembly import TurnPlan
@@ -41,8 +42,8 @@ def resolve_call(
     if not isinstance(name, str) or not name:
         return ToolError(
             code="invalid_request",
-            message="The tool call has no tool name.",
-            hint="Call a tool by its exact name.",
+            message=Dispatch.NO_NAME,
+            hint=Dispatch.CALL_BY_NAME,
         )
     arguments = parse_arguments(raw_arguments, tool=name)
     if isinstance(arguments, ToolError):
@@ -79,22 +80,22 @@ def _unwrap(
     if not isinstance(target, str) or not target:
         return ToolError(
             code="invalid_request",
-            message="tool_call needs 'name': the exact name of the tool to run.",
-            hint="Find the name with tool_search, then call tool_call(name, arguments).",
+            message=Dispatch.CALL_NEEDS_NAME,
+            hint=Dispatch.FIND_THEN_CALL,
             tool=CALL,
         )
     if target in BRIDGE_NAMES:
         return ToolError(
             code="bridge_recursion",
-            message=f"{target} is a bridge tool and cannot be run through tool_call.",
-            hint=f"Call {target} directly.",
+            message=Dispatch.bridge_recursion(target),
+            hint=Dispatch.call_directly(target),
             tool=target,
         )
     if target in plan.core or target in own or target in plan.pinned:
         return ToolError(
             code="call_directly",
-            message=f"{target} is already in your tool list and cannot be run through tool_call.",
-            hint=f"Call {target} directly.",
+            message=Dispatch.already_listed(target),
+            hint=Dispatch.call_directly(target),
             tool=target,
         )
     inner = parse_arguments(arguments.get("arguments"), tool=target)

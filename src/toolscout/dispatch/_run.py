@@ -12,6 +12,7 @@ from typing import TypeAlias
 import anyio.to_thread
 
 from .._text import clip
+from .._texts import Dispatch
 from .._types import JsonObject
 from ._call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
 from ._errors import ToolError
@@ -85,16 +86,16 @@ async def _run_tool(
         if verdict is not None:
             error = ToolError(
                 code="refused",
-                message=f"The call to {call.name} was refused: {clip(str(verdict), 300)}",
-                hint="Do not retry the same call; ask the user or choose another approach.",
+                message=Dispatch.refused(call.name, clip(str(verdict), 300)),
+                hint=Dispatch.REFUSED_HINT,
                 tool=call.name,
             )
             return _failed(call, requested, error)
     if handler is None:
         error = ToolError(
             code="not_executable",
-            message=f"{call.name} has no handler in this process.",
-            hint="Tell the user this tool cannot be run here.",
+            message=Dispatch.no_handler(call.name),
+            hint=Dispatch.NO_HANDLER_HINT,
             tool=call.name,
         )
         return _failed(call, requested, error)
@@ -109,8 +110,8 @@ async def _run_tool(
         logger.info("tool %s raised %s", call.name, type(exc).__name__, exc_info=True)
         error = ToolError(
             code="tool_failed",
-            message=f"{call.name} failed: {type(exc).__name__}: {clip(str(exc), 500)}",
-            hint="Check the arguments, or try another approach.",
+            message=Dispatch.failed(call.name, type(exc).__name__, clip(str(exc), 500)),
+            hint=Dispatch.FAILED_HINT,
             tool=call.name,
             tool_ran=True,
         )
@@ -127,8 +128,8 @@ async def _transformed(transform: ResultTransform, call: ToolCall, outcome: Tool
         logger.exception("result transform failed for %s", call.name)
         error = ToolError(
             code="tool_failed",
-            message=f"{call.name} ran, but its result could not be processed ({type(exc).__name__}).",
-            hint="Try again with arguments that produce a smaller result.",
+            message=Dispatch.unprocessable(call.name, type(exc).__name__),
+            hint=Dispatch.UNPROCESSABLE_HINT,
             tool=call.name,
             tool_ran=True,
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._texts import Upstream
 from .._types import JsonObject
 from ..dispatch._errors import ToolError
 from ._records import UpstreamError
@@ -31,18 +32,16 @@ def upstream_fault(exc: UpstreamError, *, tool: str, timeout_s: float) -> Upstre
     if exc.kind == "start":
         error = ToolError(
             code="upstream_unavailable",
-            message=f"The MCP server {server!r} that provides {tool} is not available: {exc.reason}.",
-            hint="The tool was not run. Try again in a little while or use another tool; "
-            "tell the user if the server stays unavailable.",
+            message=Upstream.unavailable(server, tool, exc.reason),
+            hint=Upstream.UNAVAILABLE_HINT,
             tool=tool,
             details=details,
         )
     elif exc.kind == "timeout":
         error = ToolError(
             code="upstream_timeout",
-            message=f"{tool} did not answer within {timeout_s:g} s (MCP server {server!r}).",
-            hint="The tool may still have run: check its effect before calling it again. "
-            "If the server keeps hanging, tell the user.",
+            message=Upstream.timeout(tool, timeout_s, server),
+            hint=Upstream.TIMEOUT_HINT,
             tool=tool,
             details=details,
             tool_ran=True,
@@ -50,10 +49,8 @@ def upstream_fault(exc: UpstreamError, *, tool: str, timeout_s: float) -> Upstre
     elif exc.kind == "closed":
         error = ToolError(
             code="upstream_failed",
-            message=f"The MCP server {server!r} crashed or exited during the call to {tool}; "
-            "the gateway is restarting it.",
-            hint="The tool may have partly run: check its effect, then call it again (the server comes back "
-            "by itself). If it crashes again, do not retry; tell the user.",
+            message=Upstream.crashed(server, tool),
+            hint=Upstream.CRASHED_HINT,
             tool=tool,
             details=details,
             tool_ran=True,
@@ -61,9 +58,8 @@ def upstream_fault(exc: UpstreamError, *, tool: str, timeout_s: float) -> Upstre
     else:
         error = ToolError(
             code="upstream_failed",
-            message=f"The MCP server {server!r} gave an invalid answer to {tool}: {exc.reason}.",
-            hint="The tool may have run. Do not repeat the same call; try another tool or tell the user "
-            "the server is misbehaving.",
+            message=Upstream.invalid(server, tool, exc.reason),
+            hint=Upstream.INVALID_HINT,
             tool=tool,
             details=details,
             tool_ran=True,
@@ -75,8 +71,8 @@ def unrouted_fault(tool: str) -> UpstreamFault:
     """The error for a tool whose server vanished between resolving and running the call."""
     error = ToolError(
         code="upstream_unavailable",
-        message=f"{tool} is no longer offered by any connected MCP server.",
-        hint="The tool was not run. Search again with tool_search; the server's tool list may have changed.",
+        message=Upstream.unrouted(tool),
+        hint=Upstream.UNROUTED_HINT,
         tool=tool,
     )
     return UpstreamFault(error=error, server="")

@@ -33,6 +33,7 @@ from mcp_types import (
 
 from .._errors import CatalogError, StoreError
 from .._scout import ScoutSession, ToolScout
+from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT
 from .._types import Transport
 from .._version import __version__
 from ..disclosure._assembly import Assembly
@@ -167,7 +168,7 @@ class Gateway:
         self, ctx: ServerRequestContext[Any, Any], params: SubscriptionsListenRequestParams
     ) -> SubscriptionsListenResult:
         if len(self.changes) >= _MAX_LISTEN_STREAMS:
-            raise MCPError(INTERNAL_ERROR, "Subscription limit reached")
+            raise MCPError(INTERNAL_ERROR, SUBSCRIPTION_LIMIT)
         caller = self._caller(ctx)
         return await ListenHandler(self.changes.view(caller.session_id))(ctx, params)
 
@@ -223,7 +224,7 @@ class Gateway:
 
 def _store_down(exc: StoreError) -> MCPError:
     logger.error("session store failure: %s", exc)
-    return MCPError(INTERNAL_ERROR, "toolscout's session store is unavailable; try again shortly")
+    return MCPError(INTERNAL_ERROR, STORE_DOWN)
 
 
 def _log_call(call: ToolCall, server: str, tool: str, result: object, latency_s: float) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import anyio.to_thread
 
 from .._errors import StoreError
+from .._texts import Offload
 from .._tokens import TokenCounter
 from .._types import JsonObject
 from ..dispatch._call import ToolCall
@@ -56,11 +57,8 @@ def _load(
         if meta.kind == "binary":
             return ToolError(
                 code="invalid_request",
-                message=(
-                    f"{meta.handle} is binary content ({meta.content_type}, {meta.size} bytes); "
-                    "it cannot be read as text."
-                ),
-                hint="Tell the user what the output is instead of reading it.",
+                message=Offload.binary(meta.handle, meta.content_type, meta.size),
+                hint=Offload.BINARY_HINT,
                 tool=tool,
             )
         document = cache.get((session_id, meta.handle))
@@ -74,8 +72,8 @@ def _load(
     except (StoreError, UnicodeDecodeError) as exc:
         return ToolError(
             code="output_not_found",
-            message=f"The stored output cannot be read: {exc}.",
-            hint="Call the original tool again.",
+            message=Offload.unreadable(str(exc)),
+            hint=Offload.CALL_AGAIN,
             tool=tool,
         )
     return meta, document
@@ -85,8 +83,8 @@ def _missing(exc: OutputMissing, tool: str) -> ToolError:
     if exc.reason == "expired":
         return ToolError(
             code="output_expired",
-            message="This output expired: it was removed to make room for newer outputs.",
-            hint="Call the tool that produced it again to get a fresh handle.",
+            message=Offload.EXPIRED,
+            hint=Offload.EXPIRED_HINT,
             tool=tool,
         )
     if exc.reason == "invalid":
@@ -96,7 +94,7 @@ def _missing(exc: OutputMissing, tool: str) -> ToolError:
     return ToolError(
         code="output_not_found",
         message=message,
-        hint="Use the exact handle from an offloaded result of this session, or call the original tool again.",
+        hint=Offload.HANDLE_HINT,
         tool=tool,
     )
 
@@ -108,8 +106,8 @@ def _read(
     if offset is not None and (start_line is not None or arguments.get("lines") is not None):
         return ToolError(
             code="invalid_request",
-            message="Give either start_line/lines or offset/length, not both.",
-            hint="Read by lines (start_line, lines) or by characters (offset, length).",
+            message=Offload.LINES_OR_CHARS,
+            hint=Offload.LINES_OR_CHARS_HINT,
             tool=READ,
         )
     if offset is not None:

@@ -13,6 +13,7 @@ from typing import Protocol
 import re2
 
 from .._text import clip
+from .._texts import Offload
 from .._tokens import TokenCounter
 from .._types import JsonObject
 from ..dispatch._errors import ToolError
@@ -62,12 +63,10 @@ def search_document(
         return compiled
     if offset is not None:
         if offset > document.text_chars:
-            return _error(
-                f"offset {offset} is past the end ({document.text_chars} characters).", "Use a smaller offset."
-            )
+            return _error(Offload.offset_past_end(offset, document.text_chars), Offload.SMALLER_OFFSET)
         position = document.byte_of(offset)
     elif start_line > document.lines:
-        return _error(f"start_line {start_line} is past the end ({document.lines} lines).", "Use a smaller start_line.")
+        return _error(Offload.line_past_end(start_line, document.lines), Offload.SMALLER_LINE)
     else:
         position = document.line_start(start_line)
     context = max(0, min(context, MAX_CONTEXT))
@@ -98,11 +97,9 @@ def search_document(
 
 def _compile(pattern: str, *, regex: bool, case_sensitive: bool) -> _Pattern | ToolError:
     if not pattern:
-        return _error("The pattern is empty.", "Give the text or regex to look for.")
+        return _error(Offload.EMPTY_PATTERN, Offload.GIVE_PATTERN)
     if len(pattern) > MAX_PATTERN_LENGTH:
-        return _error(
-            f"The pattern is {len(pattern)} characters long; the limit is {MAX_PATTERN_LENGTH}.", "Shorten it."
-        )
+        return _error(Offload.pattern_too_long(len(pattern), MAX_PATTERN_LENGTH), Offload.SHORTEN)
     options = re2.Options()
     options.literal = not regex
     options.case_sensitive = case_sensitive
@@ -115,10 +112,7 @@ def _compile(pattern: str, *, regex: bool, case_sensitive: bool) -> _Pattern | T
     except re2.error as exc:
         raw = exc.args[0] if exc.args else b""
         detail = (raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)) or "invalid pattern"
-        return _error(
-            f"Invalid regex {clip(pattern, 100)!r}: {detail}.",
-            "Use RE2 syntax (no backreferences or look-around), or set regex to false for a literal search.",
-        )
+        return _error(Offload.invalid_regex(clip(pattern, 100), detail), Offload.RE2_HINT)
 
 
 def _entry(document: Document, found: _Match, context: int) -> tuple[JsonObject, int, JsonObject]:

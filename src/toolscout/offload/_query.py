@@ -19,6 +19,7 @@ from pathlib import Path
 import anyio
 
 from .._text import clip
+from .._texts import Offload
 from .._tokens import TokenCounter
 from .._types import JsonObject
 from ..dispatch._errors import ToolError
@@ -35,7 +36,6 @@ _MODULE_BUILTINS = re.compile(r"(?<![\w$])(?:modulemeta|get_search_list)(?!\w)")
 _TOOL = "output_query"
 # An empty environment, except what Python itself needs to start on Windows.
 _ENV = {"SYSTEMROOT": os.environ["SYSTEMROOT"]} if os.name == "nt" and "SYSTEMROOT" in os.environ else {}
-_NARROW = "Narrow the query, e.g. `keys`, `length`, `.items[:20]`, `.items[] | {id, name}`."
 
 
 async def run_query(
@@ -53,11 +53,9 @@ async def run_query(
     """
     problem = _check(expression)
     if problem is not None:
-        return _error(problem, "Fix the expression; jq syntax, e.g. `.items | length`.")
+        return _error(problem, Offload.FIX_EXPRESSION)
     if importlib.util.find_spec("jq") is None:
-        return _error(
-            "jq is not installed here.", "Use output_search or output_read; ask to install toolscout[offload]."
-        )
+        return _error(Offload.NO_JQ, Offload.NO_JQ_HINT)
     header = {
         "expression": expression,
         "max_chars": max_tokens * 8,
@@ -71,40 +69,37 @@ async def run_query(
             [sys.executable, "-I", str(_WORKER)], input=payload, check=False, env=_ENV, cwd=tempfile.gettempdir()
         )
     if done is None:
-        return _error(f"The query did not finish within {timeout_s:g} s and was stopped.", _NARROW)
+        return _error(Offload.query_timeout(timeout_s), Offload.NARROW)
     try:
         answer = json.loads(done.stdout)
     except ValueError:
-        return _error("The query stopped without an answer (it probably ran out of memory).", _NARROW)
+        return _error(Offload.OUT_OF_MEMORY, Offload.NARROW)
     return _answer(answer, counter=counter, max_tokens=max_tokens)
 
 
 def _check(expression: str) -> str | None:
     if not expression.strip():
-        return "The jq expression is empty."
+        return Offload.EMPTY_EXPRESSION
     if len(expression) > MAX_EXPRESSION_LENGTH:
-        return f"The jq expression is {len(expression)} characters long; the limit is {MAX_EXPRESSION_LENGTH}."
+        return Offload.expression_too_long(len(expression), MAX_EXPRESSION_LENGTH)
     if _MODULE_DIRECTIVE.match(expression) or _MODULE_BUILTINS.search(expression):
-        return "jq modules (import, include, modulemeta) are not available here."
+        return Offload.NO_MODULES
     return None
 
 
 def _answer(answer: JsonObject, *, counter: TokenCounter, max_tokens: int) -> JsonObject | ToolError:
     kind = answer.get("error")
     if kind == "compile":
-        return _error(f"Invalid jq expression: {_first_lines(answer)}", "Fix the syntax, e.g. `.items[] | .name`.")
+        return _error(Offload.invalid_expression(_first_lines(answer)), Offload.FIX_SYNTAX)
     if kind == "parse":
-        return _error(
-            f"This output is not valid JSON, so jq cannot read it ({_first_lines(answer)}).",
-            "Use output_search or output_read on it instead.",
-        )
+        return _error(Offload.not_json(_first_lines(answer)), Offload.NOT_JSON_HINT)
     if kind == "memory":
-        return _error("The query needed more memory than allowed and was stopped.", _NARROW)
+        return _error(Offload.MEMORY_LIMIT, Offload.NARROW)
     if kind == "runtime":
-        return _error(f"jq error: {_first_lines(answer)}", "Check the expression against the shape of the data.")
+        return _error(Offload.jq_error(_first_lines(answer)), Offload.CHECK_SHAPE)
     texts = answer.get("results")
     if not isinstance(texts, list):
-        return _error("The query stopped without an answer.", _NARROW)
+        return _error(Offload.NO_ANSWER, Offload.NARROW)
     results: list[object] = []
     used = 0
     truncated = bool(answer.get("truncated"))
@@ -122,7 +117,7 @@ def _answer(answer: JsonObject, *, counter: TokenCounter, max_tokens: int) -> Js
             head = first[: fit_prefix(first, min(max_tokens // 2, 200), counter, prefer_line_end=False)]
             out["first_result_head"] = head
             out["first_result_chars"] = len(first) if texts else answer.get("next_chars")
-        out["hint"] = f"Only the first {len(results)} results fit. {_NARROW}"
+        out["hint"] = f"Only the first {len(results)} results fit. {Offload.NARROW}"
     return out
 
 

@@ -6,6 +6,7 @@ in order are the output itself. Each answer says where the next page starts.
 
 from __future__ import annotations
 
+from .._texts import Offload
 from .._tokens import TokenCounter
 from .._types import JsonObject
 from ..dispatch._errors import ToolError
@@ -23,7 +24,7 @@ def read_lines(
 ) -> JsonObject | ToolError:
     """Lines `start_line`.. (1-based, `lines` of them or as many as fit), cut to `max_tokens`."""
     if start_line > document.lines:
-        return _error(f"start_line {start_line} is past the end ({document.lines} lines).", "Use a smaller start_line.")
+        return _error(Offload.line_past_end(start_line, document.lines), Offload.SMALLER_LINE)
     last = document.lines if lines is None else min(document.lines, start_line + lines - 1)
     start = document.line_start(start_line)
     text, capped = _decode(document, start, document.line_start(last + 1), max_tokens)
@@ -50,7 +51,7 @@ def read_chars(
     """Characters `offset`.. (0-based, `length` of them or as many as fit), cut to `max_tokens`."""
     total = document.text_chars
     if offset > total or (offset == total and total > 0):
-        return _error(f"offset {offset} is past the end ({total} characters).", "Use a smaller offset.")
+        return _error(Offload.offset_past_end(offset, total), Offload.SMALLER_OFFSET)
     end = total if length is None else min(total, offset + length)
     start_byte = document.byte_of(offset)
     text, _ = _decode(document, start_byte, document.byte_of(end), max_tokens)

@@ -7,6 +7,7 @@ import logging
 from dataclasses import dataclass
 
 from .._errors import StoreError
+from .._texts import Offload
 from .._tokens import TokenCounter
 from .._types import JsonObject
 from ._measure import count_tokens, fit_prefix, over_budget
@@ -61,10 +62,7 @@ def offload_result(
     header: JsonObject = {
         "offloaded": True,
         "tool": tool,
-        "message": (
-            f"The result (~{count_tokens(text, counter):,} tokens) is over the {budget:,}-token budget, "
-            f"so it was stored. Page through it with {READ}, find lines with {SEARCH}, query JSON with {QUERY} (jq)."
-        ),
+        "message": Offload.stored(count_tokens(text, counter), budget, READ, SEARCH, QUERY),
     }
     if isinstance(plain, dict) and plain.get("isError") is True:
         header["tool_reported_error"] = True
@@ -113,12 +111,12 @@ def _describe(kept: list[_Kept], budget: int, counter: TokenCounter) -> list[Jso
             continue
         entry["bytes"] = len(part.body)
         if part.kind == "binary":
-            entry["note"] = "Binary content: stored, not readable as text."
+            entry["note"] = Offload.BINARY_PART
         else:
             entry.update(_text_facts(part, item.tokens, each, counter))
         if item.refused is not None:
             entry["stored"] = False
-            entry["note"] = f"Not stored ({item.refused}); only this preview is available."
+            entry["note"] = Offload.not_stored(item.refused)
             entry.pop("next", None)
         described.append(entry)
     return described

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .._texts import Offload
 from ..catalog import ToolSpec
 
 __all__ = ["OFFLOAD_NAMES", "QUERY", "READ", "SEARCH", "offload_tools"]
@@ -15,10 +16,7 @@ _HANDLE = {"type": "string"}
 
 _READ = ToolSpec(
     name=READ,
-    description=(
-        "Read a stored tool output (by its handle) by lines from start_line (1-based), or by characters "
-        "from offset (0-based) with length. Pages are capped; `next` gives the arguments for the next page."
-    ),
+    description=Offload.READ,
     parameters={
         "type": "object",
         "properties": {
@@ -35,11 +33,7 @@ _READ = ToolSpec(
 
 _SEARCH = ToolSpec(
     name=SEARCH,
-    description=(
-        "Find lines of a stored tool output containing a text (or matching an RE2 regex if regex is true; "
-        "case-insensitive unless case_sensitive), with line numbers and `context` lines around. "
-        "`next` continues."
-    ),
+    description=Offload.SEARCH,
     parameters={
         "type": "object",
         "properties": {
@@ -58,10 +52,7 @@ _SEARCH = ToolSpec(
 
 _QUERY = ToolSpec(
     name=QUERY,
-    description=(
-        "Run a jq expression on a stored JSON output, e.g. `.items | length` or "
-        '`.items[] | select(.state == "open") | .id`. Results are capped.'
-    ),
+    description=Offload.QUERY,
     parameters={
         "type": "object",
         "properties": {"handle": _HANDLE, "expression": {"type": "string"}},

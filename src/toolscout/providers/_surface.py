@@ -17,6 +17,7 @@ from typing import Literal, TypeAlias
 
 from .._errors import ConfigError
 from .._scout import ScoutSession
+from .._texts import Bridge, Guidance
 from ..catalog import ToolSpec
 from ..disclosure._assembly import Assembly
 from ..disclosure._bridge import BRIDGE_NAMES, SEARCH, bridge_tools
@@ -42,22 +43,9 @@ one registered with `register_provider`)."""
 
 NATIVE_SEARCH_TOOL = dataclasses.replace(
     bridge_tools("reveal")[0],
-    description=(
-        "Find tools that exist but are not loaded yet; the matching tools become available to call directly. "
-        "If nothing matches, try other words before deciding a capability is missing."
-    ),
+    description=Bridge.SEARCH_NATIVE,
 )
 """toolscout's own search tool in native style (Anthropic's client-side search with tool_reference results)."""
-
-_NATIVE_CLIENT = (
-    "Some of your tools are loaded on demand. When you need a capability you do not see, call tool_search "
-    "with a few keywords (service + action); the tools it finds become available to call directly. "
-    "Never conclude a capability is missing before searching for it."
-)
-_NATIVE_HOSTED = (
-    "Some of your tools are loaded on demand. When you need a capability you do not see, use tool search "
-    "to load it, then call it. Never conclude a capability is missing before searching for it."
-)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -176,7 +164,7 @@ def surface_guidance(
     )
     if surface.style != "native":
         return render_guidance(surface.style, rendered)
-    head = _NATIVE_HOSTED if hosted else _NATIVE_CLIENT
+    head = Guidance.NATIVE_HOSTED if hosted else Guidance.NATIVE_CLIENT
     if rendered.level == "none":
         return head
     where = "tool search" if hosted else SEARCH

@@ -1,0 +1,345 @@
+"""Every text the model reads, in one place: guidance, tool descriptions, answer hints and refusals.
+
+Wording is reviewed here and nowhere else; `tests/golden/texts.json` pins every text byte for byte
+(regenerate with ``.venv/bin/python -m tests.golden.regen_texts`` after an intended change). Texts that
+take values are small functions; the values are inserted verbatim.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "NOT_RUN",
+    "STORE_DOWN",
+    "STUB_NOTE",
+    "SUBSCRIPTION_LIMIT",
+    "Bridge",
+    "Dispatch",
+    "Guidance",
+    "Offload",
+    "Search",
+    "Upstream",
+]
+
+NOT_RUN = "The tool was not run."
+_NOT_MISSING = "If nothing matches, try other words before deciding a capability is missing."
+_NEVER_MISSING = "Never conclude a capability is missing before searching for it."
+
+
+class Guidance:
+    """The system-prompt guidance of each disclosure style."""
+
+    BRIDGE = (
+        "Some of your tools are not in your tool list; they are found on demand. "
+        "When you need a capability you do not see, call tool_search with a few keywords (service + action), "
+        "then tool_describe to read the parameters, then tool_call to run the tool. "
+        "A tool found this way exists even though it is not listed. "
+        f"{_NEVER_MISSING}"
+    )
+    REVEAL = (
+        "Some of your tools are not in your tool list; they are found on demand. "
+        "When you need a capability you do not see, call tool_search with a few keywords (service + action); "
+        "the tools it returns are added to your tool list and you call them directly from your next step. "
+        f"{_NEVER_MISSING}"
+    )
+    NATIVE_CLIENT = (
+        "Some of your tools are loaded on demand. When you need a capability you do not see, call tool_search "
+        "with a few keywords (service + action); the tools it finds become available to call directly. "
+        f"{_NEVER_MISSING}"
+    )
+    NATIVE_HOSTED = (
+        "Some of your tools are loaded on demand. When you need a capability you do not see, use tool search "
+        f"to load it, then call it. {_NEVER_MISSING}"
+    )
+    LISTING_HEADER = "Tools available through tool_search:"
+
+
+class Bridge:
+    """The bridge tools' descriptions (constants, so the request prefix stays byte-identical)."""
+
+    QUERY = "Keywords (service + action) or an exact tool name; empty lists every tool."
+    OFFSET = "For paging."
+    SEARCH = f"Find tools that exist but are not in your tool list; returns names and descriptions. {_NOT_MISSING}"
+    SEARCH_REVEAL = (
+        "Find tools that exist but are not in your tool list; the matches are added to your tool list "
+        f"for your next step. {_NOT_MISSING}"
+    )
+    SEARCH_NATIVE = (
+        "Find tools that exist but are not loaded yet; the matching tools become available to call directly. "
+        f"{_NOT_MISSING}"
+    )
+    DESCRIBE = "Get the parameter schemas of tools found by tool_search."
+    CALL = "Run a tool found by tool_search with arguments matching its schema (not tools already listed)."
+
+
+STUB_NOTE = " (Parameters not loaded: call tool_search with this exact name first.)"
+"""Appended to a schema stub's description (reveal style with stubs)."""
+SUBSCRIPTION_LIMIT = "Subscription limit reached"
+STORE_DOWN = "toolscout's session store is unavailable; try again shortly"
+
+
+class Search:
+    """Hints in tool_search and tool_describe answers."""
+
+    REVEALED = "These tools are now in your tool list: call them directly from your next step."
+    DESCRIBE_THEN_CALL = "Call tool_describe with the names you need, then tool_call."
+    LISTED = "Tools marked listed are already in your tool list: call them directly."
+    NOTHING = (
+        "No tool matched. Search again with other keywords (the service name plus an action), "
+        "or with an empty query to list every tool, before deciding the capability is missing."
+    )
+    DESCRIBED = "Run a tool with tool_call(name, arguments); tools in already_listed are called directly."
+    NEXT_PAGE = "Call tool_search with an empty query and this offset for the next page, or search by keyword."
+    LAST_PAGE = "Search by keyword to see descriptions, or describe a tool by its exact name."
+    REPHRASE = "Rephrase the query as plain keywords."
+    QUERY_NOT_STRING = "'query' must be a string of keywords or a tool name (empty to list tools)."
+    NAMES_LIST = "'names' must be a non-empty list of exact tool names from tool_search."
+
+    @staticmethod
+    def too_many_names(limit: int) -> str:
+        """tool_describe was asked for more than `limit` names."""
+        return f"Describe at most {limit} tools per call."
+
+
+class Dispatch:
+    """Refusals of a call before (or instead of) running a tool."""
+
+    NO_NAME = "The tool call has no tool name."
+    CALL_BY_NAME = "Call a tool by its exact name."
+    CALL_NEEDS_NAME = "tool_call needs 'name': the exact name of the tool to run."
+    FIND_THEN_CALL = "Find the name with tool_search, then call tool_call(name, arguments)."
+    FIX_CALL = "Fix the call and try again."
+    UNKNOWN_HINT = "Use tool_search to find the exact name; names are case-sensitive."
+    FIX_ARGUMENTS = f"Fix the arguments to match the tool's schema and call it again. {NOT_RUN}"
+    TOO_DEEP = "The arguments are nested too deeply to process."
+    FLATTER = f"Send flatter arguments. {NOT_RUN}"
+    JSON_EXAMPLE = f'Send the arguments as a JSON object, e.g. {{"key": "value"}}. {NOT_RUN}'
+    OBJECT_EXAMPLE = f'Send an object such as {{"name": value}}; use {{}} for no arguments. {NOT_RUN}'
+    REFUSED_HINT = "Do not retry the same call; ask the user or choose another approach."
+    NO_HANDLER_HINT = "Tell the user this tool cannot be run here."
+    FAILED_HINT = "Check the arguments, or try another approach."
+    UNPROCESSABLE_HINT = "Try again with arguments that produce a smaller result."
+
+    @staticmethod
+    def bridge_recursion(name: str) -> str:
+        """tool_call was asked to run a bridge tool."""
+        return f"{name} is a bridge tool and cannot be run through tool_call."
+
+    @staticmethod
+    def already_listed(name: str) -> str:
+        """tool_call was asked to run a tool the model can call directly."""
+        return f"{name} is already in your tool list and cannot be run through tool_call."
+
+    @staticmethod
+    def call_directly(name: str) -> str:
+        """The hint to call `name` directly."""
+        return f"Call {name} directly."
+
+    @staticmethod
+    def unknown(shown: str) -> str:
+        """No such tool in this session (never says whether it exists elsewhere)."""
+        return f"No tool named {shown} is available in this session."
+
+    @staticmethod
+    def invalid_json(problem: str, line: int, column: int) -> str:
+        """The arguments are not JSON."""
+        return f"The arguments are not valid JSON: {problem} at line {line}, column {column}."
+
+    @staticmethod
+    def missing_argument(detail: str) -> str:
+        """A required argument is missing."""
+        return f"Missing required argument: {detail}."
+
+    @staticmethod
+    def unexpected_argument(where: str, detail: str) -> str:
+        """An argument the schema does not allow."""
+        return f"Unexpected argument in {where}: {detail}."
+
+    @staticmethod
+    def invalid_argument(where: str, detail: str) -> str:
+        """An argument breaks the schema."""
+        return f"Invalid {where}: {detail}."
+
+    @staticmethod
+    def not_object(kind: str) -> str:
+        """The arguments are JSON but not an object."""
+        return f"The arguments must be a JSON object of named arguments, got {kind}."
+
+    @staticmethod
+    def refused(name: str, reason: str) -> str:
+        """A before-call hook refused the call."""
+        return f"The call to {name} was refused: {reason}"
+
+    @staticmethod
+    def no_handler(name: str) -> str:
+        """Nothing in this process runs `name`."""
+        return f"{name} has no handler in this process."
+
+    @staticmethod
+    def failed(name: str, error: str, detail: str) -> str:
+        """The tool raised."""
+        return f"{name} failed: {error}: {detail}"
+
+    @staticmethod
+    def unprocessable(name: str, error: str) -> str:
+        """The tool ran but its result could not be turned into an answer."""
+        return f"{name} ran, but its result could not be processed ({error})."
+
+
+class Offload:
+    """The offload tools' descriptions and the refusals of reads of stored outputs."""
+
+    READ = (
+        "Read a stored tool output (by its handle) by lines from start_line (1-based), or by characters "
+        "from offset (0-based) with length. Pages are capped; `next` gives the arguments for the next page."
+    )
+    SEARCH = (
+        "Find lines of a stored tool output containing a text (or matching an RE2 regex if regex is true; "
+        "case-insensitive unless case_sensitive), with line numbers and `context` lines around. "
+        "`next` continues."
+    )
+    QUERY = (
+        "Run a jq expression on a stored JSON output, e.g. `.items | length` or "
+        '`.items[] | select(.state == "open") | .id`. Results are capped.'
+    )
+    BINARY_HINT = "Tell the user what the output is instead of reading it."
+    CALL_AGAIN = "Call the original tool again."
+    EXPIRED = "This output expired: it was removed to make room for newer outputs."
+    EXPIRED_HINT = "Call the tool that produced it again to get a fresh handle."
+    HANDLE_HINT = "Use the exact handle from an offloaded result of this session, or call the original tool again."
+    LINES_OR_CHARS = "Give either start_line/lines or offset/length, not both."
+    LINES_OR_CHARS_HINT = "Read by lines (start_line, lines) or by characters (offset, length)."
+
+    SMALLER_OFFSET = "Use a smaller offset."
+    SMALLER_LINE = "Use a smaller start_line."
+    EMPTY_PATTERN = "The pattern is empty."
+    GIVE_PATTERN = "Give the text or regex to look for."
+    SHORTEN = "Shorten it."
+    RE2_HINT = "Use RE2 syntax (no backreferences or look-around), or set regex to false for a literal search."
+    NARROW = "Narrow the query, e.g. `keys`, `length`, `.items[:20]`, `.items[] | {id, name}`."
+    FIX_EXPRESSION = "Fix the expression; jq syntax, e.g. `.items | length`."
+    NO_JQ = "jq is not installed here."
+    NO_JQ_HINT = "Use output_search or output_read; ask to install toolscout[offload]."
+    OUT_OF_MEMORY = "The query stopped without an answer (it probably ran out of memory)."
+    MEMORY_LIMIT = "The query needed more memory than allowed and was stopped."
+    NO_ANSWER = "The query stopped without an answer."
+    FIX_SYNTAX = "Fix the syntax, e.g. `.items[] | .name`."
+    NOT_JSON_HINT = "Use output_search or output_read on it instead."
+    CHECK_SHAPE = "Check the expression against the shape of the data."
+    EMPTY_EXPRESSION = "The jq expression is empty."
+    NO_MODULES = "jq modules (import, include, modulemeta) are not available here."
+
+    @staticmethod
+    def offset_past_end(offset: int, total: int) -> str:
+        """A read or search starts after the last character."""
+        return f"offset {offset} is past the end ({total} characters)."
+
+    @staticmethod
+    def line_past_end(line: int, lines: int) -> str:
+        """A read or search starts after the last line."""
+        return f"start_line {line} is past the end ({lines} lines)."
+
+    @staticmethod
+    def pattern_too_long(length: int, limit: int) -> str:
+        """A search pattern over the length limit."""
+        return f"The pattern is {length} characters long; the limit is {limit}."
+
+    @staticmethod
+    def invalid_regex(pattern: str, detail: str) -> str:
+        """A regex RE2 cannot compile."""
+        return f"Invalid regex {pattern!r}: {detail}."
+
+    @staticmethod
+    def expression_too_long(length: int, limit: int) -> str:
+        """A jq expression over the length limit."""
+        return f"The jq expression is {length} characters long; the limit is {limit}."
+
+    @staticmethod
+    def query_timeout(seconds: float) -> str:
+        """A jq query ran past its time limit."""
+        return f"The query did not finish within {seconds:g} s and was stopped."
+
+    @staticmethod
+    def invalid_expression(detail: str) -> str:
+        """Jq could not compile the expression."""
+        return f"Invalid jq expression: {detail}"
+
+    @staticmethod
+    def not_json(detail: str) -> str:
+        """The stored output is not JSON."""
+        return f"This output is not valid JSON, so jq cannot read it ({detail})."
+
+    @staticmethod
+    def jq_error(detail: str) -> str:
+        """Jq failed at run time."""
+        return f"jq error: {detail}"
+
+    BINARY_PART = "Binary content: stored, not readable as text."
+
+    @staticmethod
+    def stored(tokens: int, budget: int, read: str, search: str, query: str) -> str:
+        """The stub's message: the result was stored, and how to read it back."""
+        return (
+            f"The result (~{tokens:,} tokens) is over the {budget:,}-token budget, so it was stored. "
+            f"Page through it with {read}, find lines with {search}, query JSON with {query} (jq)."
+        )
+
+    @staticmethod
+    def not_stored(reason: str) -> str:
+        """A part of the result that could not be stored."""
+        return f"Not stored ({reason}); only this preview is available."
+
+    @staticmethod
+    def binary(handle: str, content_type: str, size: int) -> str:
+        """A binary output cannot be read as text."""
+        return f"{handle} is binary content ({content_type}, {size} bytes); it cannot be read as text."
+
+    @staticmethod
+    def unreadable(reason: str) -> str:
+        """The stored output could not be read."""
+        return f"The stored output cannot be read: {reason}."
+
+
+class Upstream:
+    """Failures of an upstream MCP server, as the gateway reports them to the model."""
+
+    UNAVAILABLE_HINT = (
+        f"{NOT_RUN} Try again in a little while or use another tool; tell the user if the server stays unavailable."
+    )
+    TIMEOUT_HINT = (
+        "The tool may still have run: check its effect before calling it again. If the server keeps hanging, "
+        "tell the user."
+    )
+    CRASHED_HINT = (
+        "The tool may have partly run: check its effect, then call it again (the server comes back by itself). "
+        "If it crashes again, do not retry; tell the user."
+    )
+    INVALID_HINT = (
+        "The tool may have run. Do not repeat the same call; try another tool or tell the user the server is "
+        "misbehaving."
+    )
+    UNROUTED_HINT = f"{NOT_RUN} Search again with tool_search; the server's tool list may have changed."
+
+    @staticmethod
+    def unavailable(server: str, tool: str, reason: str) -> str:
+        """The server is not connected."""
+        return f"The MCP server {server!r} that provides {tool} is not available: {reason}."
+
+    @staticmethod
+    def timeout(tool: str, seconds: float, server: str) -> str:
+        """The call did not finish in time."""
+        return f"{tool} did not answer within {seconds:g} s (MCP server {server!r})."
+
+    @staticmethod
+    def crashed(server: str, tool: str) -> str:
+        """The server died during the call."""
+        return f"The MCP server {server!r} crashed or exited during the call to {tool}; the gateway is restarting it."
+
+    @staticmethod
+    def invalid(server: str, tool: str, reason: str) -> str:
+        """The server's answer broke the protocol."""
+        return f"The MCP server {server!r} gave an invalid answer to {tool}: {reason}."
+
+    @staticmethod
+    def unrouted(tool: str) -> str:
+        """No connected server offers the tool any more."""
+        return f"{tool} is no longer offered by any connected MCP server."
