@@ -218,7 +218,7 @@ class Offload:
     NARROW = "Narrow the query, e.g. `keys`, `length`, `.items[:20]`, `.items[] | {id, name}`."
     FIX_EXPRESSION = "Fix the expression; jq syntax, e.g. `.items | length`."
     NO_JQ = "jq is not installed here."
-    NO_JQ_HINT = "Use output_search or output_read; ask to install toolscout[offload]."
+    NO_JQ_HINT = "Use output_search or output_read instead."
     OUT_OF_MEMORY = "The query stopped without an answer (it probably ran out of memory)."
     MEMORY_LIMIT = "The query needed more memory than allowed and was stopped."
     NO_ANSWER = "The query stopped without an answer."

@@ -37,13 +37,12 @@ def dump_command(config: Path, output: Path, strict: bool, verbose: bool) -> Non
     are named `server__tool`, with the server as namespace. A server that fails is reported
     and skipped; the command fails only when every server fails, or with --strict.
     """
-    try:
-        import anyio
+    # Imported here: the MCP stack takes a while to import and other commands do not need it.
+    import anyio
 
-        from ..gateway._config import load_config
-        from ..gateway._dump import dump_catalog
-    except ImportError as exc:
-        raise click.ClickException(f"this command needs the MCP SDK ({exc}): pip install 'toolscout[mcp]'") from None
+    from ..gateway._config import load_config
+    from ..gateway._dump import dump_catalog
+
     logging.basicConfig(level=logging.WARNING if verbose else logging.ERROR, format="%(levelname)s %(message)s")
     try:
         loaded = load_config(config)

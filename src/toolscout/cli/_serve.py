@@ -49,14 +49,13 @@ def serve_command(
       toolscout serve ~/.config/mcp/servers.json
       toolscout serve gateway.toml --transport http --port 8765
     """  # noqa: D301 - click needs a real \b (backspace) line to keep the examples unwrapped
-    try:
-        import anyio
+    # Imported here: the MCP stack takes a while to import and other commands do not need it.
+    import anyio
 
-        from ..gateway._config import load_config
-        from ..gateway._logs import configure_logging
-        from ..gateway._serve import run_gateway
-    except ImportError as exc:
-        raise click.ClickException(f"this command needs the MCP SDK ({exc}): pip install 'toolscout[mcp]'") from None
+    from ..gateway._config import load_config
+    from ..gateway._logs import configure_logging
+    from ..gateway._serve import run_gateway
+
     configure_logging(verbose=verbose, style=log_format)
     try:
         loaded = load_config(config)

@@ -26,13 +26,12 @@ def status_command(ctx: click.Context, config: Path | None, url: str | None, tok
     gateway answers there and CONFIG is given, each upstream is started once and probed
     directly. Exits with 1 when an upstream is not connected.
     """
-    try:
-        import anyio
-        import httpx2
+    # Imported here: the MCP stack takes a while to import and other commands do not need it.
+    import anyio
+    import httpx2
 
-        from ..gateway._config import load_config
-    except ImportError as exc:
-        raise click.ClickException(f"this command needs the MCP SDK ({exc}): pip install 'toolscout[mcp]'") from None
+    from ..gateway._config import load_config
+
     if config is None and url is None:
         raise click.UsageError("give CONFIG or --url")
     try:

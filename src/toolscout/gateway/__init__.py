@@ -1,4 +1,4 @@
-"""The MCP gateway: config, upstream connections, the downstream server (needs `toolscout[mcp]`)."""
+"""The MCP gateway: config, upstream connections, the downstream server."""
 
 from ._auth import AuthSettings, StaticTokenVerifier, TokenGrant
 from ._config import GatewayConfig, GatewaySettings, HttpServer, ServerConfig, StdioServer, load_config
