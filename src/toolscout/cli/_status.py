@@ -46,8 +46,7 @@ def status_command(ctx: click.Context, config: Path | None, url: str | None, tok
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     try:
         response = httpx2.get(target, headers=headers, timeout=10)
-        report: dict[str, Any] = response.json()
-    except httpx2.HTTPError as exc:
+    except (httpx2.HTTPError, httpx2.InvalidURL, ValueError) as exc:
         if loaded is None:
             raise click.ClickException(f"no gateway answers at {target}: {exc}") from None
         click.echo(f"no gateway answers at {target}; starting each upstream once to probe it", err=True)
@@ -55,11 +54,40 @@ def status_command(ctx: click.Context, config: Path | None, url: str | None, tok
 
         dump = anyio.run(dump_catalog, loaded)
         report = _probe_report(dump.servers)
+    else:
+        report = _health(response, target)
+        _check_identity(report, target, token=token, expected=set(loaded.enabled_servers()) if loaded else None)
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:
         _print(report)
     ctx.exit(0 if report.get("status") == "ok" else 1)
+
+
+def _health(response: Any, target: str) -> dict[str, Any]:
+    """The health report in `response`, or a one-line error when `target` is not a toolscout gateway."""
+    try:
+        report = response.json() if response.status_code == 200 else None
+    except ValueError:
+        report = None
+    if not isinstance(report, dict) or report.get("status") not in ("ok", "degraded"):
+        raise click.ClickException(f"{target} is not a toolscout gateway (HTTP {response.status_code})")
+    return report
+
+
+def _check_identity(report: dict[str, Any], target: str, *, token: str | None, expected: set[str] | None) -> None:
+    """Refuse a report that does not show the upstreams, or shows another gateway's."""
+    upstreams = report.get("upstreams")
+    if not isinstance(upstreams, list):
+        if token:
+            raise click.ClickException(f"the gateway at {target} did not accept the token")
+        return
+    names = {str(entry.get("name")) for entry in upstreams if isinstance(entry, dict)}
+    if expected is not None and names and not names <= expected:
+        raise click.ClickException(
+            f"the gateway at {target} serves {', '.join(sorted(names))}, not this config's "
+            f"{', '.join(sorted(expected))}: another gateway is on that address"
+        )
 
 
 def _probe_report(servers: Any) -> dict[str, Any]:
