@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -139,6 +140,13 @@ async def test_a_hanging_call_times_out_naming_the_server_while_other_servers_ke
     assert error["server"] == "fragile"
     assert "did not answer within 3 s" in error["message"]
     assert text(echoed) == "still here"
+    log = (tmp_path / "gateway.log").read_text()
+    dispatched = [line for line in log.splitlines() if "tool=fragile__hang" in line and "requested=" in line]
+    assert dispatched and all("ok=False code=upstream_timeout" in line for line in dispatched)
+    activity = [json.loads(line)["activity"] for line in log.splitlines() if '"activity"' in line]
+    assert {"tool": "fragile__hang", "ok": False, "code": "upstream_timeout", "upstream": "fragile"}.items() <= next(
+        event for event in activity if event["tool"] == "fragile__hang"
+    ).items()
 
 
 async def test_a_garbage_answer_is_a_clear_error_and_the_server_stays_usable(tmp_path: Path) -> None:

@@ -45,7 +45,9 @@ def test_errors_and_bridge_answers_become_json_text() -> None:
     refused = call_result(ToolOutcome(name="x", requested="x", arguments={}, content=error.to_json(), error=error))
     answer = call_result(ToolOutcome(name="tool_search", requested="tool_search", arguments={}, content={"tools": []}))
     fault = upstream_fault(UpstreamError("gone", server="s", kind="closed"), tool="s__t", timeout_s=5)
-    crashed = call_result(ToolOutcome(name="s__t", requested="tool_call", arguments={}, content=fault))
+    crashed = call_result(
+        ToolOutcome(name="s__t", requested="tool_call", arguments={}, content=fault.error.to_json(), error=fault.error)
+    )
     assert refused.is_error and '"unknown_tool"' in text(refused)
     assert not answer.is_error and text(answer) == '{"tools": []}'
     assert crashed.is_error and '"upstream_failed"' in text(crashed)

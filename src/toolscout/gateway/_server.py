@@ -193,10 +193,13 @@ class Gateway:
         return caller
 
     async def _execute(self, call: ToolCall) -> object:
-        """The `ToolScout` executor: run a resolved call on its upstream, by its upstream name."""
+        """The `ToolScout` executor: run a resolved call on its upstream, by its upstream name.
+
+        An upstream failure comes back as its `ToolError`, so dispatch records the call as failed.
+        """
         route = self.pool.route(call.name)
         if route is None:
-            return unrouted_fault(call.name)
+            return unrouted_fault(call.name).error
         server, tool = route
         started = time.perf_counter()
         result: CallToolResult | UpstreamFault
@@ -206,7 +209,7 @@ class Gateway:
             result = upstream_fault(exc, tool=call.name, timeout_s=self.config.settings.call_timeout_s)
             logger.warning("upstream failure: %s", exc)
         _log_call(call, server, tool, result, time.perf_counter() - started)
-        return result
+        return result.error if isinstance(result, UpstreamFault) else result
 
     async def _tools_changed(self) -> None:
         """An upstream's tool list changed: rebuild the catalog and tell every client."""

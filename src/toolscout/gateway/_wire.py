@@ -8,7 +8,6 @@ from ..catalog import ToolSpec
 from ..disclosure._bridge import DESCRIBE, SEARCH
 from ..dispatch._call import ToolOutcome
 from ..offload import OFFLOAD_NAMES
-from ._faults import UpstreamFault
 
 __all__ = ["call_result", "mcp_tool"]
 
@@ -46,8 +45,6 @@ def call_result(outcome: ToolOutcome) -> CallToolResult:
             meta = {key: value for key, value in content.meta.items() if key != SERVER_INFO_META_KEY}
             return content.model_copy(update={"meta": meta or None})
         return content
-    if isinstance(content, UpstreamFault):
-        return _text(content.error.to_text(), is_error=True)
     # An offloaded result is a stub dict; it keeps the upstream's own error flag.
     reported = isinstance(content, dict) and content.get("tool_reported_error") is True
     return _text(outcome.to_text(), is_error=outcome.is_error or reported)

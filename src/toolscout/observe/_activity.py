@@ -31,6 +31,20 @@ ActivityKind: TypeAlias = Literal["search", "describe", "call", "refusal"]
 """``search``: a tool search; ``describe``: schemas loaded; ``call``: a tool ran (or failed running);
 ``refusal``: toolscout refused the call before any tool ran (scope, validation, unknown name)."""
 
+# Codes of calls toolscout refused before any tool ran; every other failure is a failed call.
+_REFUSALS = frozenset(
+    {
+        "invalid_request",
+        "unknown_tool",
+        "bridge_recursion",
+        "call_directly",
+        "invalid_arguments_json",
+        "arguments_not_object",
+        "invalid_arguments",
+        "refused",
+        "not_executable",
+    }
+)
 _SEARCH_NAMES = frozenset({"tool_search"})
 _DESCRIBE_NAMES = frozenset({"tool_describe"})
 
@@ -213,7 +227,7 @@ def _kind(outcome: ToolOutcome) -> ActivityKind:
         return "search"
     if outcome.requested in _DESCRIBE_NAMES and outcome.name in _DESCRIBE_NAMES:
         return "describe"
-    if outcome.error is not None and not outcome.error.tool_ran:
+    if outcome.error is not None and outcome.error.code in _REFUSALS:
         return "refusal"
     return "call"
 
