@@ -83,6 +83,12 @@ class ScoutSettings(BaseSettings):
     """Token budget of the catalog listing in the guidance (0 turns the listing off)."""
     description_chars: Annotated[int, NoBool, Field(ge=40)] = 300
     """Search results cut tool descriptions to this many characters, at a word boundary."""
+    max_query_chars: Annotated[int, NoBool, Field(ge=16)] = 2_000
+    """The longest search query the model may send; a longer one is refused, never searched."""
+    max_name_chars: Annotated[int, NoBool, Field(ge=16)] = 256
+    """The longest tool name the model may send (in a call, ``tool_call`` or ``tool_describe``)."""
+    max_argument_bytes: Annotated[int, NoBool, Field(ge=1024)] = 1 << 20
+    """The largest arguments payload (as JSON bytes) of one call; a larger one is refused unread."""
 
     @field_validator("search_default_limit")
     @classmethod

@@ -119,6 +119,13 @@ class Dispatch:
     FAILED_HINT = "Check the arguments, or try another approach."
     UNPROCESSABLE_HINT = "Try again with arguments that produce a smaller result."
 
+    SHORTER = f"Send a shorter value. {NOT_RUN}"
+
+    @staticmethod
+    def too_long(what: str, length: int, limit: int) -> str:
+        """A model-supplied value over its size limit (never echoed back)."""
+        return f"The {what} is {length:,} long; the limit is {limit:,}."
+
     @staticmethod
     def bridge_recursion(name: str) -> str:
         """tool_call was asked to run a bridge tool."""

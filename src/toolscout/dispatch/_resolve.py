@@ -5,6 +5,7 @@ The bridge is unwrapped here, before any hook, guardrail, approval or log sees t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 from .._settings import ScoutSettings
@@ -45,9 +46,15 @@ def resolve_call(
             message=Dispatch.NO_NAME,
             hint=Dispatch.CALL_BY_NAME,
         )
+    oversized = _oversized(name, raw_arguments, settings)
+    if oversized is not None:
+        return oversized
     arguments = parse_arguments(raw_arguments, tool=name)
     if isinstance(arguments, ToolError):
         return arguments
+    inner = _oversized_inner(name, arguments, settings)
+    if inner is not None:
+        return inner
     if name == SEARCH or name == DESCRIBE:
         answer = (
             answer_search(arguments, plan=plan, listed=listed, index=index, settings=settings)
@@ -71,6 +78,46 @@ def resolve_call(
     if name == CALL:
         return _unwrap(arguments, session_id=session_id, plan=plan, call_id=call_id, own=own)
     return _direct(name, arguments, session_id=session_id, plan=plan, call_id=call_id, bridged=False)
+
+
+def _too_long(what: str, length: int, limit: int, tool: str | None) -> ToolError:
+    return ToolError(
+        code="invalid_request",
+        message=Dispatch.too_long(what, length, limit),
+        hint=Dispatch.SHORTER,
+        tool=tool,
+        details={"limit": limit},
+    )
+
+
+def _oversized(name: str, raw_arguments: object, settings: ScoutSettings) -> ToolError | None:
+    """Refuse a name or arguments payload over its limit before anything reads them (cheap checks only)."""
+    if len(name) > settings.max_name_chars:
+        return _too_long("tool name (in characters)", len(name), settings.max_name_chars, None)
+    if isinstance(raw_arguments, str | bytes):
+        size = len(raw_arguments.encode() if isinstance(raw_arguments, str) else raw_arguments)
+    elif raw_arguments is None:
+        size = 0
+    else:
+        size = len(json.dumps(raw_arguments, ensure_ascii=False, default=str).encode())
+    if size > settings.max_argument_bytes:
+        return _too_long("arguments payload (in bytes)", size, settings.max_argument_bytes, name)
+    return None
+
+
+def _oversized_inner(name: str, arguments: JsonObject, settings: ScoutSettings) -> ToolError | None:
+    """Refuse the names and queries inside bridge calls over their limits."""
+    if name == SEARCH:
+        query = arguments.get("query")
+        if isinstance(query, str) and len(query) > settings.max_query_chars:
+            return _too_long("query (in characters)", len(query), settings.max_query_chars, name)
+    names = arguments.get("names") if name == DESCRIBE else [arguments.get("name")] if name == CALL else []
+    if isinstance(names, str):
+        names = [names]
+    for item in names if isinstance(names, list) else []:
+        if isinstance(item, str) and len(item) > settings.max_name_chars:
+            return _too_long("tool name (in characters)", len(item), settings.max_name_chars, name)
+    return None
 
 
 def _unwrap(
