@@ -179,7 +179,9 @@ def test_http_sessions_prefer_the_header_then_the_connection_then_the_client_and
     assert (
         http.caller(context(client="c", headers=only_transport, user=user("alpha"))).session_id == "http:alpha:mcp:abc"
     )
-    assert http.caller(context(client="c", headers={}, user=user("alpha"))).session_id == "http:alpha:client:c"
+    stateless = [http.caller(context(client="c", headers={}, user=user("alpha"))).session_id for _ in range(2)]
+    assert all(session.startswith("http:alpha:request:") for session in stateless)
+    assert stateless[0] != stateless[1]  # a self-declared client name never joins two requests
     assert http.caller(context(client="c", headers={}, user=user("beta"))).scope.allow == ("time:*",)
 
 
@@ -189,4 +191,4 @@ def test_a_stranger_or_an_odd_session_header_gets_nothing_and_a_bounded_id() -> 
     assert stranger.principal == "-" and stranger.scope.allow == ()
     odd = http.caller(context(client="c", headers={"Toolscout-Session": "x" * 500}, user=user("alpha")))
     assert odd.session_id.startswith("http:hashed:") and len(odd.session_id) < 100
-    assert identities("http").caller(context(client="c", headers={})).session_id == "http:local:client:c"
+    assert identities("http").caller(context(client="c", headers={})).session_id.startswith("http:local:request:")

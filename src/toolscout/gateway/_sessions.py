@@ -16,6 +16,7 @@ whatever headers they send. Ids that are too long or not printable are hashed.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -81,7 +82,8 @@ class Identities:
         elif transport_id := headers.get("mcp-session-id"):
             key = f"mcp:{transport_id}"
         else:
-            key = f"client:{_client_name(ctx)}"
+            # Stateless request: its own scope. A self-declared client name is never an identity.
+            key = f"request:{secrets.token_hex(12)}"
         return Caller(session_id=_bounded(f"http:{principal}:{key}"), principal=principal, scope=scope, legacy=legacy)
 
     def grant(self, user: object) -> tuple[str, Scope]:
