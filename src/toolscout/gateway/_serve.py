@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import anyio
+import anyio.abc
 import uvicorn
 from mcp.server import NotificationOptions
 from mcp.server.stdio import stdio_server
@@ -65,7 +67,11 @@ async def serve_stdio(gateway: Gateway) -> None:
 async def serve_http(
     gateway: Gateway, *, host: str, port: int, on_listening: Callable[[str], None] = lambda url: None
 ) -> None:
-    """Serve Streamable HTTP on ``host:port`` until SIGINT/SIGTERM (uvicorn handles the signals)."""
+    """Serve Streamable HTTP on ``host:port`` until SIGINT/SIGTERM, then shut down cleanly.
+
+    A signal stops new connections, lets in-flight requests finish (up to 5 s), then the caller's
+    `Gateway` context closes the upstreams and removes its folders; the process exits 0.
+    """
     if gateway.config.settings.auth is None and host not in ("127.0.0.1", "localhost", "::1"):
         logger.warning(
             "serving on %s without toolscout.auth tokens: anyone who reaches the port can call every tool", host
@@ -83,10 +89,38 @@ async def serve_http(
     config = uvicorn.Config(
         http_app(gateway, host=host), log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5
     )
-    logger.info("gateway listening on %s", url)
-    on_listening(url)
+    server = _Server(config)
     with sock:
-        await uvicorn.Server(config).serve(sockets=[sock])
+        async with anyio.create_task_group() as group:
+            await group.start(_exit_on_signal, server)  # before announcing: a signal from then on is handled
+            logger.info("gateway listening on %s", url)
+            on_listening(url)
+            await server.serve(sockets=[sock])
+            group.cancel_scope.cancel()
+
+
+class _Server(uvicorn.Server):
+    """uvicorn without its own signal handling.
+
+    uvicorn re-raises SIGTERM after its shutdown, which kills the process before the gateway has
+    stopped its upstreams and removed its folders.
+    """
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        """Leave signals to `_exit_on_signal`."""
+        yield
+
+
+async def _exit_on_signal(
+    server: uvicorn.Server, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED
+) -> None:
+    """On SIGINT/SIGTERM: stop accepting, let in-flight requests finish (uvicorn's graceful timeout)."""
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        task_status.started()
+        async for _ in signals:
+            server.should_exit = True
+            return
 
 
 async def _cancel_on_signal(scope: anyio.CancelScope) -> None:
