@@ -21,12 +21,13 @@ from .disclosure._assembly import Assembly, TurnPlan, assemble, plan_turn
 from .dispatch._call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
 from .dispatch._resolve import resolve_call
 from .dispatch._run import run_resolution
-from .search._base import IndexBuilder, SearchIndex
+from .search._base import IndexBuilder, SearchIndex, SearchMode
 from .search._cache import IndexCache
 from .search._index import build_index
 from .session import DiscoveryStore, MemoryStore
 
 if TYPE_CHECKING:
+    from .observe import ActivityLog
     from .offload import Offloader
 
 __all__ = ["ScoutSession", "ToolScout"]
@@ -61,6 +62,7 @@ class ToolScout:
         token_counter: TokenCounter | None = None,
         context_windows: Mapping[str, int] | None = None,
         offload: Offloader | None = None,
+        activity: ActivityLog | None = None,
     ) -> None:
         """Create a ToolScout.
 
@@ -78,6 +80,8 @@ class ToolScout:
             context_windows: Overrides of the built-in model → context-window table.
             offload: Context offloading: large results become handles, and the offload tools are
                 listed after the core tools (see `toolscout.offload.Offloader`).
+            activity: Record every dispatched call (searches, loads, calls, refusals) in this log
+                (see `toolscout.observe.ActivityLog`).
 
         Raises:
             CatalogError: A tool definition is malformed or two tools share a name.
@@ -92,6 +96,7 @@ class ToolScout:
         self._after = tuple(after_call)
         self._context_windows = dict(context_windows) if context_windows else None
         self._offload = offload
+        self._activity = activity
         self._indexes = IndexCache(index_builder or build_index)
         self._plans: OrderedDict[tuple[str, Scope], TurnPlan] = OrderedDict()
         self._lock = threading.Lock()
@@ -129,6 +134,16 @@ class ToolScout:
         return self._offload
 
     @property
+    def activity(self) -> ActivityLog | None:
+        """The activity log every dispatched call is recorded in, if any."""
+        return self._activity
+
+    @property
+    def search_mode(self) -> SearchMode:
+        """The engine mode ``tool_search`` runs (what the activity log and metrics report)."""
+        return "lexical"
+
+    @property
     def before_call(self) -> tuple[BeforeCall, ...]:
         """Hooks run before a real tool runs."""
         return self._before
@@ -156,6 +171,7 @@ class ToolScout:
             token_counter=self._counter,
             context_windows=self._context_windows,
             offload=self._offload,
+            activity=self._activity,
         )
         other._indexes = self._indexes
         return other
@@ -306,7 +322,13 @@ class ScoutSession:
             started=started,
             call_id=call_id,
         )
-        return dataclasses.replace(outcome, revealed=newly)
+        outcome = dataclasses.replace(outcome, revealed=newly)
+        activity = self.scout.activity
+        if activity is not None:
+            tool = self.scout.catalog.get(outcome.name)
+            upstream = tool.namespace if tool is not None else None
+            activity.observe(outcome, session=self.session_id, upstream=upstream, mode=self.scout.search_mode)
+        return outcome
 
     def dispatch_sync(self, name: object, arguments: object = None, *, call_id: str | None = None) -> ToolOutcome:
         """`dispatch` for synchronous code (runs its own event loop; do not call from async code)."""

@@ -146,3 +146,14 @@ def test_metrics_count_searches_calls_and_refusals() -> None:
 def test_a_capacity_below_one_is_refused_with_the_limit() -> None:
     with pytest.raises(ValueError, match="capacity must be >= 1"):
         ActivityLog(capacity=0)
+
+
+def test_a_scout_with_an_activity_log_records_every_dispatch_with_its_discoveries() -> None:
+    log = ActivityLog()
+    scout = ToolScout([send_email, *CRM], settings=ScoutSettings(mode="on", style="reveal"), activity=log)
+    session = scout.session("hooked")
+    session.dispatch_sync("tool_search", {"query": "send an email"})
+    session.dispatch_sync("send_email", {"to": "a", "body": "b"})
+    search, call = log.recent()
+    assert search.kind == "search" and search.revealed == ("send_email",) and search.mode == "lexical"
+    assert call.kind == "call" and call.ok and call.session == "hooked"

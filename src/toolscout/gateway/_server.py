@@ -37,7 +37,7 @@ from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT
 from .._types import Transport
 from .._version import __version__
 from ..disclosure._assembly import Assembly
-from ..dispatch._call import ToolCall, ToolOutcome
+from ..dispatch._call import ToolCall
 from ..observe import ActivityLog, Metrics
 from ..offload import Offloader
 from ..session import DiscoveryStore
@@ -81,10 +81,12 @@ class Gateway:
         self.config = config
         self.store = store if store is not None else open_store(settings.store)
         offload = Offloader(settings.offload) if settings.offload.enabled else None
-        self.scout = ToolScout((), settings=settings, store=self.store, executor=self._execute, offload=offload)
+        self.activity = ActivityLog()
+        self.scout = ToolScout(
+            (), activity=self.activity, settings=settings, store=self.store, executor=self._execute, offload=offload
+        )
         self.pool = UpstreamPool(config, on_change=self._tools_changed)
         self.identities = Identities(settings, transport)
-        self.activity = ActivityLog()
         self.metrics = Metrics()
         self.activity.add_listener(self.metrics.observe)
         self.metrics.track_upstreams(lambda: [(status.name, status.state) for status in self.pool.status()])
@@ -147,22 +149,16 @@ class Gateway:
 
     async def _call_tool(self, ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams) -> CallToolResult:
         caller = self._caller(ctx)
+        self.activity.label_session(caller.session_id, caller.principal)
         try:
             outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
         except StoreError as exc:
             raise _store_down(exc) from None
-        self._observe(caller, outcome)
         if outcome.revealed and self.scout.settings.style == "reveal":
             if caller.legacy:
                 await ctx.session.send_notification(ToolListChangedNotification(), related_request_id=ctx.request_id)
             self.changes.publish(caller.session_id)
         return call_result(outcome)
-
-    def _observe(self, caller: Caller, outcome: ToolOutcome) -> None:
-        """Record the call in the activity log (and so in the metrics)."""
-        tool = self.scout.catalog.get(outcome.name)
-        self.activity.label_session(caller.session_id, caller.principal)
-        self.activity.observe(outcome, session=caller.session_id, upstream=tool.namespace if tool else None)
 
     async def _listen(
         self, ctx: ServerRequestContext[Any, Any], params: SubscriptionsListenRequestParams

@@ -13,7 +13,7 @@ import json
 import logging
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from logging.handlers import RotatingFileHandler
@@ -45,6 +45,7 @@ _REFUSALS = frozenset(
         "not_executable",
     }
 )
+_MAX_LABELS = 10_000
 _SEARCH_NAMES = frozenset({"tool_search"})
 _DESCRIBE_NAMES = frozenset({"tool_describe"})
 
@@ -147,7 +148,7 @@ class ActivityLog:
         self._events: deque[ActivityEvent] = deque(maxlen=capacity)
         self._listeners: list[ActivityListener] = []
         self._lock = threading.Lock()
-        self._labels: dict[str, str] = {}
+        self._labels: OrderedDict[str, str] = OrderedDict()
 
     def close(self) -> None:
         """Close the log file, if any."""
@@ -159,8 +160,12 @@ class ActivityLog:
         self._listeners.append(listener)
 
     def label_session(self, session: str, label: str) -> None:
-        """Record which auth token a session belongs to (the gateway calls this per caller)."""
-        self._labels[session] = label
+        """Record which auth token a session belongs to (the latest 10,000 sessions are remembered)."""
+        with self._lock:
+            self._labels[session] = label
+            self._labels.move_to_end(session)
+            while len(self._labels) > _MAX_LABELS:
+                self._labels.popitem(last=False)
 
     def recent(self, limit: int | None = None, *, session: str | None = None) -> list[ActivityEvent]:
         """The latest events, newest last, optionally of one session."""
