@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .._clipping import clip, one_line
 from .._errors import CatalogError
 from .._policy import Activation, Classification, classify, decide_activation
 from .._scope import Scope
 from .._settings import ScoutSettings, Style
-from .._text import clip, one_line
 from .._texts import STUB_NOTE
 from .._tokens import TokenCounter
 from ..catalog import Catalog, ToolSpec, canonical_json

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from .._text import one_line, summary
+from .._clipping import one_line, summary
 from .._tokens import TokenCounter
 from ..catalog import ToolSpec
 

@@ -12,7 +12,7 @@ from jsonschema.validators import validator_for
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
-from .._text import clip
+from .._clipping import clip
 from .._texts import Dispatch
 from .._types import JsonObject
 from ..catalog import ToolSpec

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from .._clipping import clip, one_line
 from .._errors import SearchError
 from .._settings import ScoutSettings
-from .._text import clip, one_line
 from .._texts import Dispatch, Search
 from .._types import JsonObject
 from ..catalog import ToolSpec

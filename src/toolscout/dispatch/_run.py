@@ -11,7 +11,7 @@ from typing import TypeAlias
 
 import anyio.to_thread
 
-from .._text import clip
+from .._clipping import clip
 from .._texts import Dispatch
 from .._types import JsonObject
 from ._call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome

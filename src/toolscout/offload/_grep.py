@@ -12,7 +12,7 @@ from typing import Protocol
 
 import re2
 
-from .._text import clip
+from .._clipping import clip
 from .._texts import Offload
 from .._tokens import TokenCounter
 from .._types import JsonObject

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import anyio
 
-from .._text import clip
+from .._clipping import clip
 from .._texts import Offload
 from .._tokens import TokenCounter
 from .._types import JsonObject

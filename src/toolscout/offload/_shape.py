@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .._text import clip
+from .._clipping import clip
 from .._tokens import TokenCounter
 from .._types import JsonObject
 

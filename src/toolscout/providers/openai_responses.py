@@ -19,9 +19,9 @@ import re
 from collections.abc import Iterable
 from typing import Literal, TypeAlias
 
+from .._clipping import clip
 from .._errors import ConfigError
 from .._scout import ScoutSession
-from .._text import clip
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..disclosure._bridge import SEARCH
