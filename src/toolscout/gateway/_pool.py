@@ -76,6 +76,7 @@ class _Slot:
         self.retry_at = 0.0
         self.settled = anyio.Event()
         self.transition = anyio.Event()
+        self.scope = anyio.CancelScope()
 
     def enter(self, state: UpstreamState) -> None:
         self.state = state
@@ -106,10 +107,14 @@ class UpstreamPool:
         """Start every supervisor and wait for each upstream's first attempt."""
         self._task_group = anyio.create_task_group()
         await self._task_group.__aenter__()
-        for slot in self._slots.values():
-            self._task_group.start_soon(self._supervise, slot, name=f"upstream {slot.name}")
-        for slot in self._slots.values():
-            await slot.settled.wait()
+        try:
+            for slot in self._slots.values():
+                self._task_group.start_soon(self._supervise, slot, name=f"upstream {slot.name}")
+            for slot in self._slots.values():
+                await slot.settled.wait()
+        except BaseException as exc:  # cancelled while starting: stop what already started
+            await self.__aexit__(type(exc), exc, exc.__traceback__)
+            raise
         return self
 
     async def __aexit__(
@@ -117,6 +122,9 @@ class UpstreamPool:
     ) -> None:
         """Close every connection (stopping stdio servers)."""
         self._closing.set()
+        for slot in self._slots.values():
+            if slot.upstream is None:  # starting or waiting to restart: nothing in flight to finish
+                slot.scope.cancel()
         if self._running == 0:
             self._stopped.set()
         if self._task_group is not None:
@@ -176,7 +184,8 @@ class UpstreamPool:
 
     async def _supervise(self, slot: _Slot) -> None:
         try:
-            await self._keep_connected(slot)
+            with slot.scope:
+                await self._keep_connected(slot)
         finally:
             self._running -= 1
             if self._running == 0:

@@ -1,11 +1,19 @@
-"""Run a gateway until its client leaves (stdio) or it is told to stop (HTTP, SIGINT/SIGTERM)."""
+"""Run a gateway until its client leaves (stdio) or it is told to stop (SIGINT/SIGTERM).
+
+A first SIGINT or SIGTERM, whenever it comes (even while upstreams are still starting),
+stops the gateway cleanly: over HTTP no new connection is accepted and calls in flight get
+`SHUTDOWN_GRACE_S` to finish; then every upstream session is closed and its process group
+reaped, the offload store's temporary folder removed, and the process exits 0. A second
+signal skips the grace.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import anyio
 import uvicorn
@@ -17,9 +25,40 @@ from ._config import GatewayConfig
 from ._http import MCP_PATH, http_app
 from ._server import Gateway
 
-__all__ = ["run_gateway", "serve_http", "serve_stdio"]
+__all__ = ["SHUTDOWN_GRACE_S", "run_gateway", "serve_http", "serve_stdio"]
 
 logger = logging.getLogger("toolscout.gateway")
+
+SHUTDOWN_GRACE_S = 5
+"""Seconds HTTP calls in flight get to finish after a SIGINT/SIGTERM."""
+
+
+class _Shutdown:
+    """Turns SIGINT/SIGTERM into a graceful HTTP stop, or a cancellation of `scope`."""
+
+    def __init__(self, scope: anyio.CancelScope) -> None:
+        self.scope = scope
+        self.http: uvicorn.Server | None = None
+
+    def request(self) -> None:
+        if self.http is not None and not self.http.should_exit:
+            self.http.should_exit = True
+        else:
+            self.scope.cancel()
+
+    async def watch(self) -> None:
+        with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for signum in signals:
+                logger.info("received %s: shutting down", signal.Signals(signum).name)
+                self.request()
+
+
+class _SignalFreeServer(uvicorn.Server):
+    """uvicorn without its own signal handlers (it re-raises them at exit, skipping clean-up)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
 
 
 async def run_gateway(
@@ -39,33 +78,41 @@ async def run_gateway(
         port: HTTP port (default: ``toolscout.port``; 0 picks a free one).
         on_listening: Called with the ``/mcp`` URL once the HTTP socket is bound.
     """
-    async with Gateway(config, transport=transport) as gateway:
-        if transport == "stdio":
-            await serve_stdio(gateway)
-        else:
-            settings = config.settings
-            await serve_http(
-                gateway,
-                host=host or settings.host,
-                port=settings.port if port is None else port,
-                on_listening=on_listening,
-            )
-
-
-async def serve_stdio(gateway: Gateway) -> None:
-    """Serve one client over stdin/stdout until it disconnects or a SIGINT/SIGTERM arrives."""
-    options = gateway.server.create_initialization_options(NotificationOptions(tools_changed=True))
     async with anyio.create_task_group() as group:
-        group.start_soon(_cancel_on_signal, group.cancel_scope)
-        async with stdio_server() as (read_stream, write_stream):
-            await gateway.server.run(read_stream, write_stream, options)
+        with anyio.CancelScope() as scope:
+            shutdown = _Shutdown(scope)
+            group.start_soon(shutdown.watch)
+            async with Gateway(config, transport=transport) as gateway:
+                if transport == "stdio":
+                    await serve_stdio(gateway)
+                else:
+                    settings = config.settings
+                    await serve_http(
+                        gateway,
+                        host=host or settings.host,
+                        port=settings.port if port is None else port,
+                        on_listening=on_listening,
+                        shutdown=shutdown,
+                    )
         group.cancel_scope.cancel()
 
 
+async def serve_stdio(gateway: Gateway) -> None:
+    """Serve one client over stdin/stdout until it disconnects (cancel the caller to stop sooner)."""
+    options = gateway.server.create_initialization_options(NotificationOptions(tools_changed=True))
+    async with stdio_server() as (read_stream, write_stream):
+        await gateway.server.run(read_stream, write_stream, options)
+
+
 async def serve_http(
-    gateway: Gateway, *, host: str, port: int, on_listening: Callable[[str], None] = lambda url: None
+    gateway: Gateway,
+    *,
+    host: str,
+    port: int,
+    on_listening: Callable[[str], None] = lambda url: None,
+    shutdown: _Shutdown | None = None,
 ) -> None:
-    """Serve Streamable HTTP on ``host:port`` until SIGINT/SIGTERM (uvicorn handles the signals)."""
+    """Serve Streamable HTTP on ``host:port`` until cancelled or `shutdown` asks for a graceful stop."""
     if gateway.config.settings.auth is None and host not in ("127.0.0.1", "localhost", "::1"):
         logger.warning(
             "serving on %s without toolscout.auth tokens: anyone who reaches the port can call every tool", host
@@ -81,16 +128,16 @@ async def serve_http(
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound_port}{MCP_PATH}"
     config = uvicorn.Config(
-        http_app(gateway, host=host), log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5
+        http_app(gateway, host=host),
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
     )
+    server = _SignalFreeServer(config)
+    if shutdown is not None:
+        shutdown.http = server
     logger.info("gateway listening on %s", url)
     on_listening(url)
     with sock:
-        await uvicorn.Server(config).serve(sockets=[sock])
-
-
-async def _cancel_on_signal(scope: anyio.CancelScope) -> None:
-    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        async for _ in signals:
-            scope.cancel()
-            return
+        await server.serve(sockets=[sock])

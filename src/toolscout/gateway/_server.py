@@ -105,7 +105,11 @@ class Gateway:
 
     async def __aenter__(self) -> Gateway:
         """Start the upstreams; those that fail are reported and retried, never fatal."""
-        await self.pool.__aenter__()
+        try:
+            await self.pool.__aenter__()
+        except BaseException:
+            self.scout.close()
+            raise
         for status in self.pool.status():
             if status.state != "connected":
                 logger.warning("upstream %r is not available at start-up: %s", status.name, status.error)
