@@ -47,7 +47,7 @@ async def start_gateway(config: Path, temp: Path, *extra: str) -> anyio.abc.Proc
         return await anyio.open_process(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env)
 
 
-async def stop(process: anyio.abc.Process, signum: int) -> int:
+async def stop(process: anyio.abc.Process, signum: signal.Signals) -> int:
     process.send_signal(signum)
     with anyio.fail_after(LIMIT_S):
         code = await process.wait()
@@ -57,7 +57,7 @@ async def stop(process: anyio.abc.Process, signum: int) -> int:
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 async def test_a_signal_stops_the_http_gateway_with_exit_0_reaping_upstreams_and_removing_temp_folders(
-    tmp_path: Path, signum: int
+    tmp_path: Path, signum: signal.Signals
 ) -> None:
     servers = {"fragile": fragile_server(tmp_path / "fragile")}
     config = write_config(tmp_path / "gw.json", servers, mode="on", offload=True)

@@ -14,6 +14,7 @@ import logging
 import signal
 import socket
 from collections.abc import Callable, Iterator
+from typing import cast
 
 import anyio
 import uvicorn
@@ -23,7 +24,9 @@ from mcp.server.stdio import stdio_server
 from .._types import Transport
 from ._config import GatewayConfig
 from ._http import MCP_PATH, http_app
+from ._selfref import check_not_self_referencing
 from ._server import Gateway
+from ._stdin import StdinLines, pollable
 
 __all__ = ["SHUTDOWN_GRACE_S", "run_gateway", "serve_http", "serve_stdio"]
 
@@ -68,8 +71,9 @@ async def run_gateway(
     host: str | None = None,
     port: int | None = None,
     on_listening: Callable[[str], None] = lambda url: None,
+    wait_for_upstreams: bool = False,
 ) -> None:
-    """Start the upstreams, then serve `config` over `transport` until done.
+    """Start the upstreams in the background, then serve `config` over `transport` until done.
 
     Args:
         config: The loaded gateway config.
@@ -77,20 +81,30 @@ async def run_gateway(
         host: HTTP bind address (default: ``toolscout.host``).
         port: HTTP port (default: ``toolscout.port``; 0 picks a free one).
         on_listening: Called with the ``/mcp`` URL once the HTTP socket is bound.
+        wait_for_upstreams: Serve only once every upstream's first start attempt finished.
+
+    Raises:
+        ConfigError: An upstream is this gateway itself (see `check_not_self_referencing`).
     """
+    settings = config.settings
+    http_host = host or settings.host
+    http_port = settings.port if port is None else port
+    if transport == "stdio":
+        check_not_self_referencing(config, host=None, port=None)
+    else:
+        check_not_self_referencing(config, host=http_host, port=http_port)
     async with anyio.create_task_group() as group:
         with anyio.CancelScope() as scope:
             shutdown = _Shutdown(scope)
             group.start_soon(shutdown.watch)
-            async with Gateway(config, transport=transport) as gateway:
+            async with Gateway(config, transport=transport, wait_for_upstreams=wait_for_upstreams) as gateway:
                 if transport == "stdio":
                     await serve_stdio(gateway)
                 else:
-                    settings = config.settings
                     await serve_http(
                         gateway,
-                        host=host or settings.host,
-                        port=settings.port if port is None else port,
+                        host=http_host,
+                        port=http_port,
                         on_listening=on_listening,
                         shutdown=shutdown,
                     )
@@ -100,7 +114,9 @@ async def run_gateway(
 async def serve_stdio(gateway: Gateway) -> None:
     """Serve one client over stdin/stdout until it disconnects (cancel the caller to stop sooner)."""
     options = gateway.server.create_initialization_options(NotificationOptions(tools_changed=True))
-    async with stdio_server() as (read_stream, write_stream):
+    # The SDK only iterates the lines, which StdinLines provides without a thread.
+    stdin = cast("anyio.AsyncFile[str]", StdinLines()) if pollable(0) else None
+    async with stdio_server(stdin=stdin) as (read_stream, write_stream):
         await gateway.server.run(read_stream, write_stream, options)
 
 
