@@ -85,3 +85,17 @@ async def test_sigterm_while_an_upstream_is_still_in_its_handshake_exits_0_and_r
     assert code == 0, (config.parent / "gateway.log").read_text()
     assert not alive(upstream)
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+async def test_sigterm_in_the_middle_of_a_clients_handshake_exits_0_without_waiting_for_stdin(tmp_path: Path) -> None:
+    servers = {"fragile": fragile_server(tmp_path / "fragile")}
+    config = write_config(tmp_path / "gw.json", servers, mode="on", offload=True)
+    process = await start_gateway(config, tmp_path / "tmp")
+    assert process.stdin is not None
+    with anyio.fail_after(LIMIT_S):
+        upstream = int(await wait_for_file(tmp_path / "fragile" / "pid"))
+        await process.stdin.send(b'{"jsonrpc": "2.0", "id": 1, "method": "initia')
+        code = await stop(process, signal.SIGTERM)  # stdin stays open: the client is still "typing"
+    assert code == 0, (config.parent / "gateway.log").read_text()
+    assert not alive(upstream)
+    assert list((tmp_path / "tmp").iterdir()) == []
