@@ -74,7 +74,8 @@ def test_a_bad_value_in_the_file_names_key_limit_and_file(tmp_path, settings, ke
     assert str(path) in str(info.value)
 
 
-def test_every_library_setting_is_reachable_from_the_gateway_config(tmp_path) -> None:
+@pytest.mark.anyio
+async def test_every_library_setting_is_reachable_from_the_gateway_config(tmp_path) -> None:
     library = {
         "threshold_tools": 7,
         "threshold_pct": 3.5,

@@ -325,6 +325,10 @@ class Upstream:
         "misbehaving."
     )
     UNROUTED_HINT = f"{NOT_RUN} Search again with tool_search; the server's tool list may have changed."
+    NOT_READY = (
+        "The MCP servers in servers_not_ready are still starting or have failed, so their tools are missing "
+        "from these results. Search again in a little while before deciding a capability is missing."
+    )
 
     @staticmethod
     def unavailable(server: str, tool: str, reason: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -25,6 +26,7 @@ ROOT = Path(__file__).parents[2]
 TOOLSCOUT = str(Path(sys.executable).with_name("toolscout"))
 SERVERS = Path(__file__).parent / "servers"
 REAL = ROOT / ".mcp-servers"
+_SERVE_FLAGS = ("-v", "--log-format", "json", "--wait-for-upstreams")  # tests want the whole catalog at once
 LIMIT_S = 120  # generous bound on every wait; nothing here is a timing assertion
 
 
@@ -85,7 +87,7 @@ async def http_gateway(config: Path, *extra: str) -> AsyncIterator[str]:
     The gateway's JSON logs go to CONFIG's folder as gateway.log (appended across restarts).
     """
     log = config.parent / "gateway.log"
-    command = [TOOLSCOUT, "serve", str(config), "--transport", "http", "--port", "0", "-v", "--log-format", "json"]
+    command = [TOOLSCOUT, "serve", str(config), "--transport", "http", "--port", "0", *_SERVE_FLAGS]
     with log.open("ab") as log_file:
         process = await anyio.open_process([*command, *extra], stdout=subprocess.PIPE, stderr=log_file)
     try:
@@ -134,7 +136,8 @@ async def stdio_gateway(
     config: Path, *, mode: str = "auto", message_handler: MessageHandlerFnT | None = None
 ) -> AsyncIterator[Client]:
     """Start `toolscout serve CONFIG` (stdio) as the SDK client's subprocess; logs go to gateway.log."""
-    params = StdioServerParameters(command=TOOLSCOUT, args=["serve", str(config), "-v", "--log-format", "json"])
+    # The whole environment, so the gateway runs the sources under test (PYTHONPATH) like HTTP gateways do.
+    params = StdioServerParameters(command=TOOLSCOUT, args=["serve", str(config), *_SERVE_FLAGS], env=dict(os.environ))
     with (config.parent / "gateway.log").open("a") as log:
         async with Client(stdio_client(params, errlog=log), mode=mode, message_handler=message_handler) as client:
             yield client

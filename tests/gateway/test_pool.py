@@ -40,6 +40,7 @@ def text(result: object) -> str:
 async def test_the_pool_starts_with_the_servers_that_work_and_reports_the_rest(tmp_path: Path) -> None:
     with anyio.fail_after(LIMIT_S):
         async with UpstreamPool(config(tmp_path, ghost={"command": "/no/such/server"}), on_change=no_change) as pool:
+            await pool.started()
             status = {entry.name: entry for entry in pool.status()}
             with pytest.raises(UpstreamError) as caught:
                 await pool.call("ghost", "anything", {})
@@ -69,6 +70,7 @@ async def test_a_crashed_server_is_restarted_and_keeps_its_tools_meanwhile(tmp_p
 async def test_a_killed_server_is_noticed_without_any_call(tmp_path: Path) -> None:
     with anyio.fail_after(LIMIT_S):
         async with UpstreamPool(config(tmp_path), on_change=no_change) as pool:
+            await pool.started()
             pid = int((tmp_path / "fragile" / "pid").read_text())
             os.kill(pid, signal.SIGKILL)
             while pool.status()[0].restarts == 0 or pool.status()[0].state != "connected":
@@ -111,3 +113,20 @@ async def test_a_streamable_http_upstream_is_pooled_and_called_like_a_stdio_one(
     assert text(added) == "42"
     assert status["remote"].transport == "http" and status["remote"].state == "connected"
     assert status["remote"].repaired == ("echo",)
+
+
+async def test_a_server_that_keeps_crashing_is_retried_with_backoff_then_marked_failed_with_its_last_error(
+    tmp_path: Path,
+) -> None:
+    crasher = {"command": sys.executable, "args": ["-c", "import sys; sys.exit(3)"]}
+    setup = GatewayConfig.from_mapping({"mcpServers": {"crasher": crasher}, "toolscout": {"restart_backoff_s": 0.05}})
+    with anyio.fail_after(LIMIT_S):
+        async with UpstreamPool(setup, on_change=no_change, max_restarts=3) as pool:
+            while not pool.status()[0].gave_up:
+                await anyio.sleep(0.02)  # bounded by fail_after: three failures in a row end the retries
+            status = pool.status()[0]
+            with pytest.raises(UpstreamError) as caught:
+                await pool.call("crasher", "anything", {})
+    assert status.state == "failed" and status.restarts == 2
+    assert status.error is not None and "exited during start-up" in status.error
+    assert "gave up after 3 failed attempts in a row" in str(caught.value) and status.error in str(caught.value)

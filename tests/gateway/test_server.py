@@ -26,7 +26,7 @@ def config(**settings: object) -> GatewayConfig:
 async def test_a_2025_client_learns_the_list_can_change_and_gets_the_guidance(tmp_path: Path) -> None:
     with anyio.fail_after(LIMIT_S):
         async with (
-            Gateway(config(mode="on"), transport="stdio") as gateway,
+            Gateway(config(mode="on"), transport="stdio", wait_for_upstreams=True) as gateway,
             Client(gateway.server, mode="legacy") as client,
         ):
             capabilities = client.server_capabilities
@@ -39,7 +39,10 @@ async def test_a_2025_client_learns_the_list_can_change_and_gets_the_guidance(tm
 
 async def test_without_deferral_every_tool_is_listed_and_there_is_no_guidance(tmp_path: Path) -> None:
     with anyio.fail_after(LIMIT_S):
-        async with Gateway(config(mode="off"), transport="stdio") as gateway, Client(gateway.server) as client:
+        async with (
+            Gateway(config(mode="off"), transport="stdio", wait_for_upstreams=True) as gateway,
+            Client(gateway.server) as client,
+        ):
             listed = names(await client.list_tools())
             instructions = client.instructions
     assert listed == [f"paged__{name}" for name in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")]
@@ -49,7 +52,7 @@ async def test_without_deferral_every_tool_is_listed_and_there_is_no_guidance(tm
 async def test_a_failing_session_store_is_a_clear_error_not_a_crash(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "s.db")
     with anyio.fail_after(LIMIT_S):
-        async with Gateway(config(mode="on"), transport="stdio", store=store) as gateway:
+        async with Gateway(config(mode="on"), transport="stdio", wait_for_upstreams=True, store=store) as gateway:
             async with Client(gateway.server) as client:
                 store.close()
                 with pytest.raises(MCPError) as listing:

@@ -1,4 +1,4 @@
-"""SIGTERM/SIGINT stop the gateway cleanly: exit 0, upstream processes reaped, temporary folders removed."""
+"""SIGTERM and SIGINT stop a real gateway process cleanly: exit 0, upstreams reaped, temp folders gone."""
 
 from __future__ import annotations
 
@@ -7,48 +7,95 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import anyio
+import anyio.abc
 import pytest
 
-from tests.gateway.conftest import SERVERS, TOOLSCOUT, write_config
-
-LIMIT_S = 20
+from tests.gateway.conftest import LIMIT_S, SERVERS, TOOLSCOUT, fragile_server, http_client, write_config
 
 pytestmark = pytest.mark.anyio
 
 
+def slow_server(state: Path, delay_s: float) -> dict[str, Any]:
+    """The test server of servers/slow.py: pid in STATE/pid, serving only after `delay_s`."""
+    return {"command": sys.executable, "args": [str(SERVERS / "slow.py"), str(state), str(delay_s)]}
+
+
 def alive(pid: int) -> bool:
+    """True while `pid` is a running (not zombie) process."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        status = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
         return False
-    state = Path(f"/proc/{pid}/stat")
-    return not (state.exists() and state.read_text().split(") ", 1)[-1].startswith("Z"))
+    return status.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-async def test_a_signal_stops_the_http_gateway_cleanly(tmp_path: Path, signum: signal.Signals) -> None:
-    state, scratch = tmp_path / "fragile", tmp_path / "tmp"
-    scratch.mkdir()
-    state.mkdir()
-    fragile = {"command": sys.executable, "args": [str(SERVERS / "fragile.py"), str(state)]}
-    config = write_config(tmp_path / "gw.json", {"fragile": fragile}, offload={})
-    command = [TOOLSCOUT, "serve", str(config), "--transport", "http", "--port", "0"]
-    env = {**os.environ, "TMPDIR": str(scratch)}
-    with (tmp_path / "gateway.log").open("ab") as log:
-        process = await anyio.open_process(command, stdout=subprocess.PIPE, stderr=log, env=env)
-    assert process.stdout is not None
-    with anyio.fail_after(LIMIT_S):
-        await process.stdout.receive()  # the URL line: listening
-        while not (state / "pid").exists():
-            await anyio.sleep(0.05)
-    upstream = int((state / "pid").read_text())
-    assert any(scratch.iterdir())  # the offload folder exists while serving
+async def wait_for_file(path: Path) -> str:
+    while not path.exists() or not path.read_text():  # bounded by the caller's fail_after
+        await anyio.sleep(0.02)
+    return path.read_text()
+
+
+async def start_gateway(config: Path, temp: Path, *extra: str) -> anyio.abc.Process:
+    temp.mkdir(exist_ok=True)
+    env = {**os.environ, "TMPDIR": str(temp)}
+    log = (config.parent / "gateway.log").open("ab")
+    command = [TOOLSCOUT, "serve", str(config), "-v", "--log-format", "json", *extra]
+    with log:
+        return await anyio.open_process(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env)
+
+
+async def stop(process: anyio.abc.Process, signum: signal.Signals) -> int:
     process.send_signal(signum)
     with anyio.fail_after(LIMIT_S):
         code = await process.wait()
     await process.aclose()
-    assert code == 0
+    return code
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+async def test_a_signal_stops_the_http_gateway_with_exit_0_reaping_upstreams_and_removing_temp_folders(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    servers = {"fragile": fragile_server(tmp_path / "fragile")}
+    config = write_config(tmp_path / "gw.json", servers, mode="on", offload=True)
+    process = await start_gateway(config, tmp_path / "tmp", "--transport", "http", "--port", "0")
+    with anyio.fail_after(LIMIT_S):
+        assert process.stdout is not None
+        url = (await process.stdout.receive()).decode().splitlines()[0]
+        async with http_client(url) as client:
+            await client.list_tools()
+        upstream = int(await wait_for_file(tmp_path / "fragile" / "pid"))
+    assert any((tmp_path / "tmp").iterdir()), "the offload store made no temp folder"
+    code = await stop(process, signum)
+    assert code == 0, (config.parent / "gateway.log").read_text()
     assert not alive(upstream)
-    assert list(scratch.iterdir()) == []
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+async def test_sigterm_while_an_upstream_is_still_in_its_handshake_exits_0_and_reaps_it(tmp_path: Path) -> None:
+    servers = {"slow": slow_server(tmp_path / "slow", 600)}
+    config = write_config(tmp_path / "gw.json", servers, mode="on", offload=True)
+    process = await start_gateway(config, tmp_path / "tmp")
+    with anyio.fail_after(LIMIT_S):
+        upstream = int(await wait_for_file(tmp_path / "slow" / "pid"))
+    code = await stop(process, signal.SIGTERM)
+    assert code == 0, (config.parent / "gateway.log").read_text()
+    assert not alive(upstream)
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+async def test_sigterm_in_the_middle_of_a_clients_handshake_exits_0_without_waiting_for_stdin(tmp_path: Path) -> None:
+    servers = {"fragile": fragile_server(tmp_path / "fragile")}
+    config = write_config(tmp_path / "gw.json", servers, mode="on", offload=True)
+    process = await start_gateway(config, tmp_path / "tmp")
+    assert process.stdin is not None
+    with anyio.fail_after(LIMIT_S):
+        upstream = int(await wait_for_file(tmp_path / "fragile" / "pid"))
+        await process.stdin.send(b'{"jsonrpc": "2.0", "id": 1, "method": "initia')
+        code = await stop(process, signal.SIGTERM)  # stdin stays open: the client is still "typing"
+    assert code == 0, (config.parent / "gateway.log").read_text()
+    assert not alive(upstream)
+    assert list((tmp_path / "tmp").iterdir()) == []

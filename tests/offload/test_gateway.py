@@ -68,7 +68,7 @@ async def test_a_client_gets_a_stub_and_reads_exact_slices_through_the_gateway(t
     rows = [{"id": i, "name": f"file-{i}.txt", "size": (i * 7919) % 100_000} for i in range(40_000)]
     listing.write_text(json.dumps({"entries": rows}), encoding="utf-8")
     with anyio.fail_after(120):
-        async with Gateway(config(shared, tmp_path, mode), transport="stdio") as gateway:
+        async with Gateway(config(shared, tmp_path, mode), transport="stdio", wait_for_upstreams=True) as gateway:
             assert gateway.scout.offload is not None
             async with Client(gateway.server) as client:
                 await exercise(client, big, text, direct=mode == "off")

@@ -29,6 +29,12 @@ __all__ = ["serve_command"]
 )
 @click.option("-v", "--verbose", is_flag=True, help="Log every call (real tool, server, latency) and upstream event.")
 @click.option("--log-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--wait-for-upstreams",
+    is_flag=True,
+    help="Answer clients only once every upstream's first start attempt finished (default: at once, "
+    "tools appear as upstreams attach and clients get notifications/tools/list_changed).",
+)
 def serve_command(
     config: Path,
     transport: Transport,
@@ -36,12 +42,14 @@ def serve_command(
     port: int | None,
     verbose: bool,
     log_format: Literal["text", "json"],
+    wait_for_upstreams: bool,
 ) -> None:
     """Serve every MCP server in CONFIG behind one searchable gateway.
 
     CONFIG is the `mcpServers` JSON your MCP client already uses (or TOML with the same keys),
-    with optional gateway settings in a `toolscout` section. Upstreams that fail to start are
-    reported and retried; the gateway starts anyway. Logs go to stderr. Over HTTP the first
+    with optional gateway settings in a `toolscout` section. The gateway answers at once;
+    upstreams start in the background (a few at a time) and their tools appear as they attach.
+    Upstreams that fail to start are reported and retried. Logs go to stderr. Over HTTP the first
     line on stdout is the endpoint URL.
 
     \b
@@ -69,7 +77,16 @@ def serve_command(
         sys.stdout.flush()
 
     try:
-        anyio.run(lambda: run_gateway(loaded, transport=transport, host=host, port=port, on_listening=announce))
+        anyio.run(
+            lambda: run_gateway(
+                loaded,
+                transport=transport,
+                host=host,
+                port=port,
+                on_listening=announce,
+                wait_for_upstreams=wait_for_upstreams,
+            )
+        )
     except ToolscoutError as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:

@@ -116,6 +116,8 @@ def _print(report: dict[str, Any]) -> None:
         line = f"  {entry['name']:<{width}}  {entry['state']:<10}  {entry.get('tools', 0):>4} tools"
         if entry.get("restarts"):
             line += f"  restarts={entry['restarts']}"
+        if entry.get("gave_up"):
+            line += "  gave up (no more restarts)"
         if entry.get("error"):
             line += f"  error: {entry['error']}"
         click.echo(line)

@@ -36,6 +36,7 @@ def _entry(status: UpstreamStatus) -> JsonObject:
         "state": status.state,
         "tools": status.tools,
         "restarts": status.restarts,
+        "gave_up": status.gave_up,
         "protocol_version": status.protocol_version,
         "error": status.error,
         "repaired": list(status.repaired),

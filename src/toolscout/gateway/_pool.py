@@ -2,10 +2,16 @@
 
 Each upstream has a supervisor task: connect, list the tools, then wait until the connection
 is lost (re-listing whenever the server announces a tool list change); after a loss or a
-failed start, wait with exponential backoff (``restart_backoff_s``, doubling, at most 60 s)
-and try again. Entering the pool waits for every upstream's first attempt, so the gateway
-starts with whatever could be reached and reports the rest. A server keeps its last known
-tools while it restarts; calls to it wait (within the call timeout) for it to come back.
+failed start, wait with capped exponential backoff (tenacity: ``restart_backoff_s``, doubling,
+at most 60 s) and try again. After ``max_restarts`` failures in a row the upstream is marked
+failed for good, its last error kept for ``/healthz`` and ``toolscout status``.
+
+Entering the pool only starts the supervisors: the gateway answers at once and its catalog
+grows as upstreams attach. At most ``start_concurrency`` upstreams start at the same time (so
+dozens of servers do not starve each other of CPU), and a server that misses its handshake
+deadline is retried with a doubled deadline (up to 8x) in the background; being slow does not
+count as a failure. A server keeps its last known tools while it restarts; calls to it wait
+(within the call timeout) for it to come back.
 """
 
 from __future__ import annotations
@@ -19,13 +25,14 @@ from typing import Literal, TypeAlias
 import anyio
 import anyio.abc
 from mcp_types import CallToolResult
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
 from .._types import Transport
 from ._config import GatewayConfig, HttpServer, ServerConfig
 from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamTool
 from ._upstream import Upstream
 
-__all__ = ["UpstreamPool", "UpstreamState", "UpstreamStatus"]
+__all__ = ["DEFAULT_MAX_RESTARTS", "DEFAULT_START_CONCURRENCY", "UpstreamPool", "UpstreamState", "UpstreamStatus"]
 
 logger = logging.getLogger("toolscout.gateway")
 
@@ -33,7 +40,13 @@ UpstreamState: TypeAlias = Literal["starting", "connected", "restarting", "faile
 """`restarting`: the connection was lost and a new one is due; `failed`: the last attempt to
 start or reach it failed (another is due)."""
 
+DEFAULT_START_CONCURRENCY = 4
+"""Upstreams started (spawned, handshake, first listing) at the same time, by default."""
+DEFAULT_MAX_RESTARTS = 8
+"""Failed attempts in a row after which an upstream is given up on, by default."""
+
 _MAX_BACKOFF_S = 60.0
+_MAX_CONNECT_STRETCH = 8  # a slow server's handshake deadline grows up to this multiple
 _STABLE_S = 30.0  # a connection that lived this long resets the backoff
 _CLOSE_GRACE_S = 10.0
 
@@ -60,6 +73,8 @@ class UpstreamStatus:
     """Connection attempts after the first one."""
     protocol_version: str | None
     """The negotiated MCP version while connected."""
+    gave_up: bool = False
+    """True once it failed too many times in a row: no further attempt is made."""
 
 
 class _Slot:
@@ -76,6 +91,11 @@ class _Slot:
         self.retry_at = 0.0
         self.settled = anyio.Event()
         self.transition = anyio.Event()
+        self.scope = anyio.CancelScope()
+        self.connect_timeout_s = 0.0
+        self.attempts = 0
+        self.crashes = 0  # failed attempts in a row that were not just slow
+        self.gave_up = False
 
     def enter(self, state: UpstreamState) -> None:
         self.state = state
@@ -86,14 +106,32 @@ class _Slot:
 class UpstreamPool:
     """The live upstreams of a gateway config; use as an async context manager."""
 
-    def __init__(self, config: GatewayConfig, *, on_change: Callable[[], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        config: GatewayConfig,
+        *,
+        on_change: Callable[[], Awaitable[None]],
+        start_concurrency: int = DEFAULT_START_CONCURRENCY,
+        max_restarts: int = DEFAULT_MAX_RESTARTS,
+    ) -> None:
         """Prepare the pool (nothing starts before `__aenter__`).
 
         Args:
             config: The gateway config; every enabled server gets a supervisor.
             on_change: Awaited after any upstream's tool listing changed (connected, re-listed).
+            start_concurrency: Upstreams starting at the same time (at least 1).
+            max_restarts: Failed attempts in a row (crashes, failed starts; not handshakes that were
+                merely slow) after which an upstream is marked failed for good (at least 1).
+
+        Raises:
+            ValueError: `start_concurrency` or `max_restarts` is not a positive integer.
         """
+        for name, value in (("start_concurrency", start_concurrency), ("max_restarts", max_restarts)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
+        self._max_restarts = max_restarts
         self.settings = config.settings
+        self._starting = anyio.CapacityLimiter(start_concurrency)
         self._slots = {name: _Slot(name, server) for name, server in config.enabled_servers().items()}
         self._on_change = on_change
         self._routes: dict[str, tuple[str, str]] = {}
@@ -103,20 +141,26 @@ class UpstreamPool:
         self._task_group: anyio.abc.TaskGroup | None = None
 
     async def __aenter__(self) -> UpstreamPool:
-        """Start every supervisor and wait for each upstream's first attempt."""
+        """Start every supervisor (upstreams attach in the background; see `started`)."""
         self._task_group = anyio.create_task_group()
         await self._task_group.__aenter__()
         for slot in self._slots.values():
             self._task_group.start_soon(self._supervise, slot, name=f"upstream {slot.name}")
+        return self
+
+    async def started(self) -> None:
+        """Return once every upstream's first attempt has finished (connected or failed)."""
         for slot in self._slots.values():
             await slot.settled.wait()
-        return self
 
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         """Close every connection (stopping stdio servers)."""
         self._closing.set()
+        for slot in self._slots.values():
+            if slot.upstream is None:  # starting or waiting to restart: nothing in flight to finish
+                slot.scope.cancel()
         if self._running == 0:
             self._stopped.set()
         if self._task_group is not None:
@@ -169,35 +213,87 @@ class UpstreamPool:
                 if slot.state == "failed" or (slot.state == "restarting" and slot.retry_at > deadline):
                     break
                 await slot.transition.wait()
-        wait = max(slot.retry_at - anyio.current_time(), 0)
         last = f" (last error: {slot.error})" if slot.error else ""
+        if slot.gave_up:
+            message = f"is not running: gave up after {slot.crashes} failed attempts in a row{last}"
+            raise UpstreamError(message, server=slot.name, kind="start")
+        wait = max(slot.retry_at - anyio.current_time(), 0)
         state = "is restarting" if slot.state == "restarting" else "is not running"
         raise UpstreamError(f"{state}; next attempt in {wait:.0f} s{last}", server=slot.name, kind="start")
 
     async def _supervise(self, slot: _Slot) -> None:
         try:
-            await self._keep_connected(slot)
+            with slot.scope:
+                await self._keep_connected(slot)
         finally:
             self._running -= 1
             if self._running == 0:
                 self._stopped.set()
 
     async def _keep_connected(self, slot: _Slot) -> None:
-        delay = self.settings.restart_backoff_s
+        slot.connect_timeout_s = self.settings.connect_timeout_s
         while not self._closing.is_set():
-            connected_at = await self._run_once(slot)
-            slot.upstream = None
-            if connected_at is not None and anyio.current_time() - connected_at >= _STABLE_S:
-                delay = self.settings.restart_backoff_s
-            slot.retry_at = anyio.current_time() + delay
+            retrying = AsyncRetrying(
+                wait=wait_exponential(
+                    multiplier=self.settings.restart_backoff_s, min=self.settings.restart_backoff_s, max=_MAX_BACKOFF_S
+                ),
+                stop=lambda state: slot.crashes >= self._max_restarts,
+                retry=retry_if_exception_type(_AttemptEnded),
+                sleep=self._pause,
+                before_sleep=lambda state: _schedule(slot, state),
+                reraise=True,
+            )
+            try:
+                async for attempt in retrying:
+                    with attempt:
+                        await self._attempt(slot)
+                return  # closing
+            except _StableLoss:
+                continue  # it ran long enough: the next loss starts a fresh backoff
+            except _AttemptEnded:
+                slot.gave_up = True
+                slot.enter("failed")
+                logger.error(
+                    "upstream %r: gave up after %d failed attempts in a row; last error: %s",
+                    slot.name,
+                    slot.crashes,
+                    slot.error,
+                )
+                return
+
+    async def _attempt(self, slot: _Slot) -> None:
+        """One connection attempt; raises `_AttemptEnded` when it failed or was lost (unless closing)."""
+        if self._closing.is_set():
+            return
+        if slot.attempts:
+            slot.restarts += 1
+        slot.attempts += 1
+        began = anyio.current_time()
+        connected_at = await self._run_once(slot)
+        slot.upstream = None
+        if self._closing.is_set():
             slot.enter("restarting" if connected_at is not None else "failed")
             slot.settled.set()
-            if self._closing.is_set():
-                return
-            with anyio.move_on_after(delay):
-                await self._closing.wait()
-            delay = min(delay * 2, _MAX_BACKOFF_S)
-            slot.restarts += 1
+            return
+        now = anyio.current_time()
+        if connected_at is not None and now - connected_at >= _STABLE_S:
+            slot.crashes = 0
+            slot.enter("restarting")
+            raise _StableLoss
+        if connected_at is None and now - began >= slot.connect_timeout_s:
+            # Too slow rather than broken (e.g. a busy machine): give the next attempt longer.
+            limit = self.settings.connect_timeout_s * _MAX_CONNECT_STRETCH
+            slot.connect_timeout_s = min(slot.connect_timeout_s * 2, limit)
+        else:
+            slot.crashes += 1
+        slot.retry_at = now + _MAX_BACKOFF_S  # until the backoff says when
+        slot.enter("restarting" if connected_at is not None else "failed")
+        slot.settled.set()
+        raise _AttemptEnded
+
+    async def _pause(self, seconds: float) -> None:
+        with anyio.move_on_after(seconds):
+            await self._closing.wait()
 
     async def _run_once(self, slot: _Slot) -> float | None:
         """Connect once and serve until the connection is lost; returns when it connected, if it did."""
@@ -211,13 +307,19 @@ class UpstreamPool:
             slot.name,
             slot.config,
             separator=settings.separator,
-            connect_timeout_s=settings.connect_timeout_s,
+            connect_timeout_s=slot.connect_timeout_s,
             on_tools_changed=announce,
         )
         connected_at: float | None = None
+        await self._starting.acquire()
+        starting = True
         try:
             async with upstream:
-                listing = await upstream.list_tools(timeout_s=settings.call_timeout_s)
+                try:
+                    listing = await upstream.list_tools(timeout_s=settings.call_timeout_s)
+                finally:
+                    self._starting.release()
+                    starting = False
                 connected_at = anyio.current_time()
                 slot.upstream, slot.error = upstream, None
                 await self._publish(slot, listing)
@@ -244,6 +346,9 @@ class UpstreamPool:
         except Exception as exc:  # boundary: one upstream's fault must never stop the others
             slot.error = f"unexpected failure: {type(exc).__name__}: {exc}"
             logger.exception("upstream %r: unexpected failure", slot.name)
+        finally:
+            if starting:
+                self._starting.release()
         if connected_at is not None and not self._closing.is_set():
             slot.error = slot.error or "the connection was lost (the server exited or crashed)"
             logger.warning("upstream %r: connection lost; restarting it", slot.name)
@@ -258,6 +363,19 @@ class UpstreamPool:
             for tool in other.listing.tools
         }
         await self._on_change()
+
+
+class _AttemptEnded(Exception):
+    """A connection attempt failed, or its connection was lost: another is due after a backoff."""
+
+
+class _StableLoss(Exception):
+    """A connection that had been up for a while was lost: restart with a fresh backoff."""
+
+
+def _schedule(slot: _Slot, state: RetryCallState) -> None:
+    """Record when the next attempt is due (tenacity's ``before_sleep``)."""
+    slot.retry_at = anyio.current_time() + (state.upcoming_sleep or 0.0)
 
 
 async def _first(*waits: Callable[[], Awaitable[None]]) -> None:
@@ -285,4 +403,5 @@ def _status(slot: _Slot) -> UpstreamStatus:
         error=slot.error,
         restarts=slot.restarts,
         protocol_version=upstream.protocol_version if upstream is not None else None,
+        gave_up=slot.gave_up,
     )

@@ -1,4 +1,11 @@
-"""Run a gateway until its client leaves (stdio) or it is told to stop (HTTP, SIGINT/SIGTERM)."""
+"""Run a gateway until its client leaves (stdio) or it is told to stop (SIGINT/SIGTERM).
+
+A first SIGINT or SIGTERM, whenever it comes (even while upstreams are still starting),
+stops the gateway cleanly: over HTTP no new connection is accepted and calls in flight get
+`SHUTDOWN_GRACE_S` to finish; then every upstream session is closed and its process group
+reaped, the offload store's temporary folder removed, and the process exits 0. A second
+signal skips the grace.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +14,9 @@ import logging
 import signal
 import socket
 from collections.abc import Callable, Iterator
+from typing import cast
 
 import anyio
-import anyio.abc
 import uvicorn
 from mcp.server import NotificationOptions
 from mcp.server.stdio import stdio_server
@@ -17,11 +24,44 @@ from mcp.server.stdio import stdio_server
 from .._types import Transport
 from ._config import GatewayConfig
 from ._http import MCP_PATH, http_app
+from ._selfref import check_not_self_referencing
 from ._server import Gateway
+from ._stdin import StdinLines, pollable
 
-__all__ = ["run_gateway", "serve_http", "serve_stdio"]
+__all__ = ["SHUTDOWN_GRACE_S", "run_gateway", "serve_http", "serve_stdio"]
 
 logger = logging.getLogger("toolscout.gateway")
+
+SHUTDOWN_GRACE_S = 5
+"""Seconds HTTP calls in flight get to finish after a SIGINT/SIGTERM."""
+
+
+class _Shutdown:
+    """Turns SIGINT/SIGTERM into a graceful HTTP stop, or a cancellation of `scope`."""
+
+    def __init__(self, scope: anyio.CancelScope) -> None:
+        self.scope = scope
+        self.http: uvicorn.Server | None = None
+
+    def request(self) -> None:
+        if self.http is not None and not self.http.should_exit:
+            self.http.should_exit = True
+        else:
+            self.scope.cancel()
+
+    async def watch(self) -> None:
+        with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for signum in signals:
+                logger.info("received %s: shutting down", signal.Signals(signum).name)
+                self.request()
+
+
+class _SignalFreeServer(uvicorn.Server):
+    """uvicorn without its own signal handlers (it re-raises them at exit, skipping clean-up)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
 
 
 async def run_gateway(
@@ -31,8 +71,9 @@ async def run_gateway(
     host: str | None = None,
     port: int | None = None,
     on_listening: Callable[[str], None] = lambda url: None,
+    wait_for_upstreams: bool = False,
 ) -> None:
-    """Start the upstreams, then serve `config` over `transport` until done.
+    """Start the upstreams in the background, then serve `config` over `transport` until done.
 
     Args:
         config: The loaded gateway config.
@@ -40,38 +81,54 @@ async def run_gateway(
         host: HTTP bind address (default: ``toolscout.host``).
         port: HTTP port (default: ``toolscout.port``; 0 picks a free one).
         on_listening: Called with the ``/mcp`` URL once the HTTP socket is bound.
+        wait_for_upstreams: Serve only once every upstream's first start attempt finished.
+
+    Raises:
+        ConfigError: An upstream is this gateway itself (see `check_not_self_referencing`).
     """
-    async with Gateway(config, transport=transport) as gateway:
-        if transport == "stdio":
-            await serve_stdio(gateway)
-        else:
-            settings = config.settings
-            await serve_http(
-                gateway,
-                host=host or settings.host,
-                port=settings.port if port is None else port,
-                on_listening=on_listening,
-            )
-
-
-async def serve_stdio(gateway: Gateway) -> None:
-    """Serve one client over stdin/stdout until it disconnects or a SIGINT/SIGTERM arrives."""
-    options = gateway.server.create_initialization_options(NotificationOptions(tools_changed=True))
+    settings = config.settings
+    http_host = host or settings.host
+    http_port = settings.port if port is None else port
+    if transport == "stdio":
+        check_not_self_referencing(config, host=None, port=None)
+    else:
+        check_not_self_referencing(config, host=http_host, port=http_port)
     async with anyio.create_task_group() as group:
-        group.start_soon(_cancel_on_signal, group.cancel_scope)
-        async with stdio_server() as (read_stream, write_stream):
-            await gateway.server.run(read_stream, write_stream, options)
+        with anyio.CancelScope() as scope:
+            shutdown = _Shutdown(scope)
+            group.start_soon(shutdown.watch)
+            async with Gateway(config, transport=transport, wait_for_upstreams=wait_for_upstreams) as gateway:
+                if transport == "stdio":
+                    await serve_stdio(gateway)
+                else:
+                    await serve_http(
+                        gateway,
+                        host=http_host,
+                        port=http_port,
+                        on_listening=on_listening,
+                        shutdown=shutdown,
+                    )
         group.cancel_scope.cancel()
 
 
-async def serve_http(
-    gateway: Gateway, *, host: str, port: int, on_listening: Callable[[str], None] = lambda url: None
-) -> None:
-    """Serve Streamable HTTP on ``host:port`` until SIGINT/SIGTERM, then shut down cleanly.
+async def serve_stdio(gateway: Gateway) -> None:
+    """Serve one client over stdin/stdout until it disconnects (cancel the caller to stop sooner)."""
+    options = gateway.server.create_initialization_options(NotificationOptions(tools_changed=True))
+    # The SDK only iterates the lines, which StdinLines provides without a thread.
+    stdin = cast("anyio.AsyncFile[str]", StdinLines()) if pollable(0) else None
+    async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+        await gateway.server.run(read_stream, write_stream, options)
 
-    A signal stops new connections, lets in-flight requests finish (up to 5 s), then the caller's
-    `Gateway` context closes the upstreams and removes its folders; the process exits 0.
-    """
+
+async def serve_http(
+    gateway: Gateway,
+    *,
+    host: str,
+    port: int,
+    on_listening: Callable[[str], None] = lambda url: None,
+    shutdown: _Shutdown | None = None,
+) -> None:
+    """Serve Streamable HTTP on ``host:port`` until cancelled or `shutdown` asks for a graceful stop."""
     if gateway.config.settings.auth is None and host not in ("127.0.0.1", "localhost", "::1"):
         logger.warning(
             "serving on %s without toolscout.auth tokens: anyone who reaches the port can call every tool", host
@@ -87,44 +144,16 @@ async def serve_http(
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound_port}{MCP_PATH}"
     config = uvicorn.Config(
-        http_app(gateway, host=host), log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5
+        http_app(gateway, host=host),
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
     )
-    server = _Server(config)
+    server = _SignalFreeServer(config)
+    if shutdown is not None:
+        shutdown.http = server
+    logger.info("gateway listening on %s", url)
+    on_listening(url)
     with sock:
-        async with anyio.create_task_group() as group:
-            await group.start(_exit_on_signal, server)  # before announcing: a signal from then on is handled
-            logger.info("gateway listening on %s", url)
-            on_listening(url)
-            await server.serve(sockets=[sock])
-            group.cancel_scope.cancel()
-
-
-class _Server(uvicorn.Server):
-    """uvicorn without its own signal handling.
-
-    uvicorn re-raises SIGTERM after its shutdown, which kills the process before the gateway has
-    stopped its upstreams and removed its folders.
-    """
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Iterator[None]:
-        """Leave signals to `_exit_on_signal`."""
-        yield
-
-
-async def _exit_on_signal(
-    server: uvicorn.Server, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED
-) -> None:
-    """On SIGINT/SIGTERM: stop accepting, let in-flight requests finish (uvicorn's graceful timeout)."""
-    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        task_status.started()
-        async for _ in signals:
-            server.should_exit = True
-            return
-
-
-async def _cancel_on_signal(scope: anyio.CancelScope) -> None:
-    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        async for _ in signals:
-            scope.cancel()
-            return
+        await server.serve(sockets=[sock])

@@ -10,6 +10,7 @@ is the server's ``instructions``, rendered per caller so it lists only tools in 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import time
@@ -33,9 +34,10 @@ from mcp_types import (
 
 from .._errors import CatalogError, StoreError
 from .._scout import ScoutSession, ToolScout
-from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT
-from .._types import Transport
+from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT, Upstream
+from .._types import JsonObject, Transport
 from .._version import __version__
+from ..disclosure import SEARCH
 from ..disclosure._assembly import Assembly
 from ..dispatch._call import ToolCall
 from ..observe import ActivityLog, Metrics
@@ -43,7 +45,8 @@ from ..offload import Offloader
 from ..session import DiscoveryStore
 from ._config import GatewayConfig
 from ._faults import UpstreamFault, unrouted_fault, upstream_fault
-from ._pool import UpstreamPool
+from ._health import visible_servers
+from ._pool import DEFAULT_START_CONCURRENCY, UpstreamPool
 from ._records import UpstreamError
 from ._sessions import Caller, ChangeBus, Identities, LegacySessions
 from ._stores import open_store
@@ -65,13 +68,24 @@ class Gateway:
     ```
     """
 
-    def __init__(self, config: GatewayConfig, *, transport: Transport, store: DiscoveryStore | None = None) -> None:
+    def __init__(
+        self,
+        config: GatewayConfig,
+        *,
+        transport: Transport,
+        store: DiscoveryStore | None = None,
+        start_concurrency: int = DEFAULT_START_CONCURRENCY,
+        wait_for_upstreams: bool = False,
+    ) -> None:
         """Build the gateway (upstreams start in `__aenter__`).
 
         Args:
             config: Upstream servers and the ``toolscout`` settings.
             transport: How clients reach it; decides how sessions are identified.
             store: Discovery store (default: the one ``toolscout.store`` names).
+            start_concurrency: Upstreams started at the same time (see `UpstreamPool`).
+            wait_for_upstreams: Let `__aenter__` wait for every upstream's first start attempt
+                (default: return at once; tools appear as upstreams attach).
 
         Raises:
             ConfigError: The store setting is unusable.
@@ -85,7 +99,8 @@ class Gateway:
         self.scout = ToolScout(
             (), activity=self.activity, settings=settings, store=self.store, executor=self._execute, offload=offload
         )
-        self.pool = UpstreamPool(config, on_change=self._tools_changed)
+        self.pool = UpstreamPool(config, on_change=self._tools_changed, start_concurrency=start_concurrency)
+        self._wait_for_upstreams = wait_for_upstreams
         self.identities = Identities(settings, transport)
         self.metrics = Metrics()
         self.activity.add_listener(self.metrics.observe)
@@ -107,17 +122,21 @@ class Gateway:
 
     async def __aenter__(self) -> Gateway:
         """Start the upstreams; those that fail are reported and retried, never fatal."""
-        await self.pool.__aenter__()
-        for status in self.pool.status():
-            if status.state != "connected":
-                logger.warning("upstream %r is not available at start-up: %s", status.name, status.error)
-        connected = sum(status.state == "connected" for status in self.pool.status())
-        logger.info(
-            "gateway ready: %d of %d upstreams connected, %d tools",
-            connected,
-            len(self.pool.status()),
-            len(self.scout.catalog),
-        )
+        try:
+            await self.pool.__aenter__()
+        except BaseException:
+            self.scout.close()
+            raise
+        if self._wait_for_upstreams:
+            try:
+                await self.pool.started()
+            except BaseException as exc:
+                await self.__aexit__(type(exc), exc, exc.__traceback__)
+                raise
+            connected = sum(status.state == "connected" for status in self.pool.status())
+            logger.info("gateway ready: %d of %d upstreams connected", connected, len(self.pool.status()))
+        else:
+            logger.info("gateway ready: %d upstreams attaching in the background", len(self.pool.status()))
         return self
 
     async def __aexit__(
@@ -154,11 +173,29 @@ class Gateway:
             outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
         except StoreError as exc:
             raise _store_down(exc) from None
+        if params.name == SEARCH and isinstance(outcome.content, dict) and outcome.error is None:
+            outcome = dataclasses.replace(outcome, content=self._with_servers_not_ready(outcome.content, caller))
         if outcome.revealed and self.scout.settings.style == "reveal":
             if caller.legacy:
                 await ctx.session.send_notification(ToolListChangedNotification(), related_request_id=ctx.request_id)
             self.changes.publish(caller.session_id)
         return call_result(outcome)
+
+    def _with_servers_not_ready(self, content: JsonObject, caller: Caller) -> JsonObject:
+        """A search answer that names the caller's upstreams still starting or failed, if any."""
+        statuses = [status for status in self.pool.status() if status.state != "connected"]
+        if not caller.scope.unrestricted:
+            visible = visible_servers(self.pool, caller.scope, None)
+            statuses = [status for status in statuses if status.name in visible]
+        if not statuses:
+            return content
+        pending: list[JsonObject] = []
+        for status in statuses:
+            entry: JsonObject = {"server": status.name, "state": status.state}
+            if status.error and status.state != "starting":
+                entry["error"] = status.error
+            pending.append(entry)
+        return {**content, "servers_not_ready": pending, "servers_note": Upstream.NOT_READY}
 
     async def _listen(
         self, ctx: ServerRequestContext[Any, Any], params: SubscriptionsListenRequestParams
