@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from tests.gateway.conftest import tools_once
 from toolscout.cli import main
 
 pytestmark = pytest.mark.anyio
@@ -95,5 +96,5 @@ async def test_the_printed_stdio_entry_starts_a_gateway_an_mcp_client_can_list(t
     params = StdioServerParameters(command=entry["command"], args=entry["args"])
     with (tmp_path / "gateway.log").open("w") as log:
         async with Client(stdio_client(params, errlog=log)) as client:
-            listed = await client.list_tools()
-    assert "paged__alpha" in [tool.name for tool in listed.tools]
+            listed = await tools_once(client, lambda names: "paged__alpha" in names)
+    assert "paged__alpha" in listed

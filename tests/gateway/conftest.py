@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -147,3 +147,16 @@ def gateway_log(config: Path) -> list[dict[str, Any]]:
     """The JSON log records the gateway(s) of `config` wrote."""
     lines = (config.parent / "gateway.log").read_text().splitlines()
     return [json.loads(line) for line in lines if line.startswith("{")]
+
+
+async def tools_once(client: Client, ready: Callable[[set[str]], bool], *, limit_s: float = LIMIT_S) -> set[str]:
+    """The client's tool names once `ready` holds for them (the gateway attaches upstreams after it answers).
+
+    Re-lists every 0.1 s, as a client does on ``notifications/tools/list_changed``, within `limit_s`.
+    """
+    with anyio.fail_after(limit_s):
+        while True:
+            names = {tool.name for tool in (await client.list_tools()).tools}
+            if ready(names):
+                return names
+            await anyio.sleep(0.1)
