@@ -227,3 +227,25 @@ async def test_logs_name_the_real_tool_with_its_latency_and_never_a_secret(
     logged = (tmp_path / "gateway.log").read_text()
     assert "upstream-secret-4f1c9a" not in logged
     assert token not in logged
+
+
+async def test_a_server_that_keeps_crashing_is_shown_as_given_up_with_its_last_error_in_healthz_and_status(
+    tmp_path: Path,
+) -> None:
+    crasher = {"command": sys.executable, "args": ["-c", "import sys; sys.exit(3)"]}
+    config = write_config(tmp_path / "gw.json", {"crasher": crasher}, restart_backoff_s=0.05)
+    async with http_gateway(config) as url:
+        health_url = url.removesuffix("/mcp") + "/healthz"
+        async with httpx2.AsyncClient(timeout=LIMIT_S) as http:
+            with anyio.fail_after(LIMIT_S):
+                while True:
+                    (entry,) = (await http.get(health_url)).json()["upstreams"]
+                    if entry.get("gave_up"):
+                        break
+                    await anyio.sleep(0.1)
+        status = await anyio.run_process(
+            [str(Path(sys.executable).with_name("toolscout")), "status", "--url", url], check=False
+        )
+    assert entry["state"] == "failed" and entry["restarts"] == 7
+    assert "exited during start-up" in entry["error"]
+    assert status.returncode == 1 and "gave up" in status.stdout.decode()

@@ -125,6 +125,10 @@ class GatewaySettings(ScoutSettings):
     """HTTP: bearer tokens and what each may reach (see `toolscout.gateway.AuthSettings`)."""
     restart_backoff_s: Annotated[float, Finite, Field(gt=0)] = 0.5
     """First delay before restarting a crashed upstream; it doubles per failed attempt, up to 60 s."""
+    start_concurrency: Annotated[int, NoBool, Field(ge=1)] = 4
+    """Upstreams started at the same time (the gateway answers at once; the rest attach as they come up)."""
+    max_restarts: Annotated[int, NoBool, Field(ge=1)] = 8
+    """Failed attempts in a row after which an upstream is marked failed for good (slow handshakes not counted)."""
     offload: Annotated[OffloadSettings, BeforeValidator(_offload)] = OffloadSettings()
     """Context offloading of large results (``false`` turns it off). A relative ``folder`` is taken from the
     config file's folder."""

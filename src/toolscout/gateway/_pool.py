@@ -32,7 +32,7 @@ from ._config import GatewayConfig, HttpServer, ServerConfig
 from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamTool
 from ._upstream import Upstream
 
-__all__ = ["DEFAULT_MAX_RESTARTS", "DEFAULT_START_CONCURRENCY", "UpstreamPool", "UpstreamState", "UpstreamStatus"]
+__all__ = ["UpstreamPool", "UpstreamState", "UpstreamStatus"]
 
 logger = logging.getLogger("toolscout.gateway")
 
@@ -40,10 +40,6 @@ UpstreamState: TypeAlias = Literal["starting", "connected", "restarting", "faile
 """`restarting`: the connection was lost and a new one is due; `failed`: the last attempt to
 start or reach it failed (another is due)."""
 
-DEFAULT_START_CONCURRENCY = 4
-"""Upstreams started (spawned, handshake, first listing) at the same time, by default."""
-DEFAULT_MAX_RESTARTS = 8
-"""Failed attempts in a row after which an upstream is given up on, by default."""
 
 _MAX_BACKOFF_S = 60.0
 _MAX_CONNECT_STRETCH = 8  # a slow server's handshake deadline grows up to this multiple
@@ -111,21 +107,27 @@ class UpstreamPool:
         config: GatewayConfig,
         *,
         on_change: Callable[[], Awaitable[None]],
-        start_concurrency: int = DEFAULT_START_CONCURRENCY,
-        max_restarts: int = DEFAULT_MAX_RESTARTS,
+        start_concurrency: int | None = None,
+        max_restarts: int | None = None,
     ) -> None:
         """Prepare the pool (nothing starts before `__aenter__`).
 
         Args:
             config: The gateway config; every enabled server gets a supervisor.
             on_change: Awaited after any upstream's tool listing changed (connected, re-listed).
-            start_concurrency: Upstreams starting at the same time (at least 1).
+            start_concurrency: Upstreams starting at the same time (at least 1; default:
+                ``toolscout.start_concurrency``).
             max_restarts: Failed attempts in a row (crashes, failed starts; not handshakes that were
-                merely slow) after which an upstream is marked failed for good (at least 1).
+                merely slow) after which an upstream is marked failed for good (at least 1; default:
+                ``toolscout.max_restarts``).
 
         Raises:
             ValueError: `start_concurrency` or `max_restarts` is not a positive integer.
         """
+        if start_concurrency is None:
+            start_concurrency = config.settings.start_concurrency
+        if max_restarts is None:
+            max_restarts = config.settings.max_restarts
         for name, value in (("start_concurrency", start_concurrency), ("max_restarts", max_restarts)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")

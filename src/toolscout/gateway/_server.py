@@ -46,7 +46,7 @@ from ..session import DiscoveryStore
 from ._config import GatewayConfig
 from ._faults import UpstreamFault, unrouted_fault, upstream_fault
 from ._health import visible_servers
-from ._pool import DEFAULT_START_CONCURRENCY, UpstreamPool
+from ._pool import UpstreamPool
 from ._records import UpstreamError
 from ._sessions import Caller, ChangeBus, Identities, LegacySessions
 from ._stores import open_store
@@ -74,7 +74,7 @@ class Gateway:
         *,
         transport: Transport,
         store: DiscoveryStore | None = None,
-        start_concurrency: int = DEFAULT_START_CONCURRENCY,
+        start_concurrency: int | None = None,
         wait_for_upstreams: bool = False,
     ) -> None:
         """Build the gateway (upstreams start in `__aenter__`).
@@ -83,7 +83,7 @@ class Gateway:
             config: Upstream servers and the ``toolscout`` settings.
             transport: How clients reach it; decides how sessions are identified.
             store: Discovery store (default: the one ``toolscout.store`` names).
-            start_concurrency: Upstreams started at the same time (see `UpstreamPool`).
+            start_concurrency: Upstreams started at the same time (default: ``toolscout.start_concurrency``).
             wait_for_upstreams: Let `__aenter__` wait for every upstream's first start attempt
                 (default: return at once; tools appear as upstreams attach).
 
