@@ -89,6 +89,9 @@ async def test_the_page_lists_every_tool_mirrors_tool_search_and_shows_activity_
         await page.click('nav button[data-view="budget"]')
         await page.locator("#budget-servers .bar").first.wait_for(timeout=LIMIT_S * 1000)
         assert await page.locator("#budget-servers .bar").count() == len(health["upstreams"])
+        providers = page.locator("#budget-providers .bar")
+        assert await providers.count() == 10  # 4 providers x bridge/reveal, + native for Anthropic and Responses
+        assert await page.locator('#budget-providers .bar[data-label="anthropic · native"]').count() == 1
         await screenshot(page, "budget")
 
         async with httpx2.AsyncClient(timeout=LIMIT_S) as http:

@@ -20,9 +20,12 @@ from starlette.types import Receive, Scope, Send
 
 from .._cost import measure_cost
 from .._scout import ToolScout
+from .._settings import Style
 from .._tokens import schema_tokens
 from .._types import JsonObject
 from ..observe import ActivityLog
+from ..providers import get_provider, provider_names
+from ..providers._measure import measure_rendering
 from ..search._base import SearchMode
 from ..search._fields import FIELD_NAMES, tool_fields
 from ..search._tokenize import tokenize
@@ -161,7 +164,22 @@ def _budget(source: UiSource) -> JsonObject:
             {"name": item.namespace or "(none)", "tools": item.tools, "tokens": item.full_tokens}
             for item in report.namespaces
         ],
+        "providers": _provider_budgets(scout),
     }
+
+
+def _provider_budgets(scout: ToolScout) -> list[JsonObject]:
+    """First-turn tokens the model reads, per registered provider and style (deferral on, no discoveries)."""
+    rows: list[JsonObject] = []
+    for name in provider_names():
+        adapter = get_provider(name)
+        for style in ("bridge", "reveal", *(("native",) if adapter.native_search else ())):
+            client_style: Style = "reveal" if style == "reveal" else "bridge"
+            settings = scout.settings.model_copy(update={"style": client_style, "mode": "on", "pre_discovered": ()})
+            session = scout.replace(settings=settings).session("toolscout-ui-budget")
+            size = measure_rendering(adapter.render(session, style=style), scout.counter)
+            rows.append({"provider": name, "style": style, "tokens": size.context_tokens})
+    return rows
 
 
 def _limit(request: Request) -> int:

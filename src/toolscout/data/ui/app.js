@@ -78,8 +78,8 @@ async function pollActivity() {
   }
 }
 
-function bars(container, rows) {
-  const max = Math.max(1, ...rows.map((r) => r.tokens));
+function bars(container, rows, scale = 0) {
+  const max = Math.max(1, scale, ...rows.map((r) => r.tokens));
   container.replaceChildren(...rows.map((r) => element("div", { class: "bar", "data-label": r.label },
     element("span", { class: "label", title: r.label }, r.label),
     element("span", { class: "fill", style: `width:${Math.round((r.tokens / max) * 60)}%` }),
@@ -91,6 +91,9 @@ async function loadBudget() {
   bars($("#budget-styles"), [{ label: "every schema in full", tokens: data.full_tokens },
     ...data.styles.map((s) => ({ label: s.style, tokens: s.tokens }))]);
   bars($("#budget-servers"), data.servers.map((s) => ({ label: `${s.name} (${s.tools})`, tokens: s.tokens })));
+  // On the scale of the full catalog, so the saving shows.
+  bars($("#budget-providers"), data.providers.map((p) => ({ label: `${p.provider} · ${p.style}`, tokens: p.tokens })),
+    data.full_tokens);
 }
 
 document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => show(b.dataset.view)));
