@@ -8,6 +8,7 @@ import pytest
 
 from toolscout import Catalog, ConfigError, ToolSpec
 from toolscout.search import (
+    SearchIndex,
     build_index,
     default_engine,
     embedder_names,
@@ -35,11 +36,11 @@ def test_an_unknown_mode_or_embedder_is_an_error_listing_the_known_ones() -> Non
 def test_a_registered_engine_is_found_by_its_mode() -> None:
     built: list[int] = []
 
-    def counting(catalog: Catalog) -> object:
+    def counting(catalog: Catalog) -> SearchIndex:
         built.append(len(catalog))
         return build_index(catalog)
 
-    register_engine("counting", counting)  # type: ignore[arg-type]
+    register_engine("counting", counting)
     get_engine("counting")(Catalog([ToolSpec(name="a", description="x")]))
     assert built == [1]
 
@@ -48,3 +49,13 @@ def test_the_default_engine_is_hybrid_exactly_when_an_embedder_is_installed() ->
     installed = importlib.util.find_spec("sentence_transformers") is not None
     assert ("sentence-transformers" in embedder_names(installed=True)) == installed
     assert default_engine() == ("hybrid" if installed else "lexical")
+
+
+def test_ties_are_ordered_by_name_whatever_order_the_tools_arrived_in() -> None:
+    tools = [ToolSpec(name=f"crm__op_{letter}", description="CRM operation") for letter in "dbeac"]
+    forward, backward = build_index(Catalog(tools)), build_index(Catalog(list(reversed(tools))))
+    for mode in ("lexical", "regex"):
+        query = "crm operation" if mode == "lexical" else "crm__op"
+        names = [hit.name for hit in forward.search(query, limit=5, mode=mode).hits]
+        assert names == sorted(names)
+        assert names == [hit.name for hit in backward.search(query, limit=5, mode=mode).hits]

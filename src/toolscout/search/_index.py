@@ -118,6 +118,8 @@ class ToolIndex:
         tools = catalog.tools
         self._names = [tool.name for tool in tools]
         self._position = {name: i for i, name in enumerate(self._names)}
+        # Ties are broken by name, so the order never depends on the order tools arrived in.
+        self._name_rank = np.argsort(np.argsort(np.array(self._names, dtype=object), kind="stable"), kind="stable")
         fields = [tool_fields(tool) for tool in tools]
         self._lexical = LexicalIndex(fields, config=cfg.lexical)
         self._regex = RegexIndex(fields)
@@ -177,7 +179,7 @@ class ToolIndex:
         scores = self._lexical.scores(self._terms(query))
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
-        order = _top(scores, depth)
+        order = _top(scores, depth, self._name_rank)
         return [(self._names[i], float(scores[i])) for i in order]
 
     def exact_match(self, query: str, *, allowed: Set[str] | None = None) -> str | None:
@@ -197,7 +199,7 @@ class ToolIndex:
         if exact:
             scores[exact] = 0.0
         passing = np.flatnonzero(scores >= threshold)
-        best = passing[np.argsort(-scores[passing], kind="stable")[:limit]]
+        best = passing[_by_score_then_name(scores[passing], self._name_rank[passing])[:limit]]
         ranked = [(i, top + 1.0) for i in exact] + [(int(i), float(scores[i])) for i in best]
         return self._result(query, "lexical", ranked[:limit], len(exact) + len(passing), mask)
 
@@ -228,7 +230,7 @@ class ToolIndex:
         candidates = np.arange(len(self._names), dtype=np.int64) if mask is None else np.flatnonzero(mask)
         scores = self._regex.scores(pattern, candidates)
         matched = np.flatnonzero(scores > 0)
-        matched = matched[np.argsort(-scores[matched], kind="stable")]
+        matched = matched[_by_score_then_name(scores[matched], self._name_rank[candidates[matched]])]
         ranked = [(int(candidates[i]), float(scores[i])) for i in matched[:limit]]
         return self._result(pattern, "regex", ranked, len(matched), mask)
 
@@ -283,11 +285,16 @@ class ToolIndex:
         return mask
 
 
-def _top(scores: npt.NDArray[np.float64], depth: int) -> list[int]:
-    """Indices of the `depth` best positive scores, best first (ties in catalog order)."""
+def _by_score_then_name(scores: npt.NDArray[np.float64], name_rank: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """Positions ordered by score (best first), ties by tool name."""
+    return np.lexsort((name_rank, -scores))
+
+
+def _top(scores: npt.NDArray[np.float64], depth: int, name_rank: npt.NDArray[np.intp]) -> list[int]:
+    """Indices of the `depth` best positive scores, best first (ties by name)."""
     positive = np.flatnonzero(scores > 0)
     if len(positive) > depth:
         positive = positive[np.argpartition(-scores[positive], depth - 1)[:depth]]
         positive.sort()
-    best: list[int] = positive[np.argsort(-scores[positive], kind="stable")].tolist()
+    best: list[int] = positive[_by_score_then_name(scores[positive], name_rank[positive])].tolist()
     return best
