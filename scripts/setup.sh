@@ -19,7 +19,7 @@ quiet() {
 quiet .venv/bin/python -m pip install -q --upgrade pip
 # Pin torch's CPU build first: a plain dependency on torch would pull a multi-GB CUDA build.
 .venv/bin/python -c 'import torch' 2>/dev/null || quiet .venv/bin/pip install -q torch==2.13.0
-quiet .venv/bin/pip install -q -e ".[dev,semantic,tiktoken,tokens,redis,bench,openai,anthropic,gemini,pydantic-ai,openai-agents,langchain]"
+quiet .venv/bin/pip install -q -e ".[dev,semantic,sentence-transformers,tiktoken,tokens,redis,bench,openai,anthropic,gemini,pydantic-ai,openai-agents,langchain]"
 .venv/bin/python -c 'import toolscout' >/dev/null
 
 # Real MCP servers for the gateway's tests and examples/mcp_servers.json, into .mcp-servers/

@@ -11,11 +11,18 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+# Tests (and the servers and CLIs they start, which inherit this environment) search lexically unless
+# they opt in to hybrid search: rankings stay deterministic and no test embeds catalogs in the background
+# unasked. Embeddings computed by the tests that opt in go to a folder of this run, not the user's cache.
+os.environ.setdefault("TOOLSCOUT_SEARCH_MODE", "lexical")
+os.environ.setdefault("TOOLSCOUT_CACHE_DIR", tempfile.mkdtemp(prefix="toolscout-test-cache-"))
 
 REDIS_START_LIMIT_S = 30
 TESTS = Path(__file__).parent

@@ -221,7 +221,8 @@ class _FixedIndex:
 
 def test_evaluate_runs_each_query_at_the_largest_cutoff_and_scores_through_aliases(tmp_path: Path) -> None:
     catalog = Catalog([ToolSpec(name="get_weather"), ToolSpec(name="get_weather_2"), ToolSpec(name="send")])
-    # After aliasing, "mail" ranks get_weather twice; the repeat is dropped and send moves up to 2nd (RR 1/2).
+    # After aliasing, "mail" ranks get_weather twice. The repeat keeps its slot (the model saw it), so send
+    # stays 3rd: counted at @3, not at @2, and RR 1/3.
     index = _FixedIndex({"rain": ["get_weather_2", "send"], "mail": ["get_weather_2", "get_weather", "send"]})
     queries = load_labelled_queries(
         _write(
@@ -238,14 +239,14 @@ def test_evaluate_runs_each_query_at_the_largest_cutoff_and_scores_through_alias
         catalog,
         queries,
         build=build,
-        ks=(1, 3),
+        ks=(1, 2, 3),
         aliases={"get_weather_2": "get_weather"},
         on_query=lambda: ticks.append(None),
     )
     assert index.limits == [3, 3]
     assert len(ticks) == 2
-    assert report.recall == {1: 0.5, 3: 1.0}
-    assert report.mrr == pytest.approx(0.75)
+    assert report.recall == {1: 0.5, 2: 0.5, 3: 1.0}
+    assert report.mrr == pytest.approx((1 + 1 / 3) / 2)
     assert report.mode == "lexical"
     assert report.build_s >= 0
     assert report.latency_p95_ms >= report.latency_p50_ms >= 0

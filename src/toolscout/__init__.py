@@ -14,6 +14,7 @@ from .disclosure._assembly import Assembly, TurnPlan
 from .dispatch._call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
 from .dispatch._errors import ErrorCode, ToolError
 from .offload import Offloader, OffloadSettings
+from .search._background import SearchStatus
 from .search._base import SearchHit, SearchIndex, SearchMode, SearchResult
 from .search._cache import IndexCache
 from .search._index import ToolIndex, build_index
@@ -57,6 +58,7 @@ __all__ = [
     "SearchIndex",
     "SearchMode",
     "SearchResult",
+    "SearchStatus",
     "SqliteStore",
     "StoreError",
     "Style",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import threading
 import time
@@ -21,9 +22,10 @@ from .disclosure._assembly import Assembly, TurnPlan, assemble, plan_turn
 from .dispatch._call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
 from .dispatch._resolve import resolve_call
 from .dispatch._run import run_resolution
+from .search._background import HybridIndex, SearchStatus
 from .search._base import IndexBuilder, SearchIndex, SearchMode
 from .search._cache import IndexCache
-from .search._index import build_index
+from .search._select import resolve_search_mode, search_engine
 from .session import DiscoveryStore, MemoryStore
 
 if TYPE_CHECKING:
@@ -97,7 +99,9 @@ class ToolScout:
         self._context_windows = dict(context_windows) if context_windows else None
         self._offload = offload
         self._activity = activity
-        self._indexes = IndexCache(index_builder or build_index)
+        self._indexes = IndexCache(
+            index_builder or search_engine(self._settings.search_mode, self._settings.embeddings)
+        )
         self._plans: OrderedDict[tuple[str, Scope], TurnPlan] = OrderedDict()
         self._lock = threading.Lock()
         self._catalog = Catalog()
@@ -140,8 +144,17 @@ class ToolScout:
 
     @property
     def search_mode(self) -> SearchMode:
-        """The engine mode ``tool_search`` runs (what the activity log and metrics report)."""
-        return "lexical"
+        """The mode ``tool_search`` runs in now: ``hybrid`` once the live catalog's embeddings are ready."""
+        return self.search_status().mode
+
+    def search_status(self) -> SearchStatus:
+        """What ``tool_search`` runs on now, for the live catalog (never builds anything)."""
+        index = self._indexes.peek(self._catalog)
+        if isinstance(index, HybridIndex):
+            return index.status
+        if index is None and resolve_search_mode(self._settings.search_mode, self._settings.embeddings) == "hybrid":
+            return SearchStatus(mode="lexical", state="pending", embedder=None)
+        return SearchStatus(mode="lexical", state="off", embedder=None)
 
     @property
     def before_call(self) -> tuple[BeforeCall, ...]:
@@ -173,7 +186,12 @@ class ToolScout:
             offload=self._offload,
             activity=self._activity,
         )
-        other._indexes = self._indexes
+        same_engine = (other.settings.search_mode, other.settings.embeddings) == (
+            self._settings.search_mode,
+            self._settings.embeddings,
+        )
+        if same_engine:
+            other._indexes = self._indexes
         return other
 
     def set_tools(self, tools: Iterable[object] | Catalog) -> Catalog:
@@ -231,6 +249,15 @@ class ToolScout:
     def index(self) -> SearchIndex:
         """The search index of the live catalog (built once per catalog fingerprint)."""
         return self._indexes.get(self._catalog)
+
+    def wait_for_embeddings(self, timeout: float | None = None) -> bool:
+        """Index the live catalog and wait until its embeddings are computed (or failed); False on timeout.
+
+        Searches never need this (they run lexically until then); a batch job or benchmark that
+        wants every query hybrid calls it first. Returns True at once when search is lexical.
+        """
+        index = self.index()
+        return index.wait(timeout) if isinstance(index, HybridIndex) else True
 
     def plan(self, scope: Scope | None = None) -> TurnPlan:
         """Classify the live catalog for one turn (cached per catalog fingerprint and scope)."""
@@ -309,7 +336,9 @@ class ScoutSession:
     async def dispatch(self, name: object, arguments: object = None, *, call_id: str | None = None) -> ToolOutcome:
         """Handle one tool call from the model and return its outcome. Never raises for bad model input."""
         started = time.perf_counter()
-        resolution, newly = self._record(self._resolve(name, arguments, call_id=call_id))
+        # Off the event loop: a search over a big catalog (or a query embedding) takes milliseconds.
+        resolved = await anyio.to_thread.run_sync(functools.partial(self._resolve, name, arguments, call_id=call_id))
+        resolution, newly = self._record(resolved)
         raw = arguments if isinstance(arguments, dict) else {}
         outcome = await run_resolution(
             resolution,

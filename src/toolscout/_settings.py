@@ -16,6 +16,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ._errors import ConfigError
 from ._validation import ENV_PREFIX, Finite, NoBool, validate_section
+from .search._select import ConfiguredMode
+from .search.embeddings._settings import EmbeddingSettings
 
 __all__ = ["DeferralMode", "ScoutSettings", "Style"]
 
@@ -89,6 +91,11 @@ class ScoutSettings(BaseSettings):
     """The longest tool name the model may send (in a call, ``tool_call`` or ``tool_describe``)."""
     max_argument_bytes: Annotated[int, NoBool, Field(ge=1024)] = 1 << 20
     """The largest arguments payload (as JSON bytes) of one call; a larger one is refused unread."""
+    search_mode: ConfiguredMode = "auto"
+    """The engine behind tool_search: ``hybrid`` (keywords fused with embeddings, computed in the background;
+    lexical until they are ready), ``lexical``, or ``auto`` (hybrid when an embedding backend is installed)."""
+    embeddings: EmbeddingSettings = EmbeddingSettings()
+    """The embedding backend of hybrid search (see the ``embeddings`` keys)."""
 
     @field_validator("search_default_limit")
     @classmethod

@@ -12,9 +12,11 @@ import numpy.typing as npt
 import pytest
 
 from toolscout import Catalog, ToolSpec
+from toolscout.search._engines import shared_embedder
 from toolscout.search._hybrid import HybridFusion
-from toolscout.search._semantic import _default_embedder, build_hybrid_index
+from toolscout.search._semantic import build_hybrid_index
 from toolscout.search.embeddings._base import EmbeddingError
+from toolscout.search.embeddings._settings import EmbeddingSettings
 
 CATALOG = Catalog(
     [
@@ -189,13 +191,13 @@ def test_an_embedder_failing_at_build_time_falls_back_to_lexical_with_a_warning(
 def test_without_the_semantic_extra_hybrid_runs_lexically_and_says_how_to_install_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
-    monkeypatch.delitem(sys.modules, "toolscout.search.embeddings._local", raising=False)
-    _default_embedder.cache_clear()
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    monkeypatch.delitem(sys.modules, "toolscout.search.embeddings._onnx", raising=False)
+    shared_embedder.cache_clear()
 
     with caplog.at_level(logging.WARNING, logger="toolscout.search"):
-        index = build_hybrid_index(CATALOG, cache_dir=tmp_path)
-    _default_embedder.cache_clear()
+        index = build_hybrid_index(CATALOG, settings=EmbeddingSettings(backend="onnx"), cache_dir=tmp_path)
+    shared_embedder.cache_clear()
 
     assert index.search("delete flow", mode="hybrid").mode == "lexical"
     assert "pip install 'toolscout[semantic]'" in caplog.text

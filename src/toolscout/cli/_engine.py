@@ -11,9 +11,12 @@ from pathlib import Path
 import click
 
 from .._errors import ToolscoutError
+from .._settings import ScoutSettings
 from ..catalog import Catalog
 from ..search._base import SearchIndex, SearchMode
-from ..search._engines import default_engine, engine_names, get_engine
+from ..search._engines import engine_names, get_engine
+from ..search._select import resolve_search_mode
+from ..search._semantic import build_hybrid_index
 
 __all__ = [
     "MODES",
@@ -23,6 +26,7 @@ __all__ = [
     "load_catalog",
     "mode_option",
     "sample_or_path",
+    "settings",
     "warnings_on_stderr",
 ]
 
@@ -54,16 +58,30 @@ def sample_or_path(source: str | Path, packaged: str) -> Path:
     return Path(str(candidate))
 
 
+def settings() -> ScoutSettings:
+    """The library settings from the environment (``TOOLSCOUT_*``), as ``tool_search`` would use them.
+
+    Raises:
+        click.ClickException: A variable has a bad value (one line naming it).
+    """
+    try:
+        return ScoutSettings()
+    except ToolscoutError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 def default_mode() -> SearchMode:
-    """Return ``"hybrid"`` when an embedding backend is installed, else ``"lexical"``."""
-    return "hybrid" if default_engine() == "hybrid" else "lexical"
+    """The mode ``tool_search`` would run in: ``search_mode``, with ``auto`` hybrid when an embedder is installed."""
+    configured = settings()
+    return resolve_search_mode(configured.search_mode, configured.embeddings)
 
 
 mode_option = click.option(
     "--mode",
     type=click.Choice(engine_names()),
     default=None,
-    help="Search mode [default: hybrid when toolscout[semantic] is installed, else lexical].",
+    help="Search mode [default: the engine tool_search uses: TOOLSCOUT_SEARCH_MODE, else hybrid when "
+    "toolscout[semantic] is installed, else lexical].",
 )
 """The shared ``--mode`` option; None means `default_mode()`."""
 
@@ -73,6 +91,8 @@ def build_for_mode(catalog: Catalog, mode: SearchMode) -> SearchIndex:
 
     When the embedding model cannot be loaded, the search layer logs a warning and hybrid queries run lexically.
     """
+    if mode == "hybrid":
+        return build_hybrid_index(catalog, settings=settings().embeddings)
     return get_engine(mode)(catalog)
 
 

@@ -112,6 +112,9 @@ def _print(report: dict[str, Any]) -> None:
         return
     width = max((len(str(entry.get("name"))) for entry in upstreams), default=4)
     click.echo(f"status: {report.get('status')}")
+    search = report.get("search")
+    if isinstance(search, dict):
+        click.echo(f"  search: {_search_line(search)}")
     for entry in upstreams:
         line = f"  {entry['name']:<{width}}  {entry['state']:<10}  {entry.get('tools', 0):>4} tools"
         if entry.get("restarts"):
@@ -123,3 +126,14 @@ def _print(report: dict[str, Any]) -> None:
         click.echo(line)
         for problem in entry.get("problems") or ():
             click.echo(f"  {'':<{width}}  left out {problem.get('tool') or '(unnamed)'}: {problem.get('message')}")
+
+
+def _search_line(search: dict[str, Any]) -> str:
+    mode, state = search.get("mode"), search.get("embeddings")
+    if state == "ready":
+        return f"{mode} ({search.get('embedder')})"
+    if state == "pending":
+        return f"{mode} (hybrid once the embeddings are computed)"
+    if state == "failed":
+        return f"{mode} (embeddings failed: {search.get('error')})"
+    return str(mode)

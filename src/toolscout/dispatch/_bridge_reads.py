@@ -44,7 +44,12 @@ def answer_search(
     wanted = min(max(limit or settings.search_default_limit, 1), settings.search_max_limit)
     allowed = None if plan.scoped is plan.catalog else frozenset(tool.name for tool in plan.scoped)
     try:
-        result = index.search(query, limit=min(wanted + offset, settings.search_max_limit + offset), allowed=allowed)
+        result = index.search(
+            query,
+            limit=min(wanted + offset, settings.search_max_limit + offset),
+            mode="lexical" if settings.search_mode == "lexical" else "hybrid",
+            allowed=allowed,
+        )
     except SearchError as exc:
         return ToolError(code="search_failed", message=str(exc), hint=Search.REPHRASE)
     hits = result.hits[offset : offset + wanted]

@@ -6,13 +6,19 @@ from collections.abc import Iterable
 
 from .._scope import Scope
 from .._types import JsonObject
+from ..search._background import SearchStatus
 from ._pool import UpstreamPool, UpstreamStatus
 
 __all__ = ["health_report", "visible_servers"]
 
 
-def health_report(statuses: Iterable[UpstreamStatus], *, tools: int | None = None) -> JsonObject:
-    """``{"status": "ok" | "degraded", "upstreams": [...]}`` (``ok``: every listed upstream connected)."""
+def health_report(
+    statuses: Iterable[UpstreamStatus], *, tools: int | None = None, search: SearchStatus | None = None
+) -> JsonObject:
+    """``{"status": "ok" | "degraded", "upstreams": [...]}`` (``ok``: every listed upstream connected).
+
+    With `search`, a ``search`` entry says which engine ``tool_search`` runs on now.
+    """
     upstreams = [_entry(status) for status in statuses]
     report: JsonObject = {
         "status": "ok" if all(entry["state"] == "connected" for entry in upstreams) else "degraded",
@@ -20,6 +26,13 @@ def health_report(statuses: Iterable[UpstreamStatus], *, tools: int | None = Non
     }
     if tools is not None:
         report["tools"] = tools
+    if search is not None:
+        report["search"] = {
+            "mode": search.mode,
+            "embeddings": search.state,
+            "embedder": search.embedder,
+            "error": search.error,
+        }
     return report
 
 

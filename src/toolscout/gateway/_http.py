@@ -50,7 +50,9 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
     async def healthz(request: Request) -> JSONResponse:
         statuses = gateway.pool.status()
         if auth is None:
-            return JSONResponse(health_report(statuses, tools=len(gateway.scout.catalog)))
+            return JSONResponse(
+                health_report(statuses, tools=len(gateway.scout.catalog), search=gateway.scout.search_status())
+            )
         user = request.scope.get("user")
         if not isinstance(user, AuthenticatedUser):
             # Enough for a load balancer; nothing about the catalog.
@@ -72,7 +74,7 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         scout=lambda: gateway.scout,
         upstreams=gateway.pool.status,
         activity=gateway.activity,
-        search_mode=lambda: "lexical",
+        search_mode=lambda: gateway.scout.search_mode,
     )
     routes = [
         Route(MCP_PATH, endpoint=protect(mcp)),

@@ -17,6 +17,7 @@ import time
 from types import TracebackType
 from typing import Any
 
+import anyio
 from mcp.server import Server
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.subscriptions import ListenHandler
@@ -42,6 +43,8 @@ from ..disclosure._assembly import Assembly
 from ..dispatch._call import ToolCall
 from ..observe import ActivityLog, Metrics
 from ..offload import Offloader
+from ..search._engines import resolve_backend
+from ..search._select import resolve_search_mode
 from ..session import DiscoveryStore
 from ._config import GatewayConfig
 from ._faults import UpstreamFault, unrouted_fault, upstream_fault
@@ -137,6 +140,7 @@ class Gateway:
             logger.info("gateway ready: %d of %d upstreams connected", connected, len(self.pool.status()))
         else:
             logger.info("gateway ready: %d upstreams attaching in the background", len(self.pool.status()))
+        logger.info("search: %s", _search_engine(self.scout))
         return self
 
     async def __aexit__(
@@ -254,8 +258,20 @@ class Gateway:
             return
         if self.scout.catalog.fingerprint == before:
             return
+        # Index the new catalog off the event loop now (its embeddings follow in the background),
+        # so no client's search pays for it.
+        await anyio.to_thread.run_sync(self.scout.index)
         self.changes.publish(None)
         await self._legacy.notify_all()
+
+
+def _search_engine(scout: ToolScout) -> str:
+    """The start-up log's description of the engine behind ``tool_search``."""
+    settings = scout.settings
+    if resolve_search_mode(settings.search_mode, settings.embeddings) == "lexical":
+        return "lexical (no embedding backend configured or installed)"
+    backend = resolve_backend(settings.embeddings)
+    return f"hybrid with the {backend} embedder (lexical until each catalog's embeddings are computed)"
 
 
 def _store_down(exc: StoreError) -> MCPError:

@@ -67,6 +67,11 @@ class IndexCache:
                     self._entries.popitem(last=False)
         return index
 
+    def peek(self, catalog: Catalog) -> SearchIndex | None:
+        """The cached index of `catalog` built by the cache's own builder, if any (never builds)."""
+        with self._lock:
+            return self._entries.get((catalog.fingerprint, self._builder))
+
     def clear(self) -> None:
         """Drop every cached index."""
         with self._lock:

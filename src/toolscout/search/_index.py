@@ -17,6 +17,7 @@ A query runs through these steps:
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field, replace
@@ -134,6 +135,12 @@ class ToolIndex:
     def fingerprint(self) -> str:
         """The fingerprint of the indexed catalog."""
         return self._catalog.fingerprint
+
+    def with_dense(self, dense: DenseRanking) -> ToolIndex:
+        """This index with `dense` for ``mode="hybrid"``, sharing every lexical structure (no rebuild)."""
+        other = copy.copy(self)
+        other._dense = dense
+        return other
 
     @property
     def catalog(self) -> Catalog:

@@ -100,4 +100,4 @@ def test_importing_the_local_backend_without_the_extra_names_the_install_line(mo
     with pytest.raises(ImportError) as raised:
         importlib.import_module("toolscout.search.embeddings._local")
 
-    assert "pip install 'toolscout[semantic]'" in str(raised.value)
+    assert "pip install 'toolscout[sentence-transformers]'" in str(raised.value)

@@ -1,9 +1,7 @@
 from __future__ import annotations
 
-import importlib
 import json
 import socket
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -178,15 +176,3 @@ def test_model_id_changes_with_the_document_prefix() -> None:
         OpenAICompatibleEmbedder("http://127.0.0.1:9/v1", "m", document_prefix="passage: ") as prefixed,
     ):
         assert plain.model_id != prefixed.model_id
-
-
-def test_importing_the_endpoint_backend_without_the_extra_names_the_install_line(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setitem(sys.modules, "httpx2", None)
-    monkeypatch.delitem(sys.modules, "toolscout.search.embeddings._openai_compat", raising=False)
-
-    with pytest.raises(ImportError) as raised:
-        importlib.import_module("toolscout.search.embeddings._openai_compat")
-
-    assert "pip install 'toolscout[semantic]'" in str(raised.value)

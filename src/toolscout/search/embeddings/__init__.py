@@ -1,14 +1,15 @@
 """Embeddings for hybrid search: the `Embedder` protocol, the on-disk cache and the dense ranker.
 
-The two backends live in modules of their own because they need the ``toolscout[semantic]``
-extra: `toolscout.search.embeddings._local.SentenceTransformerEmbedder` (a local model, never
-downloaded) and `toolscout.search.embeddings._openai_compat.OpenAICompatibleEmbedder` (any
-OpenAI-compatible ``/v1/embeddings`` endpoint).
+The backends live in modules of their own, imported only when selected: ``_onnx`` (the default:
+int8 all-MiniLM-L6-v2 on onnxruntime, the ``toolscout[semantic]`` extra), ``_local``
+(sentence-transformers, the ``toolscout[sentence-transformers]`` extra) and ``_openai_compat``
+(any OpenAI-compatible ``/v1/embeddings`` endpoint). None downloads anything at run time.
 """
 
 from ._base import Embedder, EmbeddingError, Vectors, normalize_rows
 from ._cache import EmbeddingCache, default_cache_dir
 from ._dense import DenseRanker, tool_text
+from ._settings import EmbeddingSettings
 
 __all__ = [
     "default_cache_dir",
@@ -16,6 +17,7 @@ __all__ = [
     "Embedder",
     "EmbeddingCache",
     "EmbeddingError",
+    "EmbeddingSettings",
     "normalize_rows",
     "tool_text",
     "Vectors",

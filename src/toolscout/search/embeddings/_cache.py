@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import sys
 import tempfile
 import threading
 import zipfile
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+import platformdirs
 
 from ._base import Embedder, EmbeddingError, Vectors
 
@@ -25,16 +25,11 @@ _KEY_BYTES = 16
 
 
 def default_cache_dir() -> Path:
-    """Return ``$TOOLSCOUT_CACHE_DIR``, else the platform's per-user cache directory plus ``toolscout``."""
+    """Return ``$TOOLSCOUT_CACHE_DIR``, else the platform's per-user cache directory for toolscout."""
     configured = os.environ.get("TOOLSCOUT_CACHE_DIR")
     if configured:
         return Path(configured).expanduser()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-        return base / "toolscout" / "Cache"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "toolscout"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "toolscout"
+    return Path(platformdirs.user_cache_dir("toolscout", appauthor=False))
 
 
 class EmbeddingCache:

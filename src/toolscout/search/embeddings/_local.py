@@ -14,7 +14,9 @@ try:
     from sentence_transformers import SentenceTransformer
     from transformers.utils import logging as transformers_logging
 except ImportError as exc:
-    raise ImportError("local embeddings need the semantic extra: pip install 'toolscout[semantic]'") from exc
+    raise ImportError(
+        "the sentence-transformers backend needs its extra: pip install 'toolscout[sentence-transformers]'"
+    ) from exc
 
 from ._base import EmbeddingError, Vectors, normalize_rows
 

