@@ -111,13 +111,8 @@ class BfclData:
     """Catalog name -> the function's original BFCL name (identity for most tools)."""
 
     def canonical(self, names: Iterable[str]) -> list[str]:
-        """Map ranked catalog names to original names, keeping the first occurrence of each."""
-        out: list[str] = []
-        for name in names:
-            original = self.original_name.get(name, name)
-            if original not in out:
-                out.append(original)
-        return out
+        """Map ranked catalog names to original names; a repeat keeps its slot (metrics count the first)."""
+        return [self.original_name.get(name, name) for name in names]
 
 
 def load_bfcl(categories: Sequence[str] | None = None, *, data_dir: Path = DATA_DIR) -> BfclData:

@@ -21,7 +21,7 @@ import numpy as np
 import Stemmer
 from rank_bm25 import BM25Okapi
 
-from toolscout import Catalog, ToolSpec
+from toolscout import Catalog, ToolScout, ToolSpec
 from toolscout.cli._engine import build_for_mode
 from toolscout.search._base import SearchMode
 
@@ -95,6 +95,25 @@ def toolscout_system(catalog: Catalog, mode: SearchMode) -> Search:
     return search
 
 
+def tool_search_system(catalog: Catalog) -> Search:
+    """What the model gets: `tool_search` through a session of `ToolScout(catalog)` with default settings.
+
+    The embeddings are awaited before the first query (a live host answers lexically until then).
+    """
+    scout = ToolScout(catalog)
+    if not scout.wait_for_embeddings(3600):
+        raise RuntimeError("embedding the catalog did not finish")
+    session = scout.session("bench")
+
+    def search(query: str, limit: int = 10) -> list[str]:
+        outcome = session.dispatch_sync("tool_search", {"query": query, "limit": limit})
+        content = outcome.content
+        assert isinstance(content, dict), outcome
+        return [str(tool["name"]) for tool in content["tools"]]
+
+    return search
+
+
 def dense_system(catalog: Catalog) -> Search:
     """Plain all-MiniLM-L6-v2 cosine ranking (no lexical part), through toolscout's embedding layer."""
     from toolscout.search.embeddings._dense import DenseRanker
@@ -114,6 +133,7 @@ IN_PROCESS: dict[str, Callable[[Catalog], Search]] = {
     "MiniLM dense": dense_system,
     "toolscout lexical": lambda catalog: toolscout_system(catalog, "lexical"),
     "toolscout hybrid": lambda catalog: toolscout_system(catalog, "hybrid"),
+    "toolscout tool_search (defaults)": tool_search_system,
 }
 
 
