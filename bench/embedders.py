@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bfcl import load_bfcl  # noqa: E402
+from bfcl import load_bfcl
 
-from toolscout import Catalog, ToolSpec  # noqa: E402
-from toolscout.search.embeddings._dense import tool_text  # noqa: E402
+from toolscout import Catalog, ToolSpec
+from toolscout.search.embeddings._dense import tool_text
 
 OUT = Path(__file__).parent / "results" / "embedders.md"
 BACKENDS = ("onnx", "sentence-transformers")
