@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Any
 
 import anyio
 import httpx2
@@ -24,7 +25,7 @@ async def test_the_gateway_answers_at_once_then_searches_hybrid_and_says_so(
     config = write_config(tmp_path / "gw.json", {"time": servers["time"], "memory": servers["memory"]}, mode="on")
 
     async with http_gateway(config) as url, http_client(url) as client:
-        health = {}
+        health: dict[str, Any] = {}
         with anyio.fail_after(LIMIT_S):
             while health.get("search", {}).get("embeddings") != "ready":
                 health = httpx2.get(url.replace("/mcp", "/healthz")).json()

@@ -10,13 +10,14 @@ from toolscout import Catalog, ConfigError, ToolSpec
 from toolscout.search import (
     SearchIndex,
     build_index,
-    default_engine,
     embedder_names,
     engine_names,
     get_embedder,
     get_engine,
     register_engine,
+    resolve_search_mode,
 )
+from toolscout.search.embeddings import EmbeddingSettings
 
 
 def test_the_built_in_modes_each_have_an_engine() -> None:
@@ -45,10 +46,12 @@ def test_a_registered_engine_is_found_by_its_mode() -> None:
     assert built == [1]
 
 
-def test_the_default_engine_is_hybrid_exactly_when_an_embedder_is_installed() -> None:
-    installed = importlib.util.find_spec("sentence_transformers") is not None
-    assert ("sentence-transformers" in embedder_names(installed=True)) == installed
-    assert default_engine() == ("hybrid" if installed else "lexical")
+def test_auto_search_is_hybrid_exactly_when_a_local_embedder_is_installed() -> None:
+    installed = importlib.util.find_spec("onnxruntime") is not None
+    assert ("onnx" in embedder_names(installed=True, local=True)) == installed
+    assert resolve_search_mode("auto", EmbeddingSettings()) == ("hybrid" if installed else "lexical")
+    assert resolve_search_mode("lexical", EmbeddingSettings()) == "lexical"
+    assert "openai-compatible" not in embedder_names(local=True)
 
 
 def test_ties_are_ordered_by_name_whatever_order_the_tools_arrived_in() -> None:
