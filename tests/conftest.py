@@ -39,6 +39,7 @@ SLOW_PATHS = (
     "offload/test_gateway.py",
     "offload/test_real_server.py",
     "providers/test_examples.py",
+    "search/test_lexical_processes.py",
     "test_readme.py",
 )
 

@@ -1,5 +1,7 @@
+import numpy as np
+
 from toolscout import ToolSpec
-from toolscout.search._lexical import LexicalConfig, LexicalIndex
+from toolscout.search._lexical import LexicalConfig, LexicalIndex, _Columns, _sort_keys
 
 TOOLS = [
     ToolSpec(name="weather_report", description="Summarise news articles."),
@@ -69,3 +71,23 @@ def test_a_number_that_a_tool_mentions_decides_between_otherwise_equal_tools() -
 def test_a_number_no_tool_mentions_is_ignored_rather_than_reported_unknown() -> None:
     terms = LexicalIndex(TOOLS).query_terms("weather for 1987")
     assert terms.unknown == ()
+
+
+def test_triples_sum_per_tool_and_term_in_the_order_given() -> None:
+    docs, cols = np.array([1, 0, 1, 1, 2]), np.array([2, 2, 2, 0, 2])
+    vals = np.array([0.1, 5.0, 0.2, 7.0, 1e16])
+    columns = _Columns.from_triples([docs], [cols], [vals], size=3, width=4)
+
+    assert columns.indptr.tolist() == [0, 1, 1, 4, 4]  # term 0: one tool, terms 1 and 3: none, term 2: three
+    assert columns.docs.tolist() == [1, 0, 1, 2]
+    assert columns.values.tolist() == [7.0, 5.0, 0.1 + 0.2, 1e16]
+    assert columns.sum({2: 2.0, 0: 1.0}, 3).tolist() == [10.0, (0.1 + 0.2) * 2.0 + 7.0, 2e16]
+
+
+def test_keys_too_large_for_the_fast_sort_are_sorted_stably_too() -> None:
+    for top in (1_000, 2**62):  # the fast path, then the fallback (key * count would overflow)
+        keys = np.array([top, 3, top, 0, 3, top - 1], dtype=np.int64)
+        ordered, order, first = _sort_keys(keys)
+        assert ordered.tolist() == [0, 3, 3, top - 1, top, top]
+        assert order.tolist() == [3, 1, 4, 5, 0, 2]
+        assert first.tolist() == [True, True, False, True, True, False]

@@ -1,4 +1,4 @@
-"""Fielded BM25 (BM25F) over a tool catalog, precomputed into sparse matrices.
+"""Fielded BM25 (BM25F) over a tool catalog, precomputed into sparse columns.
 
 Each field (name, namespace, description, parameter names, parameter descriptions, enum
 values) has a weight and a length normalisation; term frequencies are combined across fields
@@ -19,7 +19,8 @@ over the query's distinct terms, separate near-duplicate tools:
   scaled by the query's total idf (rewards a tool that is *about* the request).
 
 Every ``(tool, term)`` contribution is computed at build time (bm25s's "eager" scoring), so a
-query only sums a few sparse columns.
+query only sums a few sparse columns (`_Columns`: each term's tools and their scores, held in
+plain numpy arrays).
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from operator import attrgetter
 
 import numpy as np
 import numpy.typing as npt
-import scipy.sparse as sp
 
 from ..catalog import ToolSpec
 from ._fields import FIELD_NAMES, FieldName, ToolFields, tool_fields
@@ -141,13 +141,13 @@ class LexicalIndex:
                 docs.append(owner[at])
                 cols.append(pair_columns[list(pairs).index(name)])
                 vals.append(cfg.phrase_weights[name] * norm[owner[at]])
-        tf = _matrix(docs, cols, vals, (n, width))
-        df = np.bincount(tf.indices, minlength=width).astype(np.float64)
-        self.idf: FloatArray = np.log1p((n - df + 0.5) / (df + 0.5))
-        idf_of = self.idf[tf.indices]
-        saturated = idf_of * tf.data * (cfg.k1 + 1.0) / (cfg.k1 + tf.data)
-        saturated += cfg.coordination * idf_of * (tf.indices < vocab)
-        self._scores = sp.csr_matrix((saturated, tf.indices, tf.indptr), shape=(n, width)).tocsc()
+        tf = _Columns.from_triples(docs, cols, vals, size=n, width=width)
+        self.idf: FloatArray = np.log1p((n - tf.counts + 0.5) / (tf.counts + 0.5))
+        columns = tf.columns()
+        idf_of = self.idf[columns]
+        saturated = idf_of * tf.values * (cfg.k1 + 1.0) / (cfg.k1 + tf.values)
+        saturated += cfg.coordination * idf_of * (columns < vocab)
+        self._scores = _Columns(indptr=tf.indptr, docs=tf.docs, values=saturated)
         self._coverage = self._description_coverage(*tokens["description"])
 
     def query_terms(self, query: str) -> QueryTerms:
@@ -177,11 +177,11 @@ class LexicalIndex:
         """Score every tool for `terms`; 0 means no term matched."""
         if not terms.weights:
             return np.zeros(self.size, dtype=np.float64)
-        out = _sum_columns(self._scores, terms.weights, self.size)
+        out = self._scores.sum(terms.weights, self.size)
         if self.config.description_coverage and terms.words:
             word_weights = {i: terms.weights[i] for i in terms.words}
             total = sum(self.idf[i] * w for i, w in word_weights.items())
-            out += self.config.description_coverage * total * _sum_columns(self._coverage, word_weights, self.size)
+            out += self.config.description_coverage * total * self._coverage.sum(word_weights, self.size)
         return out
 
     def ideal(self, terms: QueryTerms) -> float:
@@ -194,16 +194,18 @@ class LexicalIndex:
     def _tokens(self, fields: list[ToolFields], name: FieldName) -> tuple[IntArray, IntArray]:
         return encode_many(list(map(attrgetter(name), fields)), self.vocabulary)
 
-    def _description_coverage(self, ids: IntArray, counts: IntArray) -> sp.csc_matrix:
+    def _description_coverage(self, ids: IntArray, counts: IntArray) -> _Columns:
         owner = np.repeat(np.arange(self.size, dtype=np.int64), counts)
-        present = _matrix([owner], [ids], [np.ones(len(ids))], (self.size, len(self.vocabulary)))
-        present.data = self.idf[present.indices]
-        per_tool = np.diff(present.indptr)
-        rows = np.repeat(np.arange(self.size, dtype=np.int64), per_tool)
-        totals = np.bincount(rows, weights=present.data, minlength=self.size)
-        totals[per_tool == 0] = 1.0
-        present.data /= np.repeat(totals, per_tool)
-        return present.tocsc()
+        size = max(self.size, 1)
+        keys, order, first = _sort_keys(ids * size + owner)
+        # Each tool's total adds its distinct terms in the order its text has them, so tools with
+        # equal texts up to word choice get bit-equal totals (and stay tied), whatever the term ids.
+        in_text = np.sort(order[first])
+        totals = np.bincount(owner[in_text], weights=self.idf[ids[in_text]], minlength=self.size)
+        totals[np.bincount(owner[in_text], minlength=self.size) == 0] = 1.0
+        present = _Columns.from_keys(keys[first], np.empty(int(first.sum())), size=size, width=len(self.vocabulary))
+        np.divide(self.idf[present.columns()], totals[present.docs], out=present.values)
+        return present
 
 
 def _pairs(ids: IntArray, counts: IntArray, vocab: int) -> tuple[IntArray, IntArray]:
@@ -215,26 +217,70 @@ def _pairs(ids: IntArray, counts: IntArray, vocab: int) -> tuple[IntArray, IntAr
     return at, ids[at] * vocab + ids[at + 1]
 
 
-def _matrix(
-    docs: list[IntArray], cols: list[IntArray], vals: list[FloatArray], shape: tuple[int, int]
-) -> sp.csr_matrix:
-    """Sum (doc, col, value) triples into a CSR matrix with sorted, unique entries."""
-    if not docs:
-        return sp.csr_matrix(shape, dtype=np.float64)
-    matrix = sp.csr_matrix((np.concatenate(vals), (np.concatenate(docs), np.concatenate(cols))), shape=shape)
-    matrix.sum_duplicates()
-    return matrix
+def _sort_keys(keys: IntArray) -> tuple[IntArray, IntArray, npt.NDArray[np.bool_]]:
+    """Sort `keys` stably: the sorted keys, the position each came from, and where each run of equal keys starts."""
+    count = max(len(keys), 1)
+    if int(keys.max(initial=0)) < (2**63 - count) // count:
+        # Appending each key's position makes the keys unique, so the fast (unstable) sort is stable.
+        keys, order = np.divmod(np.sort(keys * count + np.arange(len(keys))), count)
+    else:
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+    first = np.empty(len(keys), dtype=bool)
+    first[:1] = True
+    np.not_equal(keys[1:], keys[:-1], out=first[1:])
+    return keys, order, first
 
 
-def _sum_columns(matrix: sp.csc_matrix, weights: Mapping[int, float], size: int) -> FloatArray:
-    """Sum the weighted columns `weights` (column -> weight) of a CSC matrix into one dense row vector."""
-    columns = np.fromiter(weights.keys(), dtype=np.int64, count=len(weights))
-    starts = matrix.indptr[columns].astype(np.int64)
-    lengths = matrix.indptr[columns + 1] - starts
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(size, dtype=np.float64)
-    offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(total)
-    scale = np.repeat(np.fromiter(weights.values(), dtype=np.float64, count=len(weights)), lengths)
-    summed = np.bincount(matrix.indices[offsets], weights=matrix.data[offsets] * scale, minlength=size)
-    return summed.astype(np.float64, copy=False)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Columns:
+    """A sparse (tool x term) matrix stored by column, in plain numpy arrays (the CSC layout).
+
+    Term ``j``'s tools are ``docs[indptr[j]:indptr[j + 1]]`` (ascending), with their ``values``.
+    """
+
+    indptr: IntArray
+    docs: IntArray
+    values: FloatArray
+
+    @classmethod
+    def from_triples(
+        cls, docs: list[IntArray], cols: list[IntArray], vals: list[FloatArray], *, size: int, width: int
+    ) -> _Columns:
+        """Sum (doc, column, value) triples into one entry per (doc, column); repeats add in the order given."""
+        if not docs:
+            return cls(indptr=np.zeros(width + 1, np.int64), docs=np.empty(0, np.int64), values=np.empty(0))
+        size = max(size, 1)
+        keys, order, first = _sort_keys(np.concatenate(cols) * size + np.concatenate(docs))
+        values = np.bincount(np.cumsum(first) - 1, weights=np.concatenate(vals)[order])
+        return cls.from_keys(keys[first], values.astype(np.float64, copy=False), size=size, width=width)
+
+    @classmethod
+    def from_keys(cls, keys: IntArray, values: FloatArray, *, size: int, width: int) -> _Columns:
+        """Entries from their sorted, distinct keys ``column * size + doc`` and their values."""
+        columns, docs = np.divmod(keys, size)
+        indptr = np.zeros(width + 1, np.int64)
+        np.cumsum(np.bincount(columns, minlength=width), out=indptr[1:])
+        return cls(indptr=indptr, docs=docs, values=values)
+
+    @property
+    def counts(self) -> IntArray:
+        """How many tools each column has."""
+        return np.diff(self.indptr)
+
+    def columns(self) -> IntArray:
+        """The column of every entry."""
+        return np.repeat(np.arange(len(self.indptr) - 1, dtype=np.int64), self.counts)
+
+    def sum(self, weights: Mapping[int, float], size: int) -> FloatArray:
+        """Sum the weighted columns `weights` (column -> weight) into one dense vector over the `size` tools."""
+        columns = np.fromiter(weights.keys(), dtype=np.int64, count=len(weights))
+        starts = self.indptr[columns]
+        lengths = self.indptr[columns + 1] - starts
+        total = int(lengths.sum())
+        if total == 0:
+            return np.zeros(size, dtype=np.float64)
+        offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(total)
+        scale = np.repeat(np.fromiter(weights.values(), dtype=np.float64, count=len(weights)), lengths)
+        summed = np.bincount(self.docs[offsets], weights=self.values[offsets] * scale, minlength=size)
+        return summed.astype(np.float64, copy=False)
