@@ -37,6 +37,7 @@ SLOW_PATHS = (
     "cli/test_search.py",
     "cli/test_status.py",
     "offload/test_gateway.py",
+    "offload/test_jq_limits.py",
     "offload/test_real_server.py",
     "providers/test_examples.py",
     "search/test_lexical_processes.py",

@@ -234,6 +234,7 @@ class Offload:
     CHECK_SHAPE = "Check the expression against the shape of the data."
     EMPTY_EXPRESSION = "The jq expression is empty."
     NO_MODULES = "jq modules (import, include, modulemeta) are not available here."
+    BUSY_HINT = "Retry in a few seconds, or use output_search or output_read meanwhile."
 
     @staticmethod
     def offset_past_end(offset: int, total: int) -> str:
@@ -259,6 +260,11 @@ class Offload:
     def expression_too_long(length: int, limit: int) -> str:
         """A jq expression over the length limit."""
         return f"The jq expression is {length} characters long; the limit is {limit}."
+
+    @staticmethod
+    def busy(workers: int, waited_s: float) -> str:
+        """Every jq worker stayed busy while the query waited for one."""
+        return f"Too many jq queries are running (at most {workers} at once); none became free within {waited_s:g} s."
 
     @staticmethod
     def query_timeout(seconds: float) -> str:

@@ -28,12 +28,14 @@ ErrorCode: TypeAlias = Literal[
     "output_not_found",
     "output_expired",
     "query_failed",
+    "busy",
 ]
 """Stable error codes. The model and host code can branch on them; messages may change.
 The ``upstream_*`` codes come from the MCP gateway: the server is down or restarting (the tool
 did not run), did not answer in time, or crashed or answered garbage during the call.
 The ``output_*`` and ``query_failed`` codes come from the offload tools: an unknown (or another
-session's) handle, an output evicted to respect the session's size cap, a bad regex or jq query."""
+session's) handle, an output evicted to respect the session's size cap, a bad regex or jq query.
+``busy``: a shared resource (e.g. the jq workers) stayed saturated; the call did not run, retry it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import anyio
 import anyio.to_thread
 
 from .._errors import StoreError
@@ -22,7 +23,13 @@ __all__ = ["answer_call"]
 
 
 async def answer_call(
-    call: ToolCall, *, store: OffloadStore, cache: DocumentCache, counter: TokenCounter, settings: OffloadSettings
+    call: ToolCall,
+    *,
+    store: OffloadStore,
+    cache: DocumentCache,
+    counter: TokenCounter,
+    settings: OffloadSettings,
+    jq_workers: anyio.CapacityLimiter | None = None,
 ) -> JsonObject | ToolError:
     """The answer to one offload-tool call (arguments already validated against the tool's schema)."""
     arguments = call.arguments
@@ -39,6 +46,8 @@ async def answer_call(
             max_tokens=settings.read_tokens,
             timeout_s=settings.jq_timeout_s,
             memory_mb=settings.jq_memory_mb,
+            workers=jq_workers,
+            queue_s=settings.jq_queue_s,
         )
     elif call.name == READ:
         answer = await anyio.to_thread.run_sync(_read, document, arguments, counter, settings)

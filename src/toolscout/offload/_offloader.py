@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import anyio
 import anyio.to_thread
 
 from .._errors import CatalogError
@@ -28,7 +29,8 @@ class Offloader:
 
     While enabled, the offload tools (`tools`) are listed right after the core tools on every
     turn and are never deferred, and every real tool result over its budget is replaced by a
-    stub (a JSON object: handles, sizes, a head preview, a JSON shape summary). Outputs are
+    stub (a JSON object: handles, sizes, a head preview, a JSON shape summary). jq queries share
+    ``settings.jq_workers`` worker processes (a busy pool answers "busy, retry"). Outputs are
     kept per session in `store`; call `forget` when a session ends and `close` at shutdown.
 
     Args:
@@ -56,6 +58,7 @@ class Offloader:
         )
         self.counter = token_counter or default_token_counter()
         self._cache = DocumentCache()
+        self._jq_workers = anyio.CapacityLimiter(self.settings.jq_workers)
 
     @property
     def tools(self) -> tuple[ToolSpec, ...]:
@@ -102,7 +105,12 @@ class Offloader:
     async def handle(self, call: ToolCall) -> JsonObject | ToolError:
         """Answer a call of one of the offload tools (their handler)."""
         return await answer_call(
-            call, store=self.store, cache=self._cache, counter=self.counter, settings=self.settings
+            call,
+            store=self.store,
+            cache=self._cache,
+            counter=self.counter,
+            settings=self.settings,
+            jq_workers=self._jq_workers,
         )
 
     def check_catalog(self, catalog: Catalog) -> Catalog:

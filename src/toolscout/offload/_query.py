@@ -1,5 +1,7 @@
 """jq queries over a stored JSON output, run in a short-lived child process with a time and memory limit.
 
+Workers are a bounded pool: a query takes one of the `workers` slots (waiting at most `queue_s`
+for one, then answered "busy, retry"), so a burst of queries cannot take the machine's memory.
 The child (`_jq_worker.py`) gets an empty environment (so ``$ENV`` reveals nothing), only the
 output's text on stdin, and no module search path it could use: programs that import or
 include jq modules are refused before anything runs.
@@ -46,16 +48,45 @@ async def run_query(
     max_tokens: int,
     timeout_s: float,
     memory_mb: int,
+    workers: anyio.CapacityLimiter | None = None,
+    queue_s: float = 0.0,
 ) -> JsonObject | ToolError:
     """Run `expression` over the JSON text `data`; the answer holds at most `max_tokens` tokens of results.
 
     Several JSON values one after another (JSON Lines) are a stream of inputs, as with the jq CLI.
+    With `workers`, the query runs only while holding one of its slots, waiting at most `queue_s`.
     """
     problem = _check(expression)
     if problem is not None:
         return _error(problem, Offload.FIX_EXPRESSION)
     if importlib.util.find_spec("jq") is None:
         return _error(Offload.NO_JQ, Offload.NO_JQ_HINT)
+    if workers is None:
+        return await _run(
+            data, expression, counter=counter, max_tokens=max_tokens, timeout_s=timeout_s, memory_mb=memory_mb
+        )
+    acquired = False
+    with anyio.move_on_after(queue_s):
+        await workers.acquire()
+        acquired = True
+    if not acquired:
+        return ToolError(
+            code="busy",
+            message=Offload.busy(int(workers.total_tokens), queue_s),
+            hint=Offload.BUSY_HINT,
+            tool=_TOOL,
+        )
+    try:
+        return await _run(
+            data, expression, counter=counter, max_tokens=max_tokens, timeout_s=timeout_s, memory_mb=memory_mb
+        )
+    finally:
+        workers.release()
+
+
+async def _run(
+    data: bytes, expression: str, *, counter: TokenCounter, max_tokens: int, timeout_s: float, memory_mb: int
+) -> JsonObject | ToolError:
     header = {
         "expression": expression,
         "max_chars": max_tokens * 8,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Literal, TypeAlias
@@ -13,7 +14,7 @@ from .._errors import ConfigError
 from .._validation import Finite, NoBool, validate_section
 from ..catalog import ToolSpec
 
-__all__ = ["Limit", "OffloadSettings"]
+__all__ = ["Limit", "OffloadSettings", "default_jq_concurrency"]
 
 _MIN_BUDGET = 200
 _MIB = 1 << 20
@@ -58,6 +59,11 @@ class OffloadSettings(BaseModel):
     """Seconds a jq query may run before it is stopped."""
     jq_memory_mb: Annotated[int, NoBool, Field(ge=64)] = 2_048
     """Memory (MiB) the jq worker process may use, where the platform can enforce it."""
+    jq_concurrency: Annotated[int, NoBool, Field(ge=1)] | None = None
+    """jq queries run at the same time, each in its own worker process (null: the number of CPUs this
+    process may use); at most ``jq_concurrency`` x ``jq_memory_mb`` MiB go to jq at any moment."""
+    jq_queue_s: Annotated[float, Finite, Field(gt=0)] = 10.0
+    """Seconds a jq query waits for a free worker when all are busy; then it is answered "busy, retry"."""
     folder: Path | None = None
     """Folder the outputs are stored in, one sub-folder per session (null: a private temporary folder);
     may start with ``~``."""
@@ -88,6 +94,11 @@ class OffloadSettings(BaseModel):
     def _expand_user(cls, value: object) -> object:
         return Path(value).expanduser() if isinstance(value, str) and value else value
 
+    @property
+    def jq_workers(self) -> int:
+        """How many jq queries may run at once (`jq_concurrency`, else `default_jq_concurrency`)."""
+        return self.jq_concurrency or default_jq_concurrency()
+
     def budget_for(self, tool: ToolSpec) -> int | None:
         """The budget in tokens that applies to `tool`'s results (None: never offloaded)."""
         limit: Limit = self.budget_tokens
@@ -116,3 +127,10 @@ class OffloadSettings(BaseModel):
         if not isinstance(config, Mapping):
             raise ConfigError(f"must be a table/object or true/false, got {type(config).__name__}", key=prefix)
         return validate_section(cls, config, prefix)
+
+
+def default_jq_concurrency() -> int:
+    """The CPUs this process may run on (at least 1): the default number of jq workers."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    count = len(affinity(0)) if affinity is not None else os.cpu_count()
+    return max(count or 1, 1)
