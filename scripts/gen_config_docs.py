@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from toolscout import ScoutSettings
+from toolscout import ScopeSettings, ScoutSettings
 from toolscout.gateway import AuthSettings, GatewaySettings, HttpServer, StdioServer, TokenGrant
 from toolscout.offload import OffloadSettings
 
@@ -109,6 +109,7 @@ def render() -> str:
     sections = [
         HEADER,
         table("Search, deferral and disclosure (library and gateway)", ScoutSettings, ""),
+        table("Selected servers and tools (`scope`)", ScopeSettings, "scope."),
         table("Gateway", GatewaySettings, "", skip=library | {"offload", "auth"}),
         table("Offloading (`offload`)", OffloadSettings, "offload."),
         table("Bearer tokens (`auth`)", AuthSettings, "auth."),

@@ -20,16 +20,19 @@ class Scope:
 
     Each pattern is an exact tool name, a glob over the name (``github__*``), or a whole
     namespace written ``namespace:*`` (or ``namespace:glob`` over the names inside it).
-    A tool is in scope when `allow` is None or any allow pattern matches, and no deny
-    pattern matches. Out-of-scope tools are never listed, found, described or called. The
-    host's core tools are never removed by a scope (`ToolScout(core=...)`); pinned tools
-    (``never_defer``) are, since in the gateway they belong to upstream servers a token may not reach.
+    A tool is in scope when `allow` is None or any allow pattern matches, no deny pattern
+    matches, and the `base` scope (if any) lets it through too. Out-of-scope tools are never
+    listed, found, described or called. The host's core tools are never removed by a scope
+    (`ToolScout(core=...)`); pinned tools (``never_defer``) are, since in the gateway they belong
+    to upstream servers a token may not reach.
     """
 
     allow: tuple[str, ...] | None = None
     """Patterns a tool must match (None: everything is allowed)."""
     deny: tuple[str, ...] = ()
     """Patterns that exclude a tool, winning over `allow`."""
+    base: Scope | None = None
+    """A wider scope this one narrows: a tool must pass both (see `narrowed`)."""
     _allow_re: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
     _deny_re: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
 
@@ -47,13 +50,39 @@ class Scope:
         """Build a scope from any iterables of patterns."""
         return cls(allow=None if allow is None else tuple(allow), deny=tuple(deny))
 
+    @classmethod
+    def select(
+        cls, *, servers: Iterable[str] | None = None, tools: Iterable[str] | None = None, deny: Iterable[str] = ()
+    ) -> Scope:
+        """The scope of selected servers and tools, by mcpagent's filtering rule.
+
+        Neither given: every tool. Otherwise a tool is in scope when its server (namespace) is
+        one of `servers` **or** it matches one of `tools` (names, globs, ``server:tool``,
+        ``server:*``): the union of both lists. `deny` removes tools from either.
+        """
+        if servers is None and tools is None:
+            return cls(deny=tuple(deny))
+        allow = (*(f"{server}:*" for server in servers or ()), *(tools or ()))
+        return cls(allow=allow, deny=tuple(deny))
+
     @property
     def unrestricted(self) -> bool:
         """True when this scope lets every tool through."""
-        return self.allow is None and not self.deny
+        return self.allow is None and not self.deny and (self.base is None or self.base.unrestricted)
+
+    def narrowed(self, other: Scope) -> Scope:
+        """The scope letting through what both this scope and `other` let through."""
+        if other.unrestricted:
+            return self
+        if self.unrestricted:
+            return other
+        base = self if other.base is None else other.base.narrowed(self)
+        return Scope(allow=other.allow, deny=other.deny, base=base)
 
     def permits(self, tool: ToolSpec) -> bool:
         """Return True when `tool` is in scope."""
+        if self.base is not None and not self.base.permits(tool):
+            return False
         key = f"{tool.namespace or ''}:{tool.name}"
         if self._deny_re is not None and self._deny_re.match(key):
             return False

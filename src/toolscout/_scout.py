@@ -89,6 +89,7 @@ class ToolScout:
             CatalogError: A tool definition is malformed or two tools share a name.
         """
         self._settings = settings or ScoutSettings()
+        self._scope = self._settings.scope.scope()
         self._store: DiscoveryStore = store if store is not None else MemoryStore()
         self._core = frozenset(core)
         self._counter = token_counter or default_token_counter()
@@ -243,7 +244,10 @@ class ToolScout:
         return spec
 
     def session(self, session_id: str, *, scope: Scope | None = None) -> ScoutSession:
-        """A view of one session: its discoveries and, optionally, the tools it may use."""
+        """A view of one session: its discoveries and, optionally, the tools it may use.
+
+        `scope` narrows the settings' ``scope`` (it never widens it).
+        """
         return ScoutSession(self, session_id, scope or Scope())
 
     def index(self) -> SearchIndex:
@@ -260,8 +264,11 @@ class ToolScout:
         return index.wait(timeout) if isinstance(index, HybridIndex) else True
 
     def plan(self, scope: Scope | None = None) -> TurnPlan:
-        """Classify the live catalog for one turn (cached per catalog fingerprint and scope)."""
-        scope = scope or Scope()
+        """Classify the live catalog for one turn (cached per catalog fingerprint and scope).
+
+        The plan covers the tools both the settings' ``scope`` and `scope` let through.
+        """
+        scope = self._scope.narrowed(scope or Scope())
         catalog = self._catalog
         key = (catalog.fingerprint, scope)
         with self._lock:

@@ -11,15 +11,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import AfterValidator, AliasChoices, BeforeValidator, Field, StrictBool, ValidationInfo, field_validator
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ._errors import ConfigError
+from ._scope import Scope
 from ._validation import ENV_PREFIX, Finite, NoBool, validate_section
 from .search._select import ConfiguredMode
 from .search.embeddings._settings import EmbeddingSettings
 
-__all__ = ["DeferralMode", "ScoutSettings", "Style"]
+__all__ = ["DeferralMode", "ScopeSettings", "ScoutSettings", "Style"]
 
 DeferralMode: TypeAlias = Literal["auto", "on", "off"]
 """`auto`: defer when the threshold is reached; `on`: defer whenever something is deferrable; `off`: never."""
@@ -40,6 +51,28 @@ Name = Annotated[str, AfterValidator(_not_blank)]
 
 def _mode(value: object) -> object:
     return _MODES.get(value, value) if isinstance(value, bool) else value
+
+
+class ScopeSettings(BaseModel):
+    """The tools every session may use: selected servers and tools.
+
+    mcpagent's ``selectedServers`` / ``selectedTools``; tools outside it are never listed, found,
+    described or called.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    servers: tuple[Name, ...] | None = None
+    """Servers (namespaces) whose every tool is in scope (null: not restricted by server)."""
+    tools: tuple[Name, ...] | None = None
+    """Tool names, globs, ``server:tool`` or ``server:*``; a tool matching any is in scope too (the union with
+    ``servers``). With neither key set, every tool is in scope."""
+    deny: tuple[Name, ...] = ()
+    """Tool names, globs or ``server:*`` patterns taken out of scope whatever else matches."""
+
+    def scope(self) -> Scope:
+        """The `Scope` these settings describe."""
+        return Scope.select(servers=self.servers, tools=self.tools, deny=self.deny)
 
 
 class ScoutSettings(BaseSettings):
@@ -77,6 +110,8 @@ class ScoutSettings(BaseSettings):
     """Tool names or globs (``time__*``) always sent in full, never deferred (``pinned`` is the same key)."""
     pre_discovered: tuple[Name, ...] = ()
     """Tools available from the first turn without a search (sent after the bridge tools)."""
+    scope: ScopeSettings = ScopeSettings()
+    """The servers and tools every session may use (each session's own scope narrows it further)."""
     search_max_limit: Annotated[int, NoBool, Field(ge=1, le=100)] = 20
     """The most hits the model may ask one search for."""
     search_default_limit: Annotated[int, NoBool, Field(ge=1, le=100)] = 5

@@ -229,7 +229,7 @@ OK = {"command": "x"}
         ),
         (
             {"mcpServers": {"a": OK}, "toolscout": {"auth": {"tokens": {"t": {"token": "x" * 16, "servers": ["b"]}}}}},
-            "toolscout.auth.tokens.t.servers",
+            "toolscout.auth.tokens.t.servers[0]",
             "unknown server 'b'; use one of: a",
         ),
         (
@@ -304,3 +304,36 @@ def test_a_token_secret_from_the_environment_never_shows_in_errors_or_reprs(monk
     with pytest.raises(ConfigError) as caught:
         GatewayConfig.from_mapping(bad)
     assert "s3cret" not in str(caught.value)
+
+
+def test_scope_and_grants_name_servers_loosely_and_server_tool_patterns_name_upstream_tools() -> None:
+    data = {
+        "mcpServers": {"google-sheets": OK, "github": OK},
+        "toolscout": {
+            "scope": {"servers": ["Google_Sheets"], "tools": ["github:create_*", "github:*", "x*"], "deny": ["*:y"]},
+            "auth": {"tokens": {"t": {"token": "x" * 16, "servers": ["github"], "tools": ["google-sheets:get"]}}},
+        },
+    }
+    settings = GatewayConfig.from_mapping(data).settings
+    assert settings.scope.servers == ("google-sheets",)
+    assert settings.scope.tools == ("github:github__create_*", "github:*", "x*")
+    assert settings.scope.deny == ("*:y",)
+    assert settings.auth is not None
+    grant = settings.auth.tokens["t"]
+    assert grant.servers == ("github",) and grant.tools == ("google-sheets:google-sheets__get",)
+
+
+@pytest.mark.parametrize(
+    ("scope", "key", "fix"),
+    [
+        ({"servers": ["githb"]}, "toolscout.scope.servers[0]", "unknown server 'githb'; did you mean 'github'?"),
+        ({"tools": ["gitlab:*"]}, "toolscout.scope.tools[0]", "did you mean 'github'?"),
+        ({"servers": "github"}, "toolscout.scope.servers", "must be a list"),
+        ({"server": ["github"]}, "toolscout.scope.server", "did you mean 'servers'?"),
+    ],
+)
+def test_a_scope_naming_an_unknown_server_is_an_error_naming_the_closest(scope: object, key: str, fix: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        GatewayConfig.from_mapping({"mcpServers": {"github": OK}, "toolscout": {"scope": scope}})
+    assert caught.value.key == key
+    assert fix in str(caught.value)

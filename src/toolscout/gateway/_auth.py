@@ -58,11 +58,8 @@ class TokenGrant(BaseModel):
         return value
 
     def scope(self) -> Scope:
-        """The `Scope` this grant gives a session."""
-        if self.servers is None and self.tools is None:
-            return Scope(deny=self.deny)
-        allow = (*(f"{server}:*" for server in self.servers or ()), *(self.tools or ()))
-        return Scope(allow=allow, deny=self.deny)
+        """The `Scope` this grant gives a session: its servers and tools (the union), less `deny`."""
+        return Scope.select(servers=self.servers, tools=self.tools, deny=self.deny)
 
 
 class AuthSettings(BaseModel):
@@ -83,14 +80,6 @@ class AuthSettings(BaseModel):
         if len(set(secrets)) != len(secrets):
             raise ValueError("two grants use the same token; give each its own")
         return value
-
-    def check_servers(self, known: set[str]) -> tuple[str, str] | None:
-        """The first ``(grant, server)`` naming a server not in `known`, or None."""
-        for label, grant in self.tokens.items():
-            for server in grant.servers or ():
-                if server not in known:
-                    return label, server
-        return None
 
 
 class StaticTokenVerifier:

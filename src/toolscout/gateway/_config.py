@@ -45,6 +45,7 @@ from .._validation import Finite, NoBool, validate_section
 from ..offload._settings import OffloadSettings
 from ._auth import AuthSettings
 from ._envsubst import expand_env
+from ._servernames import ServerNames
 
 __all__ = ["GatewayConfig", "GatewaySettings", "HttpServer", "ServerConfig", "StdioServer", "load_config"]
 
@@ -204,18 +205,32 @@ class GatewayConfig(BaseModel):
                     "ambiguous: rename the server or change toolscout.separator",
                     key=f"{servers_key}.{name}",
                 )
-        unknown = settings.auth.check_servers(set(servers)) if settings.auth is not None else None
-        if unknown is not None:
-            raise ConfigError(
-                f"unknown server {unknown[1]!r}; use one of: {', '.join(servers)}",
-                key=f"toolscout.auth.tokens.{unknown[0]}.servers",
-            )
+        settings = _resolve_servers(
+            settings, ServerNames({name: name for name in servers}, separator=settings.separator)
+        )
         if settings.store is not None and settings.store != "memory" and "://" not in settings.store:
             settings = settings.model_copy(update={"store": str(base / Path(settings.store).expanduser())})
         if settings.offload.folder is not None and not settings.offload.folder.is_absolute():
             offload = settings.offload.model_copy(update={"folder": base / settings.offload.folder})
             settings = settings.model_copy(update={"offload": offload})
         return cls(servers=servers, settings=settings)
+
+
+def _resolve_servers(settings: GatewaySettings, names: ServerNames) -> GatewaySettings:
+    """Settings with every server reference (scope, auth grants) resolved to a namespace."""
+    update: dict[str, object] = {"scope": names.scope(settings.scope, key="toolscout.scope")}
+    if settings.auth is not None:
+        tokens = {}
+        for label, grant in settings.auth.tokens.items():
+            key = f"toolscout.auth.tokens.{label}"
+            resolved = {
+                "servers": names.namespaces(grant.servers, key=f"{key}.servers"),
+                "tools": names.patterns(grant.tools, key=f"{key}.tools"),
+                "deny": names.patterns(grant.deny, key=f"{key}.deny") or (),
+            }
+            tokens[label] = grant.model_copy(update=resolved)
+        update["auth"] = settings.auth.model_copy(update={"tokens": tokens})
+    return settings.model_copy(update=update)
 
 
 def load_config(path: str | Path) -> GatewayConfig:
