@@ -1,3 +1,6 @@
+import subprocess
+import sys
+
 import pytest
 
 from toolscout.search._tokenize import STOPWORDS, encode_many, stem, tokenize, words
@@ -19,10 +22,18 @@ from toolscout.search._tokenize import STOPWORDS, encode_many, stem, tokenize, w
         pytest.param("Straße", ["strasse"], id="casefolded"),
         pytest.param("ПолучитьПогоду", ["получить", "погоду"], id="cyrillic-camel-case"),
         pytest.param("ｆｕｌｌｗｉｄｔｈ", ["fullwidth"], id="nfkc-normalised"),
-        pytest.param("天气预报", ["天气", "气预", "预报"], id="chinese-bigrams"),
+        pytest.param("天气预报", ["天气", "预报", "天气预报"], id="chinese-words-and-their-inner-words"),
+        pytest.param("发送消息到频道", ["发送", "消息", "到", "频道"], id="chinese-segmented"),
         pytest.param("天", ["天"], id="single-cjk-character"),
         pytest.param("天気を取得", ["天気", "気を", "を取", "取得"], id="japanese-bigrams"),
+        pytest.param("메시지를 보내", ["메시", "시지", "지를", "보내"], id="korean-bigrams-per-word"),
+        pytest.param("ส่งข้อความ", ["ส่", "่ง", "งข", "ข้", "้อ", "อค", "คว", "วา", "าม"], id="thai-bigrams"),
         pytest.param("get_天气", ["get", "天气"], id="mixed-scripts"),
+        pytest.param("发送消息到Slack频道", ["发送", "消息", "到", "slack", "频道"], id="latin-inside-chinese"),
+        pytest.param("在GitHub上创建Issue", ["在", "git", "hub", "上", "创建", "issue"], id="camel-in-chinese"),
+        pytest.param("Slackにメッセージ", ["slack", "にメ", "メッ", "ッセ", "セー", "ージ"], id="latin-in-japanese"),
+        pytest.param("Überprüfe die Straßenkarte", ["uberprufe", "die", "strassenkarte"], id="german-accents-folded"),
+        pytest.param("Envíame la canción", ["enviame", "la", "cancion"], id="spanish-accents-folded"),
     ],
 )
 def test_words_split_identifiers_and_scripts(text: str, expected: list[str]) -> None:
@@ -43,6 +54,23 @@ def test_tokenize_drops_possessive_and_contraction_tails() -> None:
 
 def test_stopwords_are_lowercase_words() -> None:
     assert all(word == word.lower() and word.isalpha() for word in STOPWORDS)
+
+
+def test_tokenize_drops_chinese_function_words() -> None:
+    assert tokenize("帮我查一下上海的天气") == ["查", "上海", "天气"]
+
+
+def test_latin_words_in_chinese_text_match_the_same_words_in_english() -> None:
+    assert set(tokenize("post_message")) <= set(tokenize("用post message发送"))
+
+
+def test_text_without_han_characters_never_loads_the_chinese_segmenter() -> None:
+    code = (
+        "import sys; from toolscout.search import tokenize; "
+        "tokenize('Send a message, café, 메시지, 天気を取得'); print('rjieba' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
 
 
 def test_stem_leaves_numbers_and_cjk_alone() -> None:

@@ -3,8 +3,12 @@
 `words` splits text into lowercase words: identifiers break at snake_case, camelCase
 (``HTTPServer`` -> ``http server``), kebab-case, dots, colons, slashes and digit boundaries;
 text is NFKC-normalised and Latin, Greek and Cyrillic accents are folded (``café`` -> ``cafe``).
-Scripts written without spaces (Chinese, Japanese, Korean, Thai, Lao, Khmer, Myanmar) become
-overlapping character bigrams, or the single character when a run is one character long.
+Chinese (a run of Han characters) is segmented into words with jieba's search mode (`rjieba`,
+imported on the first Han character, so text without any costs nothing): each word, plus the
+dictionary words inside a longer one (``天气预报`` -> ``天气 预报 天气预报``). The other
+scripts written without spaces (Japanese kana, Korean, Thai, Lao, Khmer, Myanmar, and Han mixed
+with kana) become overlapping character bigrams, or the single character when a run is one long.
+Latin-script words inside such text are words of their own (``发送到slack`` -> ``发送 到 slack``).
 
 `tokenize` then drops stopwords and stems each word (English Snowball for Latin words,
 Russian Snowball for Cyrillic words, via PyStemmer). Results are memoised per raw word, and
@@ -31,9 +35,12 @@ __all__ = ["STOPWORDS", "encode_many", "stem", "tokenize", "words"]
 STOPWORDS: frozenset[str] = frozenset(
     """a an and are as at be been being but by can could did do does for from had has have how i if in into is it
     its me my of on or our please should so than that the their them then there these they this those to us was
-    we were what when where which while who whom why will with would you your s t ll re ve""".split()
+    we were what when where which while who whom why will with would you your s t ll re ve
+    的 了 吗 呢 吧 啊 呀 是 在 和 与 及 或 把 被 给 让 向 对 从 到 由 为 于 以 之 其 而 并 等
+    我 你 您 他 她 它 我们 你们 他们 这 那 这个 那个 这些 那些 一下 一个 请 帮 帮我 都 也 就 还 又 很""".split()
 )
-"""Function words dropped by `tokenize` (the last few are the tails of "it's", "don't", "we'll")."""
+"""Function words dropped by `tokenize`: English (the last few are the tails of "it's", "don't", "we'll")
+and Chinese (particles, pronouns, prepositions)."""
 
 # Scripts written without spaces between words; each run becomes character bigrams.
 _UNSPACED = (
@@ -51,6 +58,7 @@ _MARKS = "\u0300-\u036f\u0483-\u0489\u0900-\u0dff\u1ab0-\u1aff\u1dc0-\u1dff\u20d
 _RAW_WORD = re.compile(rf"[\w{_MARKS}{_UNSPACED}]+")
 _UNSPACED_RUN = re.compile(rf"[{_UNSPACED}]+|[^{_UNSPACED}_]+")
 _UNSPACED_CHAR = re.compile(rf"[{_UNSPACED}]")
+_HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 # ASCII identifier pieces: acronyms before a capitalised word (HTTP|Server), words, digit runs.
 _ASCII_PIECE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # Byte-level split of ASCII text: every byte that is not a word character becomes a space.
@@ -207,11 +215,20 @@ def _split_word(word: str) -> tuple[str, ...]:
         return tuple(piece.lower() for piece in _ASCII_PIECE.findall(word))
     out: list[str] = []
     for run in _UNSPACED_RUN.findall(word):
-        if _UNSPACED_CHAR.match(run):
+        if _HAN_RUN.fullmatch(run):
+            out.extend(_chinese_words(run))
+        elif _UNSPACED_CHAR.match(run):
             out.extend(_bigrams(run))
         else:
             out.extend(_split_cased(_fold(run)))
     return tuple(out)
+
+
+def _chinese_words(run: str) -> list[str]:
+    """Segment a run of Han characters with jieba's search mode (dictionary only, no HMM guesses)."""
+    import rjieba  # imported here: only text with Han characters pays for loading the dictionary
+
+    return rjieba.cut_for_search(run, hmm=False)
 
 
 def _bigrams(run: str) -> list[str]:
