@@ -3,10 +3,10 @@
     .venv/bin/python bench/bfcl.py                  # once: the BFCL catalog (2,963 real tools)
     .venv/bin/python bench/embedders.py [--tools N] # -> results/embedders.md
 
-Each backend embeds the same N tool texts (default 3,000: the BFCL catalog, padded with
-renamed copies) in a fresh process with an empty embedding cache, so the cold figure
-includes importing the backend and loading its model. Both use the same CPU threads (the ONNX
-default: half the CPUs). The query rows time `tool_search`'s engine on that catalog: lexical
+Both backends embed the same N tool texts (default 3,000: the BFCL catalog, padded with renamed
+copies) in one process, in alternating chunks so machine load hits both alike, on the same CPU
+threads (the ONNX default: half the CPUs); loading (import plus model) is timed in fresh processes.
+The query rows time `tool_search`'s engine on that catalog: lexical
 and hybrid (query embedding plus fusion) p50/p95 over the BFCL requests.
 """
 
@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bfcl import load_bfcl
 
 from toolscout import Catalog, ToolSpec
+from toolscout.search.embeddings._base import Embedder
 from toolscout.search.embeddings._dense import tool_text
 
 OUT = Path(__file__).parent / "results" / "embedders.md"
@@ -46,9 +47,15 @@ def catalog_of(size: int) -> Catalog:
     return Catalog(tools)
 
 
-def worker(backend: str, size: int, threads: int) -> None:
-    """Embed `size` tool texts with `backend` in this process; print the timings as JSON."""
+def load_worker(backend: str, threads: int) -> None:
+    """Import `backend` and load its model in this fresh process; print the seconds as JSON."""
     started = time.perf_counter()
+    make(backend, threads)
+    print(json.dumps({"load_s": time.perf_counter() - started}))
+
+
+def make(backend: str, threads: int) -> Embedder:
+    """The `backend` embedder on `threads` CPU threads (torch's are process-wide)."""
     from toolscout.search._engines import get_embedder
     from toolscout.search.embeddings._settings import EmbeddingSettings
 
@@ -56,13 +63,26 @@ def worker(backend: str, size: int, threads: int) -> None:
     if backend == "sentence-transformers":
         import torch
 
-        torch.set_num_threads(threads)  # documents run on torch's process-wide threads
-    loaded = time.perf_counter()
+        torch.set_num_threads(threads)
+    return embedder
+
+
+def embed_interleaved(size: int, threads: int, chunk: int = 50) -> dict[str, float]:
+    """Seconds each backend takes for the same `size` texts, embedded in alternating chunks.
+
+    Alternating keeps both backends under the same machine load, which moves on a shared host.
+    """
+    embedders = {backend: make(backend, threads) for backend in BACKENDS}
+    for embedder in embedders.values():
+        embedder.embed_documents(["warm up"])
     texts = [tool_text(tool) for tool in catalog_of(size)]
-    embedded_at = time.perf_counter()
-    embedder.embed_documents(texts)
-    done = time.perf_counter()
-    print(json.dumps({"load_s": loaded - started, "embed_s": done - embedded_at, "total_s": done - started}))
+    seconds = dict.fromkeys(BACKENDS, 0.0)
+    for start in range(0, len(texts), chunk):
+        for backend, embedder in embedders.items():
+            began = time.perf_counter()
+            embedder.embed_documents(texts[start : start + chunk])
+            seconds[backend] += time.perf_counter() - began
+    return seconds
 
 
 def queries(size: int, count: int) -> dict[str, dict[str, float]]:
@@ -92,44 +112,42 @@ def main() -> None:
     parser.add_argument("--tools", type=int, default=3000)
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--threads", type=int, default=None)
-    parser.add_argument("--worker", nargs=2, metavar=("BACKEND", "SIZE"))
+    parser.add_argument("--load", metavar="BACKEND", help="(internal) time loading BACKEND in this process")
     args = parser.parse_args()
     from toolscout.search.embeddings._onnx import default_threads
 
     threads = args.threads or default_threads()
-    if args.worker:
-        worker(args.worker[0], int(args.worker[1]), threads)
+    if args.load:
+        load_worker(args.load, threads)
         return
-    results = {}
+    loads = {}
     for backend in BACKENDS:
         run = subprocess.run(
-            [sys.executable, __file__, "--worker", backend, str(args.tools), "--threads", str(threads)],
+            [sys.executable, __file__, "--load", backend, "--threads", str(threads)],
             check=True,
             capture_output=True,
             text=True,
         )
-        results[backend] = json.loads(run.stdout.strip().splitlines()[-1])
-        print(backend, results[backend], flush=True)
+        loads[backend] = json.loads(run.stdout.strip().splitlines()[-1])["load_s"]
+        print(backend, "load", loads[backend], flush=True)
+    seconds = embed_interleaved(args.tools, threads)
+    print("embed", seconds, flush=True)
     latency = queries(args.tools, args.queries)
-    onnx, torch = results["onnx"], results["sentence-transformers"]
+    onnx, torch = seconds["onnx"], seconds["sentence-transformers"]
     lines = [
-        f"Embedding {args.tools:,} BFCL tool texts, {threads} thread(s), empty cache, one run "
-        f"(`.venv/bin/python bench/embedders.py --tools {args.tools}`):",
+        f"Embedding the same {args.tools:,} BFCL tool texts with each backend, {threads} thread(s), in alternating "
+        f"chunks of 50 (one run: `.venv/bin/python bench/embedders.py --tools {args.tools}`); load = importing "
+        "the backend and loading its model in a fresh process:",
         "",
-        "| backend | load s | embed s | tools/s | cold total s |",
-        "|---|---:|---:|---:|---:|",
-    ]
-    for backend in BACKENDS:
-        row = results[backend]
-        lines.append(
-            f"| {backend} | {row['load_s']:.2f} | {row['embed_s']:.1f} | {args.tools / row['embed_s']:.0f} "
-            f"| {row['total_s']:.1f} |"
-        )
-    lines += [
+        "| backend | load s | embed s | tools/s |",
+        "|---|---:|---:|---:|",
+        *(
+            f"| {backend} | {loads[backend]:.2f} | {seconds[backend]:.1f} | {args.tools / seconds[backend]:.0f} |"
+            for backend in BACKENDS
+        ),
         "",
-        f"ONNX vs torch: embedding {torch['embed_s'] / onnx['embed_s']:.2f}× faster, "
-        f"cold start to last vector {torch['total_s'] / onnx['total_s']:.2f}× faster, "
-        f"loading {torch['load_s'] / onnx['load_s']:.1f}× faster.",
+        f"ONNX vs torch: embedding {torch / onnx:.2f}× faster, loading "
+        f"{loads['sentence-transformers'] / loads['onnx']:.1f}× faster.",
         "",
         f"Query latency on the {args.tools:,}-tool catalog ({args.queries} BFCL requests, ONNX embedder):",
         "",

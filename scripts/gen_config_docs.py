@@ -19,6 +19,7 @@ from pydantic_core import PydanticUndefined
 from toolscout import ScopeSettings, ScoutSettings
 from toolscout.gateway import AuthSettings, GatewaySettings, HttpServer, StdioServer, TokenGrant
 from toolscout.offload import OffloadSettings
+from toolscout.search.embeddings import EmbeddingSettings
 
 OUT = Path(__file__).parents[1] / "docs" / "CONFIGURATION.md"
 HEADER = """# Configuration reference
@@ -110,6 +111,7 @@ def render() -> str:
         HEADER,
         table("Search, deferral and disclosure (library and gateway)", ScoutSettings, ""),
         table("Selected servers and tools (`scope`)", ScopeSettings, "scope."),
+        table("Hybrid search's embedder (`embeddings`)", EmbeddingSettings, "embeddings."),
         table("Gateway", GatewaySettings, "", skip=library | {"offload", "auth"}),
         table("Offloading (`offload`)", OffloadSettings, "offload."),
         table("Bearer tokens (`auth`)", AuthSettings, "auth."),

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Set up, then run every check: ruff, mypy --strict on the package, and the whole test suite.
+# Set up for development (scripts/dev-setup.sh), then run every check: ruff, mypy --strict, all tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/dev-setup.sh
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy

@@ -73,9 +73,9 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A `redis-server` (Debian's package, installed by scripts/setup.sh) for this test session."""
+    """A `redis-server` (Debian's package, installed by scripts/dev-setup.sh) for this test session."""
     binary = shutil.which("redis-server")
-    require(binary is not None, "redis-server is not installed (scripts/setup.sh installs it with apt-get)")
+    require(binary is not None, "redis-server is not installed (scripts/dev-setup.sh installs it with apt-get)")
     assert binary is not None
     import redis
 

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from toolscout import ConfigError
@@ -58,3 +60,27 @@ def test_non_mapping_config_is_rejected():
     with pytest.raises(ConfigError) as info:
         ScoutSettings.from_mapping(["auto"])  # type: ignore[arg-type]
     assert info.value.key == "tool_search"
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ({"embeddings": {"backend": "onxx"}}, "embeddings.backend: unknown embedding backend 'onxx'; use one of: auto"),
+        ({"embeddings": {"backend": "openai-compatible"}}, "embeddings: the openai-compatible backend needs both"),
+        ({"embeddings": {"treads": 2}}, "embeddings.treads: unknown setting; did you mean 'threads'?"),
+        ({"embeddings": {"threads": 0}}, "embeddings.threads"),
+        ({"search_mode": "semantic"}, "search_mode: must be one of 'auto', 'lexical' or 'hybrid'"),
+    ],
+)
+def test_search_engine_settings_are_checked_with_the_key_named(config: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        ScoutSettings.from_mapping(config)
+
+
+def test_search_engine_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLSCOUT_SEARCH_MODE", "hybrid")
+    monkeypatch.setenv("TOOLSCOUT_EMBEDDINGS__THREADS", "2")
+
+    settings = ScoutSettings()
+
+    assert (settings.search_mode, settings.embeddings.threads) == ("hybrid", 2)

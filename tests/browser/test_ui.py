@@ -1,6 +1,6 @@
 """The gateway's web page in a real headless Chromium, against `toolscout serve` over real MCP servers.
 
-Debian's ``chromium`` (installed by scripts/setup.sh) is driven by Playwright pointed at the
+Debian's ``chromium`` (installed by scripts/dev-setup.sh) is driven by Playwright pointed at the
 system executable; no browser is downloaded. Set ``TOOLSCOUT_SCREENSHOTS=DIR`` to keep a
 screenshot of each view (the README's come from here).
 """
@@ -37,7 +37,7 @@ QUERY = "current time in a time zone"
 
 @pytest.fixture
 async def page() -> AsyncIterator[object]:
-    require(Path(CHROMIUM).exists(), "Debian's chromium is not installed (scripts/setup.sh installs it)")
+    require(Path(CHROMIUM).exists(), "Debian's chromium is not installed (scripts/dev-setup.sh installs it)")
     async with playwright.async_playwright() as driver:
         browser = await driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         context = await browser.new_context(viewport={"width": 1280, "height": 900})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..._validation import NoBool
 
@@ -37,6 +37,16 @@ class EmbeddingSettings(BaseModel):
     """Text put before each tool text for the endpoint's model (null: the model's known prefix, if any)."""
     cache_dir: Path | None = None
     """Where tool embeddings are cached (null: ``$TOOLSCOUT_CACHE_DIR``, else the user cache directory)."""
+
+    @field_validator("backend")
+    @classmethod
+    def _registered(cls, value: str) -> str:
+        from .._engines import embedder_names  # the registry imports these settings
+
+        known = embedder_names()
+        if value != "auto" and value not in known:
+            raise ValueError(f"unknown embedding backend {value!r}; use one of: auto, {', '.join(known)}")
+        return value
 
     @model_validator(mode="after")
     def _endpoint_complete(self) -> EmbeddingSettings:
