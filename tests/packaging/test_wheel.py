@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -79,6 +80,58 @@ async def test_the_installed_gateway_answers_an_mcp_client(installed: Path, tmp_
     upstream = {"command": sys.executable, "args": [str(SERVERS / "paged.py")]}
     config.write_text(json.dumps({"mcpServers": {"paged": upstream}, "toolscout": {"store": "memory"}}))
     params = StdioServerParameters(command=str(installed / "bin" / "toolscout"), args=["serve", str(config)])
+    with (tmp_path / "gateway.log").open("w") as log:
+        async with Client(stdio_client(params, errlog=log)) as client:
+            listed = await tools_once(client, lambda names: "paged__alpha" in names)
+    assert "paged__alpha" in listed
+
+
+def test_the_semantic_extra_gives_the_cli_hybrid_search_without_torch(wheel: Path, tmp_path: Path) -> None:
+    env = tmp_path / "env"
+    venv.EnvBuilder(with_pip=True).create(env)
+    run(env / "bin" / "python", "-m", "pip", "install", "-q", "--disable-pip-version-check", f"{wheel}[semantic]")
+    clean = {key: value for key, value in os.environ.items() if not key.startswith("TOOLSCOUT_")}
+    clean["TOOLSCOUT_CACHE_DIR"] = str(tmp_path / "cache")
+
+    done = subprocess.run(
+        [env / "bin" / "toolscout", "search", "sample", "tell the team in slack", "--json"],
+        capture_output=True,
+        text=True,
+        env=clean,
+        timeout=LIMIT_S,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["mode"] == "hybrid"
+    assert (
+        run(env / "bin" / "python", "-c", "import importlib.util; print(importlib.util.find_spec('torch'))") == "None\n"
+    )
+
+
+def test_uvx_and_pipx_run_the_cli_from_the_wheel(wheel: Path, tmp_path: Path) -> None:
+    from toolscout import __version__
+
+    isolated = {**os.environ, "UV_CACHE_DIR": str(tmp_path / "uv-cache"), "PIPX_HOME": str(tmp_path / "pipx")}
+    for command in (
+        [Path(sys.executable).with_name("uvx"), "--from", wheel, "toolscout", "--version"],
+        [sys.executable, "-m", "pipx", "run", "--spec", wheel, "toolscout", "--version"],
+    ):
+        done = subprocess.run(
+            [str(part) for part in command], capture_output=True, text=True, env=isolated, timeout=LIMIT_S
+        )
+        assert done.returncode == 0, f"{command}\n{done.stderr}"
+        assert done.stdout.strip().endswith(f"toolscout, version {__version__}"), done.stdout
+
+
+async def test_uvx_serves_the_gateway_to_an_mcp_client(wheel: Path, tmp_path: Path) -> None:
+    config = tmp_path / "servers.json"
+    upstream = {"command": sys.executable, "args": [str(SERVERS / "paged.py")]}
+    config.write_text(json.dumps({"mcpServers": {"paged": upstream}, "toolscout": {"store": "memory"}}))
+    uvx = Path(sys.executable).with_name("uvx")
+    env = {**os.environ, "UV_CACHE_DIR": str(tmp_path / "uv-cache")}
+    params = StdioServerParameters(
+        command=str(uvx), args=["--from", str(wheel), "toolscout", "serve", str(config)], env=env
+    )
     with (tmp_path / "gateway.log").open("w") as log:
         async with Client(stdio_client(params, errlog=log)) as client:
             listed = await tools_once(client, lambda names: "paged__alpha" in names)
