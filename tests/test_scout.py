@@ -92,3 +92,15 @@ def test_configuration_is_fixed_and_replace_gives_a_scout_with_new_settings() ->
     assert reveal.session("a").assemble().names == ("tool_search",)
     assert scout.session("a").assemble().names == ("tool_search", "tool_describe", "tool_call")
     assert reveal.catalog is scout.catalog and reveal.store is scout.store
+
+
+def test_relisting_an_unchanged_tool_list_reuses_the_search_index() -> None:
+    import json
+
+    listing = json.dumps([tool.to_definition() for tool in TOOLS])
+    scout = ToolScout(json.loads(listing))
+    index = scout.index()
+    scout.set_tools(json.loads(listing))  # a fresh tools/list answer with the same content
+    assert scout.index() is index
+    scout.set_tools([*json.loads(listing), {"name": "weather__alerts", "description": "Weather alerts."}])
+    assert scout.index() is not index

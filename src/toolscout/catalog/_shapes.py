@@ -18,11 +18,11 @@ import re
 from collections.abc import Iterator
 from typing import cast
 
-from jsonschema import Draft202012Validator, SchemaError
-from jsonschema.validators import validator_for
+from jsonschema import SchemaError
 
 from .._errors import CatalogError
 from .._types import DeferPolicy, JsonObject
+from ._schemas import check_schema
 from ._spec import EMPTY_PARAMETERS, ToolSpec
 
 __all__ = ["iter_tool_specs", "normalize_parameters"]
@@ -106,7 +106,7 @@ def normalize_parameters(schema: object, *, tool_name: str, position: str | None
             position=position,
         )
     try:
-        validator_for(out, default=Draft202012Validator).check_schema(out)
+        check_schema(out)
     except SchemaError as exc:
         where = "/".join(str(part) for part in exc.path) or "(root)"
         raise CatalogError(

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from operator import attrgetter
 
 import numpy as np
@@ -120,9 +121,10 @@ class LexicalIndex:
         vocab = len(self.vocabulary)
         pairs = {name: _pairs(*tokens[name], vocab) for name in cfg.phrase_weights if name in tokens}
         keys = np.concatenate([keys for _, keys in pairs.values()]) if pairs else np.empty(0, np.int64)
-        self._pair_keys, slots = np.unique(keys, return_inverse=True)
+        pair_keys, slots = np.unique(keys, return_inverse=True)
         pair_columns = np.split(vocab + slots, np.cumsum([len(keys) for _, keys in pairs.values()])[:-1])
-        width = vocab + len(self._pair_keys)
+        width = vocab + len(pair_keys)
+        self._pair_column = dict(zip(pair_keys.tolist(), range(vocab, width), strict=True))
         docs: list[IntArray] = []
         cols: list[IntArray] = []
         vals: list[FloatArray] = []
@@ -158,19 +160,17 @@ class LexicalIndex:
         numbers = set(tokenize(" ".join(_STANDALONE_NUMBER.findall(query))))
         if numbers:
             terms = [term for term in terms if term not in numbers or term in vocabulary] or terms
-        ids = np.fromiter((vocabulary.get(term, -1) for term in terms), dtype=np.int64, count=len(terms))
-        weights: dict[int, float] = dict.fromkeys(ids[ids >= 0].tolist(), 1.0)
+        ids = [vocabulary.get(term, -1) for term in terms]
+        weights: dict[int, float] = dict.fromkeys([i for i in ids if i >= 0], 1.0)
         for term in numbers.intersection(terms):
             weights[vocabulary[term]] = self.config.number_weight
         words = tuple(weights)
-        if len(ids) > 1 and len(self._pair_keys):
-            vocab = len(vocabulary)
-            both = (ids[:-1] >= 0) & (ids[1:] >= 0)
-            keys = ids[:-1][both] * vocab + ids[1:][both]
-            slots = np.minimum(np.searchsorted(self._pair_keys, keys), len(self._pair_keys) - 1)
-            found = slots[self._pair_keys[slots] == keys]
-            weights.update(dict.fromkeys((vocab + found).tolist(), 1.0))
-        unknown = tuple(dict.fromkeys(term for term, i in zip(terms, ids.tolist(), strict=True) if i < 0))
+        vocab = len(vocabulary)
+        for left, right in pairwise(ids):
+            pair = self._pair_column.get(left * vocab + right) if left >= 0 and right >= 0 else None
+            if pair is not None:
+                weights[pair] = 1.0
+        unknown = tuple(dict.fromkeys(term for term, i in zip(terms, ids, strict=True) if i < 0))
         return QueryTerms(weights=weights, words=words, unknown=unknown)
 
     def scores(self, terms: QueryTerms) -> FloatArray:
@@ -242,6 +242,11 @@ class _Columns:
     indptr: IntArray
     docs: IntArray
     values: FloatArray
+    bounds: list[int] = field(init=False, repr=False)
+    """`indptr` as a list: a query reads a few of them, and list items are cheaper to read."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bounds", self.indptr.tolist())
 
     @classmethod
     def from_triples(
@@ -274,13 +279,13 @@ class _Columns:
 
     def sum(self, weights: Mapping[int, float], size: int) -> FloatArray:
         """Sum the weighted columns `weights` (column -> weight) into one dense vector over the `size` tools."""
-        columns = np.fromiter(weights.keys(), dtype=np.int64, count=len(weights))
-        starts = self.indptr[columns]
-        lengths = self.indptr[columns + 1] - starts
-        total = int(lengths.sum())
-        if total == 0:
+        bounds = self.bounds
+        slices = [(bounds[column], bounds[column + 1]) for column in weights]
+        lengths = [end - start for start, end in slices]
+        if not any(lengths):
             return np.zeros(size, dtype=np.float64)
-        offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(total)
+        docs = np.concatenate([self.docs[start:end] for start, end in slices])
+        values = np.concatenate([self.values[start:end] for start, end in slices])
         scale = np.repeat(np.fromiter(weights.values(), dtype=np.float64, count=len(weights)), lengths)
-        summed = np.bincount(self.docs[offsets], weights=self.values[offsets] * scale, minlength=size)
+        summed = np.bincount(docs, weights=values * scale, minlength=size)
         return summed.astype(np.float64, copy=False)
