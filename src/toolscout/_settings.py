@@ -123,7 +123,9 @@ class ScoutSettings(BaseSettings):
     max_query_chars: Annotated[int, NoBool, Field(ge=16)] = 2_000
     """The longest search query the model may send; a longer one is refused, never searched."""
     max_name_chars: Annotated[int, NoBool, Field(ge=16)] = 256
-    """The longest tool name the model may send (in a call, ``tool_call`` or ``tool_describe``)."""
+    """The longest tool name the model may send (in a call, ``tool_call``, ``tool_describe`` or ``tool_search``)."""
+    max_names_per_call: Annotated[int, NoBool, Field(ge=1, le=100)] = 10
+    """The most tools one load by name (``tool_describe``, or ``tool_search`` with ``names``) may name."""
     max_argument_bytes: Annotated[int, NoBool, Field(ge=1024)] = 1 << 20
     """The largest arguments payload (as JSON bytes) of one call; a larger one is refused unread."""
     search_mode: ConfiguredMode = "auto"

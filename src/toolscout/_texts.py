@@ -57,6 +57,7 @@ class Bridge:
     """The bridge tools' descriptions (constants, so the request prefix stays byte-identical)."""
 
     QUERY = "Keywords (service + action) or an exact tool name; empty lists every tool."
+    NAMES = "Instead of query: exact names of tools to load."
     OFFSET = "For paging."
     SEARCH = f"Find tools that exist but are not in your tool list; returns names and descriptions. {_NOT_MISSING}"
     SEARCH_REVEAL = (
@@ -88,16 +89,19 @@ class Search:
         "or with an empty query to list every tool, before deciding the capability is missing."
     )
     DESCRIBED = "Run a tool with tool_call(name, arguments); tools in already_listed are called directly."
+    LOADED = "Call these tools directly from your next step; tools in already_listed are in your tool list already."
     NEXT_PAGE = "Call tool_search with an empty query and this offset for the next page, or search by keyword."
     LAST_PAGE = "Search by keyword to see descriptions, or describe a tool by its exact name."
     REPHRASE = "Rephrase the query as plain keywords."
     QUERY_NOT_STRING = "'query' must be a string of keywords or a tool name (empty to list tools)."
     NAMES_LIST = "'names' must be a non-empty list of exact tool names from tool_search."
+    UNKNOWN_NAMES = "Check the candidates, or find the exact names with tool_search keywords."
+    QUERY_OR_NAMES = "Give either 'query' (keywords) or 'names' (exact tool names to load), not both."
 
     @staticmethod
     def too_many_names(limit: int) -> str:
-        """tool_describe was asked for more than `limit` names."""
-        return f"Describe at most {limit} tools per call."
+        """A load by name (tool_describe, tool_search with names) asked for more than `limit` names."""
+        return f"Load at most {limit} tools per call."
 
 
 class Dispatch:

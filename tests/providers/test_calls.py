@@ -40,3 +40,15 @@ async def test_bad_json_arguments_reach_dispatch_and_come_back_as_an_error(make_
     call = ProviderCall(name="tool_call", provider_name="tool_call", arguments="{not json", call_id="b")
     outcome = await dispatch_call(session, call, names)
     assert outcome.error.code == "invalid_arguments_json"
+
+
+async def test_a_load_by_name_in_tool_search_accepts_provider_names(make_scout):
+    session = make_scout("reveal").session("s")
+    names = anthropic.render(session).names
+    mapped = names["weather.forecast"]
+    assert mapped != "weather.forecast"
+    call = ProviderCall(name="tool_search", provider_name="tool_search", arguments={"names": [mapped]}, call_id="n")
+    outcome = await dispatch_call(session, call, names)
+    assert outcome.revealed == ("weather.forecast",)
+    assert presented(outcome, names)["tools"][0]["name"] == mapped
+    assert mapped in [tool["name"] for tool in anthropic.render(session).fields["tools"]]

@@ -30,6 +30,16 @@ _SEARCH_PARAMETERS: JsonObject = {
     },
 }
 
+_SEARCH_REVEAL_PARAMETERS: JsonObject = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "description": Bridge.QUERY},
+        "names": {"type": "array", "items": {"type": "string"}, "description": Bridge.NAMES},
+        "limit": {"type": "integer"},
+        "offset": {"type": "integer", "description": Bridge.OFFSET},
+    },
+}
+
 _SEARCH_BRIDGE = ToolSpec(
     name=SEARCH,
     description=Bridge.SEARCH,
@@ -40,7 +50,7 @@ _SEARCH_BRIDGE = ToolSpec(
 _SEARCH_REVEAL = ToolSpec(
     name=SEARCH,
     description=Bridge.SEARCH_REVEAL,
-    parameters=_SEARCH_PARAMETERS,
+    parameters=_SEARCH_REVEAL_PARAMETERS,
     defer="never",
 )
 

@@ -1,25 +1,28 @@
-"""Answers to ``tool_search`` and ``tool_describe``, computed from the session's scoped catalog."""
+"""Answers to ``tool_search`` and ``tool_describe``, computed from the session's scoped catalog.
+
+``tool_search`` takes one of: ``query`` (keywords; empty browses the catalog page by page) or
+``names`` (load those tools, as ``tool_describe`` does; see `answer_load`).
+"""
 
 from __future__ import annotations
 
 import re
 
-from .._clipping import clip, one_line
 from .._errors import SearchError
 from .._settings import ScoutSettings
-from .._texts import Dispatch, Search
+from .._texts import Search
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..disclosure._assembly import TurnPlan
 from ..search._base import SearchIndex
+from ._entries import bad_request, tool_entry
 from ._errors import ToolError
-from ._suggest import close_names
+from ._load import answer_load
 
-__all__ = ["answer_describe", "answer_search", "unknown_tool_error"]
+__all__ = ["answer_describe", "answer_search"]
 
 _BROWSE_PAGE = 50
 _BROWSE_MAX = 200
-_DESCRIBE_MAX = 10
 _DIGITS = re.compile(r"[0-9]{1,9}")
 
 
@@ -36,7 +39,12 @@ def answer_search(
     if query is None:
         query = ""
     if not isinstance(query, str):
-        return _bad_request(Search.QUERY_NOT_STRING)
+        return bad_request(Search.QUERY_NOT_STRING)
+    names = arguments.get("names")
+    if names not in (None, "", []):
+        if query.strip():
+            return bad_request(Search.QUERY_OR_NAMES)
+        return answer_load(names, plan=plan, listed=listed, settings=settings)
     limit = _int_argument(arguments.get("limit"))
     offset = _int_argument(arguments.get("offset")) or 0
     if not query.strip():
@@ -58,7 +66,7 @@ def answer_search(
     discovered: list[str] = []
     for hit in hits:
         tool = plan.scoped[hit.name]
-        entry = _entry(tool, settings.description_chars)
+        entry = tool_entry(tool, settings.description_chars)
         if hit.name in listed:
             entry["listed"] = True
         elif hit.name in plan.deferred:
@@ -81,61 +89,10 @@ def answer_search(
 
 
 def answer_describe(
-    arguments: JsonObject, *, plan: TurnPlan, listed: frozenset[str]
+    arguments: JsonObject, *, plan: TurnPlan, listed: frozenset[str], settings: ScoutSettings
 ) -> tuple[JsonObject, tuple[str, ...]] | ToolError:
-    """Answer a ``tool_describe`` call; returns the content and the tools it discovers."""
-    names = arguments.get("names", arguments.get("name"))
-    if isinstance(names, str):
-        names = [names]
-    if not isinstance(names, list) or not names or not all(isinstance(name, str) and name for name in names):
-        return _bad_request(Search.NAMES_LIST)
-    if len(names) > _DESCRIBE_MAX:
-        return _bad_request(Search.too_many_names(_DESCRIBE_MAX))
-    described: list[JsonObject] = []
-    already: list[str] = []
-    missing: list[str] = []
-    for name in dict.fromkeys(names):
-        tool = plan.scoped.get(name)
-        if tool is None:
-            missing.append(name)
-        elif name in listed:
-            already.append(name)
-        else:
-            described.append({**_entry(tool, None), "parameters": tool.parameters})
-    if not described and not already:
-        return _unknown(missing, plan)
-    content: JsonObject = {"tools": described}
-    if already:
-        content["already_listed"] = already
-    if missing:
-        content["not_found"] = missing
-        content["candidates"] = list(_candidates(missing, plan))
-    content["hint"] = Search.DESCRIBED
-    return content, tuple(str(entry["name"]) for entry in described if entry["name"] in plan.deferred)
-
-
-def unknown_tool_error(name: str, plan: TurnPlan) -> ToolError:
-    """The refusal for a name that is not a tool this session may use (never says which)."""
-    return _unknown([name], plan)
-
-
-def _unknown(names: list[str], plan: TurnPlan) -> ToolError:
-    shown = ", ".join(repr(name) for name in names[:3])
-    return ToolError(
-        code="unknown_tool",
-        message=Dispatch.unknown(shown),
-        hint=Dispatch.UNKNOWN_HINT,
-        tool=names[0] if len(names) == 1 else None,
-        candidates=_candidates(names, plan),
-    )
-
-
-def _candidates(names: list[str], plan: TurnPlan) -> tuple[str, ...]:
-    pool = [tool.name for tool in plan.scoped]
-    found: dict[str, None] = {}
-    for name in names:
-        found.update(dict.fromkeys(close_names(name, pool)))
-    return tuple(found)[:5]
+    """Answer a ``tool_describe`` call (`names`, or one `name`); returns the content and the tools it discovers."""
+    return answer_load(arguments.get("names", arguments.get("name")), plan=plan, listed=listed, settings=settings)
 
 
 def _browse(plan: TurnPlan, listed: frozenset[str], *, page: int, offset: int) -> JsonObject:
@@ -164,15 +121,6 @@ def _browse_entry(tool: ToolSpec, listed: frozenset[str]) -> JsonObject:
     return entry
 
 
-def _entry(tool: ToolSpec, description_chars: int | None) -> JsonObject:
-    text = one_line(tool.description)
-    entry: JsonObject = {"name": tool.name}
-    if tool.namespace is not None:
-        entry["namespace"] = tool.namespace
-    entry["description"] = clip(text, description_chars) if description_chars is not None else tool.description
-    return entry
-
-
 def _namespaces(plan: TurnPlan) -> list[JsonObject]:
     counts: dict[str, int] = {}
     for tool in plan.scoped:
@@ -191,7 +139,3 @@ def _int_argument(value: object) -> int | None:
     if isinstance(value, str) and _DIGITS.fullmatch(value.strip()):
         return int(value.strip())
     return None
-
-
-def _bad_request(message: str) -> ToolError:
-    return ToolError(code="invalid_request", message=message, hint=Dispatch.FIX_CALL)

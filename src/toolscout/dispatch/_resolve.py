@@ -16,8 +16,9 @@ from ..disclosure._assembly import TurnPlan
 from ..disclosure._bridge import BRIDGE_NAMES, CALL, DESCRIBE, SEARCH
 from ..search._base import SearchIndex
 from ._arguments import parse_arguments, validate_arguments
-from ._bridge_reads import answer_describe, answer_search, unknown_tool_error
+from ._bridge_reads import answer_describe, answer_search
 from ._call import BridgeAnswer, Resolution, ToolCall
+from ._entries import unknown_tool_error
 from ._errors import ToolError
 
 __all__ = ["resolve_call"]
@@ -59,7 +60,7 @@ def resolve_call(
         answer = (
             answer_search(arguments, plan=plan, listed=listed, index=index, settings=settings)
             if name == SEARCH
-            else answer_describe(arguments, plan=plan, listed=listed)
+            else answer_describe(arguments, plan=plan, listed=listed, settings=settings)
         )
         if isinstance(answer, ToolError):
             return answer
@@ -111,7 +112,9 @@ def _oversized_inner(name: str, arguments: JsonObject, settings: ScoutSettings) 
         query = arguments.get("query")
         if isinstance(query, str) and len(query) > settings.max_query_chars:
             return _too_long("query (in characters)", len(query), settings.max_query_chars, name)
-    names = arguments.get("names") if name == DESCRIBE else [arguments.get("name")] if name == CALL else []
+    names = arguments.get("names") if name in (DESCRIBE, SEARCH) else [arguments.get("name")] if name == CALL else []
+    if name == DESCRIBE and names is None:
+        names = arguments.get("name")
     if isinstance(names, str):
         names = [names]
     for item in names if isinstance(names, list) else []:

@@ -229,7 +229,7 @@ class ActivityLog:
 
 def _kind(outcome: ToolOutcome) -> ActivityKind:
     if outcome.requested in _SEARCH_NAMES and outcome.name in _SEARCH_NAMES:
-        return "search"
+        return "describe" if outcome.arguments.get("names") not in (None, "", []) else "search"
     if outcome.requested in _DESCRIBE_NAMES and outcome.name in _DESCRIBE_NAMES:
         return "describe"
     if outcome.error is not None and outcome.error.code in _REFUSALS:

@@ -1,8 +1,8 @@
 """Provider-neutral tool calls: what the adapters parse out of a response and hand to dispatch.
 
 The model only ever sees provider names (`NameMap`); here they are mapped back before dispatch,
-including the names inside ``tool_call`` and ``tool_describe`` arguments, and mapped forward
-again in the answers of ``tool_search`` / ``tool_describe`` and in error candidates.
+including the names inside ``tool_call``, ``tool_describe`` and ``tool_search`` (``names``)
+arguments, and mapped forward again in the answers of ``tool_search`` / ``tool_describe`` and in error candidates.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ async def dispatch_call(session: ScoutSession, call: ProviderCall, names: NameMa
     if call.kind == "search":
         return await session.dispatch(SEARCH, _search_arguments(call.arguments), call_id=call.call_id)
     arguments = call.arguments
-    if call.name in (CALL, DESCRIBE) and names.renamed:
+    if call.name in (CALL, DESCRIBE, SEARCH) and names.renamed:
         arguments = _unmap_arguments(call.name, arguments, names)
     return await session.dispatch(call.name, arguments, call_id=call.call_id)
 
@@ -150,8 +150,8 @@ def _unmap_arguments(tool: str, arguments: object, names: NameMap) -> object:
     out = dict(arguments)
     if tool == CALL and isinstance(out.get("name"), str):
         out["name"] = names.to_tool(out["name"])
-    if tool == DESCRIBE:
-        for key in ("names", "name"):
+    if tool in (DESCRIBE, SEARCH):
+        for key in ("names", "name") if tool == DESCRIBE else ("names",):
             value = out.get(key)
             if isinstance(value, str):
                 out[key] = names.to_tool(value)

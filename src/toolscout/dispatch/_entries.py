@@ -1,0 +1,58 @@
+"""The pieces bridge answers share: a tool's entry, a bad-request refusal, the unknown-tool refusal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .._clipping import clip, one_line
+from .._texts import Dispatch
+from .._types import JsonObject
+from ..catalog import ToolSpec
+from ..disclosure._assembly import TurnPlan
+from ._errors import ToolError
+from ._suggest import close_names
+
+__all__ = ["bad_request", "candidates", "tool_entry", "unknown_tool_error", "unknown_tools_error"]
+
+
+def tool_entry(tool: ToolSpec, description_chars: int | None) -> JsonObject:
+    """A tool's name, namespace and description (cut to `description_chars` when given)."""
+    entry: JsonObject = {"name": tool.name}
+    if tool.namespace is not None:
+        entry["namespace"] = tool.namespace
+    if description_chars is None:
+        entry["description"] = tool.description
+    else:
+        entry["description"] = clip(one_line(tool.description), description_chars)
+    return entry
+
+
+def bad_request(message: str) -> ToolError:
+    """A malformed bridge call."""
+    return ToolError(code="invalid_request", message=message, hint=Dispatch.FIX_CALL)
+
+
+def unknown_tool_error(name: str, plan: TurnPlan) -> ToolError:
+    """The refusal for a name that is not a tool this session may use (never says which)."""
+    return unknown_tools_error([name], plan)
+
+
+def unknown_tools_error(names: Sequence[str], plan: TurnPlan, *, hint: str = Dispatch.UNKNOWN_HINT) -> ToolError:
+    """The refusal for names none of which is a tool this session may use."""
+    shown = ", ".join(repr(name) for name in names[:3])
+    return ToolError(
+        code="unknown_tool",
+        message=Dispatch.unknown(shown),
+        hint=hint,
+        tool=names[0] if len(names) == 1 else None,
+        candidates=candidates(names, plan),
+    )
+
+
+def candidates(names: Sequence[str], plan: TurnPlan) -> tuple[str, ...]:
+    """Up to five tool names of the session that look like `names`."""
+    pool = [tool.name for tool in plan.scoped]
+    found: dict[str, None] = {}
+    for name in names:
+        found.update(dict.fromkeys(close_names(name, pool)))
+    return tuple(found)[:5]

@@ -1,0 +1,107 @@
+"""Tool names as the model writes them: any case, quoted or backticked, with or without the namespace.
+
+A name resolves by its *key*: case folded, surrounding quotes, backticks and a trailing ``()``
+dropped, and the namespace separators ``__``, ``.``, ``:`` and ``/`` read alike. Each tool answers
+to its full name and to ``namespace<sep>name``; a tool whose name carries its namespace as a
+prefix (``time__get_current_time`` in namespace ``time``, as the gateway names them) also answers
+to the bare name (``get_current_time``). A full spelling wins over a bare one; a bare name that
+several namespaces share resolves to all of them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..catalog import Catalog
+
+__all__ = ["NameMatch", "ToolNames"]
+
+_SEPARATORS = re.compile(r"__|[.:/]")
+_PREFIX_SEPARATORS = "_.:/-"
+_EDGE = "`'\"“”‘’ \t\r\n"
+_IDENTIFIER = re.compile(r"[_.:/\-0-9]|[a-z][A-Z]")
+
+
+@dataclass(frozen=True, slots=True)
+class NameMatch:
+    """The tools one written name stands for."""
+
+    names: tuple[str, ...]
+    """The tools' full names, in catalog order."""
+    bare: bool
+    """True when only the bare (namespace-less) spelling matched."""
+
+
+class ToolNames:
+    """Every accepted spelling of a catalog's tool names. Read-only; build with `ToolNames.of`."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        """Index the names of `catalog` (prefer the cached `ToolNames.of`)."""
+        self._full: dict[str, list[str]] = {}
+        self._bare: dict[str, list[str]] = {}
+        for tool in catalog:
+            bare = _bare_name(tool.name, tool.namespace)
+            spellings = {tool.name}
+            if tool.namespace:
+                spellings.add(f"{tool.namespace}.{bare or tool.name}")
+            for key in {_key(spelling) for spelling in spellings}:
+                self._full.setdefault(key, []).append(tool.name)
+            if bare:
+                self._bare.setdefault(_key(bare), []).append(tool.name)
+
+    @staticmethod
+    def of(catalog: Catalog) -> ToolNames:
+        """The (cached) name index of `catalog`."""
+        return _cached(catalog)
+
+    def match(self, written: str) -> NameMatch | None:
+        """The tools `written` names, or None."""
+        key = _key(_strip(written))
+        if not key:
+            return None
+        found = self._full.get(key)
+        if found:
+            return NameMatch(tuple(found), bare=False)
+        found = self._bare.get(key)
+        return NameMatch(tuple(found), bare=True) if found else None
+
+    def query_match(self, query: str) -> NameMatch | None:
+        """The tools a whole search query names exactly, or None.
+
+        A bare name counts only when it looks like an identifier (``get_current_time``, not
+        ``add``): a plain word is a keyword, even if some server has a tool called that.
+        """
+        text = _strip(query)
+        if not text or any(character.isspace() for character in text):
+            return None
+        found = self.match(text)
+        if found is None or (found.bare and not _IDENTIFIER.search(text)):
+            return None
+        return found
+
+
+@lru_cache(maxsize=32)
+def _cached(catalog: Catalog) -> ToolNames:
+    return ToolNames(catalog)
+
+
+def _bare_name(name: str, namespace: str | None) -> str | None:
+    """The name without its ``namespace<sep>`` prefix, when it has one."""
+    if not namespace or len(name) <= len(namespace) + 1:
+        return None
+    if not name.casefold().startswith(namespace.casefold()) or name[len(namespace)] not in _PREFIX_SEPARATORS:
+        return None
+    return name[len(namespace) :].lstrip(_PREFIX_SEPARATORS) or None
+
+
+def _strip(text: str) -> str:
+    """Drop surrounding quotes, backticks and sentence punctuation, and a trailing ``()``."""
+    text = text.strip(_EDGE).rstrip(",;!?.")
+    text = text[:-2] if text.endswith("()") else text
+    return text.strip(_EDGE)
+
+
+def _key(text: str) -> str:
+    return _SEPARATORS.sub(".", text.casefold())
