@@ -175,11 +175,11 @@ OK = {"command": "x"}
         ({}, "mcpServers", "add at least one server"),
         ({"mcpServers": {}}, "mcpServers", "add at least one server"),
         ({"mcpServers": []}, "mcpServers", "add at least one server"),
-        ({"mcpServers": {"a b": OK}}, "mcpServers.a b", "letters, digits"),
-        ({"mcpServers": {"-a": OK}}, "mcpServers.-a", "starting with a letter or digit"),
-        ({"mcpServers": {"a.b": OK}}, "mcpServers.a.b", "letters, digits"),
-        ({"mcpServers": {"a" * 65: OK}}, "mcpServers." + "a" * 65, "1-64"),
         ({"mcpServers": {"gh__x": OK}}, "mcpServers.gh__x", "separator"),
+        ({"mcpServers": {"gh __x": OK}}, "mcpServers.gh __x", "namespace 'gh-__x' contains the separator"),
+        ({"mcpServers": {" ": OK}}, "mcpServers. ", "non-empty, printable"),
+        ({"mcpServers": {"a\nb": OK}}, "mcpServers.a\nb", "non-empty, printable"),
+        ({"mcpServers": {"Ant Design": OK, "Ant-Design": OK}}, "mcpServers.Ant-Design", "as server 'Ant Design'"),
         ({"mcpServers": {"a": "npx"}}, "mcpServers.a", "must be an object"),
         ({"mcpServers": {"a": {}}}, "mcpServers.a", "neither 'command' nor 'url'"),
         ({"mcpServers": {"a": {"command": "x", "url": "http://h"}}}, "mcpServers.a", "both 'command' and 'url'"),
@@ -337,3 +337,39 @@ def test_a_scope_naming_an_unknown_server_is_an_error_naming_the_closest(scope: 
         GatewayConfig.from_mapping({"mcpServers": {"github": OK}, "toolscout": {"scope": scope}})
     assert caught.value.key == key
     assert fix in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "namespace"),
+    [
+        ("github", "github"),
+        ("google-sheets_v2", "google-sheets_v2"),
+        ("Ant Design Components", "Ant-Design-Components"),
+        ("Café Tools", "Cafe-Tools"),
+        ("my.server", "my-server"),
+        ("-lead", "lead"),
+        ("My  -- Server!", "My-Server"),
+        ("日本語", "server-77710aed"),
+        ("日本語 tools", "tools-0bb94d74"),
+        ("a" * 65, "a" * 55 + "-635361c4"),
+    ],
+)
+def test_any_server_name_gets_a_namespace_that_providers_accept(name: str, namespace: str) -> None:
+    from toolscout.providers import ANTHROPIC_NAMES, GEMINI_NAMES, OPENAI_NAMES
+
+    config = GatewayConfig.from_mapping({"mcpServers": {name: OK}})
+    assert list(config.servers) == [namespace]
+    assert config.labels == ({} if name == namespace else {namespace: name})
+    assert len(namespace) <= 64
+    for rules in (OPENAI_NAMES, ANTHROPIC_NAMES, GEMINI_NAMES):  # what "namespace__tool" puts in a tool name
+        assert rules.accepts(f"_{namespace[:40]}__tool"), rules.label
+
+
+def test_settings_name_a_server_by_its_name_as_written_or_its_namespace() -> None:
+    data = {
+        "mcpServers": {"Ant Design Components": OK, "Time Server": OK},
+        "toolscout": {"scope": {"servers": ["Ant Design Components"], "tools": ["Time-Server:get_*"]}},
+    }
+    scope = GatewayConfig.from_mapping(data).settings.scope
+    assert scope.servers == ("Ant-Design-Components",)
+    assert scope.tools == ("Time-Server:Time-Server__get_*",)

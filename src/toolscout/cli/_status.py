@@ -110,13 +110,14 @@ def _print(report: dict[str, Any]) -> None:
     if not isinstance(upstreams, list):
         click.echo(f"status: {report.get('status')} (send a token to see the upstreams)")
         return
-    width = max((len(str(entry.get("name"))) for entry in upstreams), default=4)
+    shown = {id(entry): _shown_name(entry) for entry in upstreams}
+    width = max((len(name) for name in shown.values()), default=4)
     click.echo(f"status: {report.get('status')}")
     search = report.get("search")
     if isinstance(search, dict):
         click.echo(f"  search: {_search_line(search)}")
     for entry in upstreams:
-        line = f"  {entry['name']:<{width}}  {entry['state']:<10}  {entry.get('tools', 0):>4} tools"
+        line = f"  {shown[id(entry)]:<{width}}  {entry['state']:<10}  {entry.get('tools', 0):>4} tools"
         if entry.get("restarts"):
             line += f"  restarts={entry['restarts']}"
         if entry.get("gave_up"):
@@ -137,3 +138,9 @@ def _search_line(search: dict[str, Any]) -> str:
     if state == "failed":
         return f"{mode} (embeddings failed: {search.get('error')})"
     return str(mode)
+
+
+def _shown_name(entry: dict[str, Any]) -> str:
+    """The server's namespace, with its name as written when that differs ("Ant-Design (Ant Design)")."""
+    label = entry.get("label")
+    return f"{entry['name']} ({label})" if label else str(entry["name"])

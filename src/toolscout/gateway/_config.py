@@ -11,7 +11,10 @@
 }
 ```
 
-The same keys work in a TOML file (``[mcpServers.github]``, ``[toolscout]``); VS Code's
+Server names are kept as written ("Ant Design Components"); each server's tools are named
+``namespace__tool``, with a namespace derived from the name so tool names stay within what model
+providers accept (`namespace_for` in ``_servernames.py`` has the rule; two servers deriving the
+same namespace are an error). The same keys work in a TOML file (``[mcpServers.github]``, ``[toolscout]``); VS Code's
 ``servers`` key is accepted for ``mcpServers``. Every string may use ``${VAR}`` or
 ``${VAR:-default}`` (``$${`` writes a literal ``${``). A relative ``cwd`` is taken from the
 config file's folder; a relative command path (one containing ``/``) from the server's ``cwd``,
@@ -22,7 +25,6 @@ and so is a relative ``toolscout.store`` path. Env and header values and auth to
 from __future__ import annotations
 
 import json
-import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -45,11 +47,10 @@ from .._validation import Finite, NoBool, validate_section
 from ..offload._settings import OffloadSettings
 from ._auth import AuthSettings
 from ._envsubst import expand_env
-from ._servernames import ServerNames
+from ._servernames import ServerNames, namespace_for
 
 __all__ = ["GatewayConfig", "GatewaySettings", "HttpServer", "ServerConfig", "StdioServer", "load_config"]
 
-_SERVER_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 # Keys some MCP clients add to a server entry; they mean nothing to the gateway.
 _IGNORED_SERVER_KEYS = frozenset({"autoApprove", "alwaysAllow", "timeout", "description", "transportType"})
 
@@ -153,7 +154,9 @@ class GatewayConfig(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     servers: dict[str, ServerConfig]
-    """Upstream servers by name (the name becomes the tools' namespace), in file order."""
+    """Upstream servers by namespace (derived from the name as written, see `namespace_for`), in file order."""
+    labels: dict[str, str] = {}
+    """The name as written of each server whose namespace differs from it (namespace → name)."""
     settings: GatewaySettings = GatewaySettings()
     """The ``toolscout`` section."""
     source: Path | None = None
@@ -185,9 +188,18 @@ class GatewayConfig(BaseModel):
                 'add at least one server: {"mcpServers": {"name": {"command": ...} or {"url": ...}}}',
                 key=servers_key,
             )
-        servers = {
-            name: _server(name, raw, key=f"{servers_key}.{name}", base=base) for name, raw in raw_servers.items()
-        }
+        servers: dict[str, ServerConfig] = {}
+        names: dict[str, str] = {}
+        for name, raw in raw_servers.items():
+            key = f"{servers_key}.{name}"
+            namespace = _namespace(name, key=key)
+            if namespace in servers:
+                raise ConfigError(
+                    f"gets the namespace {namespace!r}, as server {names[namespace]!r} does: rename one of them",
+                    key=key,
+                )
+            servers[namespace] = _server(raw, key=key, base=base)
+            names[namespace] = name
         raw_settings = expand_env(data.get("toolscout", {}), "toolscout")
         if not isinstance(raw_settings, dict):
             raise ConfigError("must be an object (a table in TOML) of gateway settings", key="toolscout")
@@ -198,22 +210,22 @@ class GatewayConfig(BaseModel):
             source=source,
             build=lambda data: GatewaySettings(**dict[str, Any](data)),
         )
-        for name in servers:
-            if settings.separator in name:
+        for namespace, name in names.items():
+            if settings.separator in namespace:
                 raise ConfigError(
-                    f"server name contains the separator {settings.separator!r}, so its tool names would be "
-                    "ambiguous: rename the server or change toolscout.separator",
+                    f"server namespace {namespace!r} contains the separator {settings.separator!r}, so its tool "
+                    "names would be ambiguous: rename the server or change toolscout.separator",
                     key=f"{servers_key}.{name}",
                 )
-        settings = _resolve_servers(
-            settings, ServerNames({name: name for name in servers}, separator=settings.separator)
-        )
+        written = {name: namespace for namespace, name in names.items()}
+        settings = _resolve_servers(settings, ServerNames(written, separator=settings.separator))
         if settings.store is not None and settings.store != "memory" and "://" not in settings.store:
             settings = settings.model_copy(update={"store": str(base / Path(settings.store).expanduser())})
         if settings.offload.folder is not None and not settings.offload.folder.is_absolute():
             offload = settings.offload.model_copy(update={"folder": base / settings.offload.folder})
             settings = settings.model_copy(update={"offload": offload})
-        return cls(servers=servers, settings=settings)
+        labels = {namespace: name for namespace, name in names.items() if name != namespace}
+        return cls(servers=servers, labels=labels, settings=settings)
 
 
 def _resolve_servers(settings: GatewaySettings, names: ServerNames) -> GatewaySettings:
@@ -279,13 +291,13 @@ def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _server(name: object, raw: object, *, key: str, base: Path) -> ServerConfig:
-    if not isinstance(name, str) or not _SERVER_NAME_RE.fullmatch(name):
-        raise ConfigError(
-            "server names become tool namespaces (name__tool): use 1-64 letters, digits, '-' or '_', "
-            "starting with a letter or digit",
-            key=key,
-        )
+def _namespace(name: object, *, key: str) -> str:
+    if not isinstance(name, str) or not name.strip() or not name.isprintable():
+        raise ConfigError("a server name must be a non-empty, printable string", key=key)
+    return namespace_for(name)
+
+
+def _server(raw: object, *, key: str, base: Path) -> ServerConfig:
     if not isinstance(raw, dict):
         raise ConfigError('must be an object: {"command": ..., "args": [...]} or {"url": ...}', key=key)
     entry: JsonObject = {k: v for k, v in raw.items() if k not in _IGNORED_SERVER_KEYS}

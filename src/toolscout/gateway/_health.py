@@ -43,8 +43,10 @@ def visible_servers(pool: UpstreamPool, scope: Scope, servers: Iterable[str] | N
 
 
 def _entry(status: UpstreamStatus) -> JsonObject:
+    entry: JsonObject = {} if status.label is None else {"label": status.label}
     return {
         "name": status.name,
+        **entry,
         "transport": status.transport,
         "state": status.state,
         "tools": status.tools,

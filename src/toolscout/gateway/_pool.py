@@ -52,7 +52,7 @@ class UpstreamStatus:
     """One upstream's state, as `/healthz` and `toolscout status` report it."""
 
     name: str
-    """The server's name."""
+    """The server's namespace (its name, unless that needed changing; see `label`)."""
     transport: Transport
     """How it is reached."""
     state: UpstreamState
@@ -71,6 +71,8 @@ class UpstreamStatus:
     """The negotiated MCP version while connected."""
     gave_up: bool = False
     """True once it failed too many times in a row: no further attempt is made."""
+    label: str | None = None
+    """The server's name as written in the config, when its namespace differs from it."""
 
 
 class _Slot:
@@ -135,6 +137,7 @@ class UpstreamPool:
         self.settings = config.settings
         self._starting = anyio.CapacityLimiter(start_concurrency)
         self._slots = {name: _Slot(name, server) for name, server in config.enabled_servers().items()}
+        self._labels = config.labels
         self._on_change = on_change
         self._routes: dict[str, tuple[str, str]] = {}
         self._closing = anyio.Event()
@@ -186,7 +189,7 @@ class UpstreamPool:
 
     def status(self) -> tuple[UpstreamStatus, ...]:
         """Every upstream's state, in config order."""
-        return tuple(_status(slot) for slot in self._slots.values())
+        return tuple(_status(slot, self._labels.get(slot.name)) for slot in self._slots.values())
 
     async def call(self, server: str, tool: str, arguments: Mapping[str, object]) -> CallToolResult:
         """Call `tool` on `server`, waiting (within the call timeout) for it to be connected.
@@ -392,7 +395,7 @@ async def _first(*waits: Callable[[], Awaitable[None]]) -> None:
             group.start_soon(run, wait)
 
 
-def _status(slot: _Slot) -> UpstreamStatus:
+def _status(slot: _Slot, label: str | None) -> UpstreamStatus:
     listing = slot.listing
     upstream = slot.upstream
     return UpstreamStatus(
@@ -406,4 +409,5 @@ def _status(slot: _Slot) -> UpstreamStatus:
         restarts=slot.restarts,
         protocol_version=upstream.protocol_version if upstream is not None else None,
         gave_up=slot.gave_up,
+        label=label,
     )

@@ -1,5 +1,20 @@
 """Server names in a gateway config: what users write, and the namespaces their tools get.
 
+A server may be named anything MCP clients accept ("Ant Design Components", "Café", "日本語").
+Its tools are named ``namespace<separator>tool``, and tool names must stay within what model
+providers accept (letters, digits, ``_`` and ``-``), so each server gets a namespace:
+
+- a name of 1-64 letters, digits, ``_`` and ``-`` (starting with a letter or digit) is its own
+  namespace;
+- any other name is folded to ASCII (accents dropped), every run of other characters (and of
+  ``-``) becomes one ``-``, and leading or trailing ``-``/``_`` go: "Ant Design Components" → ``Ant-Design-Components``;
+- when characters had no ASCII form, the result was empty, or it is longer than 64, the name gets
+  ``-`` and the first 8 hex digits of its SHA-256 (after at most 55 characters): "日本語" →
+  ``server-<hash>``.
+
+Two servers with the same namespace are an error naming both. Listings (``/healthz``,
+``toolscout status``) show the name as written next to the namespace.
+
 Settings refer to servers by name: ``toolscout.scope.servers``, auth grants' ``servers``, and
 ``server:tool`` patterns. `ServerNames` resolves each reference to the server's namespace, by
 its name as written, by its namespace, or loosely the way mcpagent matches them (ignoring case,
@@ -13,14 +28,40 @@ tool by its own name on that server, as mcpagent writes it) becomes
 from __future__ import annotations
 
 import difflib
+import hashlib
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 
 from .._errors import ConfigError
 from .._settings import ScopeSettings
 
-__all__ = ["ServerNames"]
+__all__ = ["ServerNames", "namespace_for"]
 
 _GLOB_CHARS = frozenset("*?[")
+_NAMESPACE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_OTHER_RE = re.compile(r"[^A-Za-z0-9_-]+")
+_DASHES_RE = re.compile(r"-{2,}")
+_MAX_CHARS = 64
+_HASH_DIGITS = 8
+
+
+def namespace_for(name: str) -> str:
+    """The namespace of a server named `name` (see the module docs for the rule)."""
+    if _NAMESPACE_RE.fullmatch(name):
+        return name
+    folded: list[str] = []
+    lost = False
+    for char in unicodedata.normalize("NFKD", name):
+        if char.isascii():
+            folded.append(char)
+        elif not unicodedata.combining(char):
+            lost = True
+    slug = _DASHES_RE.sub("-", _OTHER_RE.sub("-", "".join(folded))).strip("-_")
+    if slug and not lost and len(slug) <= _MAX_CHARS:
+        return slug
+    digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:_HASH_DIGITS]
+    return f"{(slug or 'server')[: _MAX_CHARS - _HASH_DIGITS - 1].rstrip('-_')}-{digest}"
 
 
 def _loose(name: str) -> str:
