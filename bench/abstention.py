@@ -32,7 +32,7 @@ RESERVED = frozenset({"tool_search", "tool_describe", "tool_call"})
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mode", choices=("lexical", "hybrid"), default="lexical")
-    parser.add_argument("--queries", type=int, default=400, help="requests drawn from the tuning set")
+    parser.add_argument("--queries", type=int, default=200, help="requests drawn from the tuning set")
     args = parser.parse_args()
     data = load_bfcl()
     # BFCL has a function named tool_search: a bridge tool's name, which ToolScout refuses in a catalog.
