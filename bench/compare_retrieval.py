@@ -88,6 +88,7 @@ def markdown(rows: list[dict[str, object]], *, n_tools: int, n_queries: int) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--systems", nargs="*", help="subset of systems to run (default: all)")
+    parser.add_argument("--name", default="retrieval", help="results file stem (default: retrieval)")
     args = parser.parse_args()
     data = load_bfcl(TUNING_CATEGORIES)
     queries = [q.query for q in data.queries]
@@ -119,15 +120,15 @@ def main() -> None:
         "machine": f"{platform.machine()} {os.cpu_count()} cpus, python {platform.python_version()}",
         "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()],
     }
-    (RESULTS / "retrieval.json").write_text(
+    (RESULTS / f"{args.name}.json").write_text(
         json.dumps({"meta": meta, "systems": rows, "by_category": categories}, indent=1) + "\n", encoding="utf-8"
     )
-    with (RESULTS / "retrieval.csv").open("w", newline="", encoding="utf-8") as out:
+    with (RESULTS / f"{args.name}.csv").open("w", newline="", encoding="utf-8") as out:
         writer = csv.DictWriter(out, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
     table = markdown(rows, n_tools=len(data.catalog), n_queries=len(data.queries))
-    (RESULTS / "retrieval.md").write_text(table, encoding="utf-8")
+    (RESULTS / f"{args.name}.md").write_text(table, encoding="utf-8")
     raw = RESULTS / "raw"
     raw.mkdir(exist_ok=True)
     with (raw / "retrieval_rankings.jsonl").open("w", encoding="utf-8") as out:
