@@ -37,17 +37,24 @@ def check_schema(schema: JsonObject) -> None:
 
 
 def _valid_for_rust(dialect: type[Validator], schema: JsonObject) -> bool:
+    metaschema = _metaschema(dialect)
     try:
-        return _metaschema(dialect).is_valid(schema)
+        return metaschema is not None and metaschema.is_valid(schema)
     except (TypeError, ValueError, OverflowError, RecursionError):  # a value Rust cannot take: jsonschema decides
         return False
 
 
 @cache
-def _metaschema(dialect: type[Validator]) -> jsonschema_rs.Validator:
-    """A compiled validator of `dialect`'s metaschema, checking formats as ``dialect.check_schema`` does."""
+def _metaschema(dialect: type[Validator]) -> jsonschema_rs.Validator | None:
+    """A compiled validator of `dialect`'s metaschema, checking formats as ``dialect.check_schema`` does.
+
+    None for a dialect `jsonschema_rs` does not support (Draft 3): `jsonschema` checks those.
+    """
     checker = validator_for(dialect.META_SCHEMA, default=dialect).FORMAT_CHECKER
     formats: dict[str, Callable[..., bool]] = {
         name: partial(checker.conforms, format=name) for name in checker.checkers
     }
-    return jsonschema_rs.validator_for(dialect.META_SCHEMA, formats=formats, validate_formats=True, offline=True)
+    try:
+        return jsonschema_rs.validator_for(dialect.META_SCHEMA, formats=formats, validate_formats=True, offline=True)
+    except ValueError:
+        return None
