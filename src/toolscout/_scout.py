@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import inspect
 import threading
 import time
@@ -12,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, cast
 
 import anyio
+import anyio.to_thread
 
 from ._scope import Scope
 from ._settings import ScoutSettings
@@ -321,12 +321,15 @@ class ScoutSession:
         return self.scout.store.discovered(self.session_id)
 
     def assemble(self) -> Assembly:
-        """The tools array and guidance to send this turn (decided afresh from the live catalog)."""
+        """The tools array and guidance to send this turn (decided afresh from the live catalog).
+
+        Only the reveal style sends discovered tools, so only it reads the store.
+        """
         scout = self.scout
         return assemble(
             scout.plan(self.scope),
             settings=scout.settings,
-            discovered=self.discovered,
+            discovered=self.discovered if scout.settings.style == "reveal" else (),
             own_tools=scout.offload.tools if scout.offload is not None else (),
         )
 
@@ -341,11 +344,18 @@ class ScoutSession:
         return self._record(resolution)[0]
 
     async def dispatch(self, name: object, arguments: object = None, *, call_id: str | None = None) -> ToolOutcome:
-        """Handle one tool call from the model and return its outcome. Never raises for bad model input."""
+        """Handle one tool call from the model and return its outcome. Never raises for bad model input.
+
+        Resolving (searches, schema checks) and the store's reads and writes run in a worker
+        thread, so a slow store or a big catalog never stalls the event loop.
+
+        Raises:
+            StoreError: The discovery store failed.
+        """
         started = time.perf_counter()
-        # Off the event loop: a search over a big catalog (or a query embedding) takes milliseconds.
-        resolved = await anyio.to_thread.run_sync(functools.partial(self._resolve, name, arguments, call_id=call_id))
-        resolution, newly = self._record(resolved)
+        resolution, newly = await anyio.to_thread.run_sync(
+            lambda: self._record(self._resolve(name, arguments, call_id=call_id))
+        )
         raw = arguments if isinstance(arguments, dict) else {}
         outcome = await run_resolution(
             resolution,

@@ -55,10 +55,23 @@ async def test_a_failing_session_store_is_a_clear_error_not_a_crash(tmp_path: Pa
         async with Gateway(config(mode="on"), transport="stdio", wait_for_upstreams=True, store=store) as gateway:
             async with Client(gateway.server) as client:
                 store.close()
-                with pytest.raises(MCPError) as listing:
-                    await client.list_tools()
+                # The bridge style lists no discoveries: its tools/list never needs the store.
+                assert names(await client.list_tools()) == ["tool_search", "tool_describe", "tool_call"]
                 with pytest.raises(MCPError) as calling:
                     await client.call_tool("tool_search", {"query": "alpha"})
-    for caught in (listing, calling):
-        assert "session store is unavailable" in str(caught.value)
-        assert "s.db" not in str(caught.value)
+    assert "session store is unavailable" in str(calling.value)
+    assert "s.db" not in str(calling.value)
+
+
+async def test_a_failing_store_fails_the_reveal_listing_clearly(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "s.db")
+    with anyio.fail_after(LIMIT_S):
+        async with Gateway(
+            config(mode="on", style="reveal"), transport="stdio", wait_for_upstreams=True, store=store
+        ) as gateway:
+            async with Client(gateway.server) as client:
+                store.close()
+                with pytest.raises(MCPError) as listing:
+                    await client.list_tools()
+    assert "session store is unavailable" in str(listing.value)
+    assert "s.db" not in str(listing.value)

@@ -1,11 +1,12 @@
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from toolscout import ConfigError, MemoryStore, SqliteStore, StoreError
-from toolscout.gateway._stores import default_store_path, open_store
+from toolscout.gateway._stores import TimedStore, default_store_path, open_store
 
 
 def test_the_default_store_is_an_sqlite_file_in_the_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -47,3 +48,23 @@ def test_an_unreachable_redis_is_a_store_error_without_the_password() -> None:
         open_store("redis://user:hunter2-secret@127.0.0.1:1/0")
     assert "hunter2" not in str(caught.value)
     assert "127.0.0.1:1" in str(caught.value)
+
+
+def test_a_timed_store_answers_within_its_limit_while_the_file_is_locked(tmp_path: Path) -> None:
+    from tests.gateway.test_store_outage import sqlite_locked
+
+    path = tmp_path / "s.db"
+    store = TimedStore(SqliteStore(path, timeout=30), timeout_s=0.5)
+    try:
+        assert store.discover("a", ["x"]) == ("x",)
+        with sqlite_locked(path):
+            started = time.monotonic()
+            with pytest.raises(StoreError, match=r"did not answer within 0\.5 s"):
+                store.discover("a", ["y"])
+            # Bounded by the wrapper, not by SQLite's own 30 s busy timeout.
+            assert time.monotonic() - started < 25
+        assert store.discovered("a")[0] == "x"  # usable again once the lock is gone
+    finally:
+        store.close()
+    with pytest.raises(StoreError, match="closed"):
+        store.discovered("a")

@@ -117,6 +117,9 @@ class GatewaySettings(ScoutSettings):
     store: str | None = Field(default=None, min_length=1)
     """Where session discoveries live: an SQLite file path (relative to the config file), ``memory``,
     or a ``redis://`` URL (needs ``toolscout[redis]``). Default: ``sessions.sqlite3`` in the data dir."""
+    store_timeout_s: Annotated[float, Finite, Field(gt=0)] = 5.0
+    """Seconds one session-store read or write may take; past it, only the call that needed it fails
+    (a locked SQLite file or an unreachable Redis never stalls other clients or ``/healthz``)."""
     session_id: str | None = Field(default=None, min_length=1, max_length=200)
     """stdio: the session id to use (default: derived from the client's name, so it survives restarts)."""
     host: str = Field(default="127.0.0.1", min_length=1)

@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import Any
 
 import anyio
+import anyio.to_thread
 from mcp.server import Server
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.subscriptions import ListenHandler
@@ -39,7 +40,7 @@ from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT, Upstream
 from .._types import JsonObject, Transport
 from .._version import __version__
 from ..disclosure import SEARCH
-from ..disclosure._assembly import Assembly
+from ..disclosure._assembly import Assembly, assemble
 from ..dispatch._call import ToolCall
 from ..observe import ActivityLog, Metrics
 from ..offload import Offloader
@@ -52,7 +53,7 @@ from ._health import visible_servers
 from ._pool import UpstreamPool
 from ._records import UpstreamError
 from ._sessions import Caller, ChangeBus, Identities, LegacySessions
-from ._stores import open_store
+from ._stores import TimedStore, open_store
 from ._wire import call_result, mcp_tool
 
 __all__ = ["Gateway"]
@@ -85,7 +86,8 @@ class Gateway:
         Args:
             config: Upstream servers and the ``toolscout`` settings.
             transport: How clients reach it; decides how sessions are identified.
-            store: Discovery store (default: the one ``toolscout.store`` names).
+            store: Discovery store (default: the one ``toolscout.store`` names); every call to it is
+                bounded by ``toolscout.store_timeout_s`` (see `TimedStore`).
             start_concurrency: Upstreams started at the same time (default: ``toolscout.start_concurrency``).
             wait_for_upstreams: Let `__aenter__` wait for every upstream's first start attempt
                 (default: return at once; tools appear as upstreams attach).
@@ -96,7 +98,9 @@ class Gateway:
         """
         settings = config.settings
         self.config = config
-        self.store = store if store is not None else open_store(settings.store)
+        self.store = TimedStore(
+            store if store is not None else open_store(settings.store), timeout_s=settings.store_timeout_s
+        )
         offload = Offloader(settings.offload) if settings.offload.enabled else None
         self.activity = ActivityLog()
         self.scout = ToolScout(
@@ -156,17 +160,25 @@ class Gateway:
         """The toolscout session a caller's requests run in."""
         return self.scout.session(caller.session_id, scope=caller.scope)
 
-    def _assemble(self, caller: Caller) -> Assembly:
+    async def _assemble(self, caller: Caller) -> Assembly:
+        """The caller's assembly, built in a worker thread (the reveal style reads the store)."""
         try:
-            return self.session(caller).assemble()
+            return await anyio.to_thread.run_sync(self.session(caller).assemble)
         except StoreError as exc:
             raise _store_down(exc) from None
+
+    async def _guidance(self, caller: Caller) -> str:
+        """The caller's guidance: it depends on the catalog and scope only, never on the store."""
+        scout = self.scout
+        return await anyio.to_thread.run_sync(
+            lambda: assemble(scout.plan(caller.scope), settings=scout.settings).guidance
+        )
 
     async def _list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> ListToolsResult:
         offloading = self.scout.offload is not None
-        tools = [mcp_tool(tool, offloading=offloading) for tool in self._assemble(self._caller(ctx)).tools]
+        tools = [mcp_tool(tool, offloading=offloading) for tool in (await self._assemble(self._caller(ctx))).tools]
         # The list varies by session and token and changes on reveal: never cache it.
         return ListToolsResult(tools=tools, ttl_ms=0, cache_scope="private")
 
@@ -214,7 +226,7 @@ class Gateway:
         result = await call_next(ctx)
         if ctx.method not in ("initialize", "server/discover") or not isinstance(result, dict):
             return result
-        guidance = self._assemble(self._caller(ctx)).guidance
+        guidance = await self._guidance(self._caller(ctx))
         result = {key: value for key, value in result.items() if key != "instructions"}
         if guidance:
             result["instructions"] = guidance

@@ -1,14 +1,21 @@
-"""Open the gateway's session store from ``toolscout.store``."""
+"""Open the gateway's session store from ``toolscout.store``, and bound every call to it in time."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
+from .._errors import StoreError
 from ..session import DiscoveryStore
 from ..session import open_store as open_session_store
 
-__all__ = ["default_store_path", "open_store"]
+__all__ = ["TimedStore", "default_store_path", "open_store"]
+
+_T = TypeVar("_T")
+_STORE_THREADS = 4
 
 
 def default_store_path() -> Path:
@@ -32,3 +39,55 @@ def open_store(spec: str | None) -> DiscoveryStore:
         StoreError: The store cannot be opened.
     """
     return open_session_store(spec, default=default_store_path(), key="toolscout.store")
+
+
+class TimedStore:
+    """A `DiscoveryStore` whose every call answers within `timeout_s` or raises `StoreError`.
+
+    The wrapped store runs on a few threads of its own, so a store that hangs (a locked SQLite
+    file, an unreachable Redis) holds at most those threads; the caller gets its error in time
+    and the store is used again as soon as it answers (a write that timed out may still land
+    then: discoveries only append, so that is harmless). Callers call it from a worker thread,
+    never from the event loop: waiting is blocking.
+    """
+
+    def __init__(self, inner: DiscoveryStore, *, timeout_s: float, threads: int = _STORE_THREADS) -> None:
+        """Wrap `inner`; at most `threads` of its calls run at once."""
+        self.inner = inner
+        self.timeout_s = timeout_s
+        self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="toolscout-store")
+
+    def discovered(self, session_id: str) -> tuple[str, ...]:
+        """The inner store's `discovered`, within the time limit."""
+        return self._call(self.inner.discovered, session_id)
+
+    def discover(self, session_id: str, names: Sequence[str]) -> tuple[str, ...]:
+        """The inner store's `discover`, within the time limit."""
+        return self._call(self.inner.discover, session_id, names)
+
+    def forget(self, session_id: str) -> None:
+        """The inner store's `forget`, within the time limit."""
+        self._call(self.inner.forget, session_id)
+
+    def sessions(self) -> int:
+        """The inner store's `sessions`, within the time limit."""
+        return self._call(self.inner.sessions)
+
+    def close(self) -> None:
+        """Drop the calls still queued, then close the inner store."""
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        self.inner.close()
+
+    def __repr__(self) -> str:
+        return f"TimedStore({self.inner!r}, timeout_s={self.timeout_s:g})"
+
+    def _call(self, method: Callable[..., _T], *args: object) -> _T:
+        try:
+            future = self._threads.submit(method, *args)
+        except RuntimeError:  # shut down
+            raise StoreError("the session store is closed") from None
+        try:
+            return future.result(timeout=self.timeout_s)
+        except TimeoutError:
+            future.cancel()  # not started yet: never runs
+            raise StoreError(f"the session store did not answer within {self.timeout_s:g} s") from None
