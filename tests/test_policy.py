@@ -132,3 +132,19 @@ def test_token_estimate_grows_with_schema_size():
         for i in range(10)
     ]
     assert _tokens(large) > 10 * _tokens([tiny])
+
+
+def test_a_null_token_share_leaves_the_decision_to_the_tool_count():
+    # everruns and AstrBot decide by count alone: huge schemas below the count stay in full.
+    big = _tools(4, words=5_000)
+    assert not _activation(big, threshold_pct=None, threshold_tools=5, fallback_threshold_tokens=1).active
+    counted = _activation(_tools(5, words=1), threshold_pct=None, threshold_tools=5)
+    assert counted.active and counted.threshold_tokens is None
+    assert "tool-count threshold of 5" in counted.reason
+
+
+def test_with_no_threshold_at_all_auto_defers_only_the_always_policy():
+    tools = [*_tools(50), ToolSpec(name="later", description="x", defer="always")]
+    activation = _activation(tools, threshold_pct=None, threshold_tools=None)
+    assert activation.deferred == ("later",)
+    assert "no threshold is set" in activation.reason

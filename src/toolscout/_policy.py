@@ -80,7 +80,8 @@ def decide_activation(
     `off` defers nothing. `on` defers every deferrable tool. `auto` defers tools with the
     `always` policy, and every deferrable tool once their definitions reach
     `threshold_pct` of the model's context window (or `fallback_threshold_tokens` when the
-    window is unknown) or their count reaches `threshold_tools`.
+    window is unknown) or their count reaches `threshold_tools`; a threshold set to None
+    never decides.
     """
     tools = classification.deferrable
     tokens = sum(schema_tokens(tool.to_definition(), counter) for tool in tools)
@@ -109,23 +110,31 @@ def decide_activation(
         return result(
             True, f"tool search is on: {len(tools)} deferrable tools (~{tokens} tokens) are deferred", every, None
         )
-    threshold = int(window * settings.threshold_pct / 100) if window is not None else settings.fallback_threshold_tokens
-    basis = (
-        f"{settings.threshold_pct:g}% of a {window}-token context window"
-        if window is not None
-        else "the fallback for an unknown context window"
-    )
-    if tokens >= threshold:
-        why = f"auto: ~{tokens} tokens of deferrable schemas reach the threshold of {threshold} ({basis})"
-        return result(True, why, every, threshold)
-    if settings.threshold_tools is not None and len(tools) >= settings.threshold_tools:
-        why = f"auto: {len(tools)} deferrable tools reach the tool-count threshold of {settings.threshold_tools}"
-        return result(True, why, every, threshold)
-    below = (
-        f"auto: ~{tokens} tokens of deferrable schemas are below the threshold of {threshold} ({basis})"
-        f" and {len(tools)} tools are below the tool-count threshold of {settings.threshold_tools}"
+    threshold: int | None = None
+    below: list[str] = []
+    if settings.threshold_pct is not None:
+        threshold = (
+            int(window * settings.threshold_pct / 100) if window is not None else settings.fallback_threshold_tokens
+        )
+        basis = (
+            f"{settings.threshold_pct:g}% of a {window}-token context window"
+            if window is not None
+            else "the fallback for an unknown context window"
+        )
+        if tokens >= threshold:
+            why = f"auto: ~{tokens} tokens of deferrable schemas reach the threshold of {threshold} ({basis})"
+            return result(True, why, every, threshold)
+        below.append(f"~{tokens} tokens of deferrable schemas are below the threshold of {threshold} ({basis})")
+    if settings.threshold_tools is not None:
+        if len(tools) >= settings.threshold_tools:
+            why = f"auto: {len(tools)} deferrable tools reach the tool-count threshold of {settings.threshold_tools}"
+            return result(True, why, every, threshold)
+        below.append(f"{len(tools)} tools are below the tool-count threshold of {settings.threshold_tools}")
+    below_text = "auto: " + (
+        " and ".join(below) if below else "no threshold is set (threshold_pct and threshold_tools are null)"
     )
     always = tuple(tool.name for tool in tools if tool.defer == "always")
     if always:
-        return result(True, f"{below}; the {len(always)} tools with policy 'always' are deferred", always, threshold)
-    return result(False, below, (), threshold)
+        why = f"{below_text}; the {len(always)} tools with policy 'always' are deferred"
+        return result(True, why, always, threshold)
+    return result(False, below_text, (), threshold)

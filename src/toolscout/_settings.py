@@ -96,12 +96,14 @@ class ScoutSettings(BaseSettings):
     reveal_stubs: StrictBool = False
     """Reveal style: send not-yet-revealed tools as name + description stubs; tool_search loads a stub's full
     schema, which it carries from the next turn on. A stub called before that is checked against its real schema."""
-    threshold_pct: Annotated[float, Finite, Field(ge=0, le=100)] = 10.0
-    """``auto``: defer once the deferrable schemas reach this share (percent) of the model's context window."""
+    threshold_pct: Annotated[float, Finite, Field(ge=0, le=100)] | None = 10.0
+    """``auto``: defer once the deferrable schemas reach this share (percent) of the model's context window
+    (null: their size never decides)."""
     threshold_tools: Annotated[int, NoBool, Field(ge=1)] | None = 30
     """``auto``: also defer once this many tools are deferrable (null: the count never decides)."""
     fallback_threshold_tokens: Annotated[int, NoBool, Field(ge=0)] = 20_000
-    """``auto``: the token threshold when the model's context window is unknown."""
+    """``auto``: the token threshold when the model's context window is unknown (unused when ``threshold_pct``
+    is null)."""
     model: str | None = None
     """The model in use; its context window feeds the ``auto`` threshold."""
     context_window: Annotated[int, NoBool, Field(gt=0)] | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import math
 import os
+import typing
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -129,7 +130,8 @@ def _message(error: ErrorDetails, model: type[BaseModel], loc: list[int | str]) 
         return _PATTERN_HINTS[field]
     if kind in _LIMITS:
         name, template = _LIMITS[kind]
-        return template.format(ctx.get(name, "?"))
+        bounded = kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal")
+        return template.format(ctx.get(name, "?")) + (_allowed_range(model, loc) if bounded else "")
     if kind == "literal_error":
         return f"must be one of {ctx.get('expected', '?')}"
     if kind in ("value_error", "assertion_error"):
@@ -139,16 +141,46 @@ def _message(error: ErrorDetails, model: type[BaseModel], loc: list[int | str]) 
 
 def _known_keys(model: type[BaseModel], parents: list[int | str]) -> list[str]:
     """The keys of the (sub-)model at `parents` within `model`."""
+    return sorted(getattr(_submodel(model, parents), "model_fields", {}))
+
+
+def _submodel(model: type[BaseModel], parents: list[int | str]) -> Any:
+    """The (sub-)model at `parents` within `model`, or None."""
     current: Any = model
     for part in parents:
         fields = getattr(current, "model_fields", None)
         field = fields.get(str(part)) if fields else None
         annotation = getattr(field, "annotation", None)
         if annotation is None:
-            return []
+            return None
         current = next(
             (arg for arg in (annotation, *getattr(annotation, "__args__", ())) if hasattr(arg, "model_fields")), None
         )
         if current is None:
-            return []
-    return sorted(getattr(current, "model_fields", {}))
+            return None
+    return current
+
+
+_BOUNDS: dict[str, str] = {"ge": "at least {}", "gt": "more than {}", "le": "at most {}", "lt": "less than {}"}
+
+
+def _allowed_range(model: type[BaseModel], loc: list[int | str]) -> str:
+    """`` (allowed: from 1 to 50)`` for a field bounded on both sides, else ``""``."""
+    if not loc or not isinstance(loc[-1], str):
+        return ""
+    fields = getattr(_submodel(model, loc[:-1]), "model_fields", None)
+    field = fields.get(loc[-1]) if fields else None
+    if field is None:
+        return ""
+    metadata = list(field.metadata)
+    for arg in typing.get_args(field.annotation):  # an optional field keeps its bounds inside the union
+        metadata += [meta for item in typing.get_args(arg)[1:] for meta in getattr(item, "metadata", (item,))]
+    bounds = {name: getattr(item, name) for item in metadata for name in _BOUNDS if hasattr(item, name)}
+    bounds = {name: value for name, value in bounds.items() if value is not None}
+    low = next((name for name in ("ge", "gt") if name in bounds), None)
+    high = next((name for name in ("le", "lt") if name in bounds), None)
+    if low is None or high is None:
+        return ""
+    if (low, high) == ("ge", "le"):
+        return f" (allowed: from {bounds['ge']} to {bounds['le']})"
+    return f" (allowed: {_BOUNDS[low].format(bounds[low])} and {_BOUNDS[high].format(bounds[high])})"

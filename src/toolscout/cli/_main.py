@@ -19,6 +19,7 @@ def main() -> None:
 
 from ._catalog import catalog_group  # noqa: E402
 from ._client_config import client_config_command  # noqa: E402
+from ._config import config_group  # noqa: E402
 from ._eval import eval_command  # noqa: E402
 from ._inspect import inspect_command  # noqa: E402  # subcommands register after the group exists
 from ._render import render_command  # noqa: E402
@@ -35,4 +36,5 @@ main.add_command(render_command)
 main.add_command(serve_command)
 main.add_command(status_command)
 main.add_command(client_config_command)
+main.add_command(config_group)
 main.add_command(report_command)

@@ -14,7 +14,10 @@
 Server names are kept as written ("Ant Design Components"); each server's tools are named
 ``namespace__tool``, with a namespace derived from the name so tool names stay within what model
 providers accept (`namespace_for` in ``_servernames.py`` has the rule; two servers deriving the
-same namespace are an error). The same keys work in a TOML file (``[mcpServers.github]``, ``[toolscout]``); VS Code's
+same namespace are an error). The tool-search blocks of Hermes Agent (``tools.tool_search``),
+everruns (``capabilities``), AstrBot (``provider_settings``) and mcpagent (``mcpagent``) are read
+too, as the equivalent ``toolscout`` keys (`toolscout.compat`). The same keys work in a TOML or
+YAML file (``[mcpServers.github]``, ``[toolscout]``); VS Code's
 ``servers`` key is accepted for ``mcpServers``. Every string may use ``${VAR}`` or
 ``${VAR:-default}`` (``$${`` writes a literal ``${``). A relative ``cwd`` is taken from the
 config file's folder; a relative command path (one containing ``/``) from the server's ``cwd``,
@@ -24,8 +27,6 @@ and so is a relative ``toolscout.store`` path. Env and header values and auth to
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, TypeAlias
@@ -44,9 +45,11 @@ from .._errors import ConfigError
 from .._settings import ScoutSettings
 from .._types import JsonObject
 from .._validation import Finite, NoBool, validate_section
+from ..compat import KeyNote, translate_config
 from ..offload._settings import OffloadSettings
 from ._auth import AuthSettings
 from ._envsubst import expand_env
+from ._files import read_document
 from ._servernames import ServerNames, namespace_for
 
 __all__ = ["GatewayConfig", "GatewaySettings", "HttpServer", "ServerConfig", "StdioServer", "load_config"]
@@ -160,6 +163,8 @@ class GatewayConfig(BaseModel):
     """Upstream servers by namespace (derived from the name as written, see `namespace_for`), in file order."""
     labels: dict[str, str] = {}
     """The name as written of each server whose namespace differs from it (namespace → name)."""
+    imported: tuple[KeyNote, ...] = ()
+    """What became of each key of other systems' tool-search blocks in the file (see `toolscout.compat`)."""
     settings: GatewaySettings = GatewaySettings()
     """The ``toolscout`` section."""
     source: Path | None = None
@@ -206,9 +211,10 @@ class GatewayConfig(BaseModel):
         raw_settings = expand_env(data.get("toolscout", {}), "toolscout")
         if not isinstance(raw_settings, dict):
             raise ConfigError("must be an object (a table in TOML) of gateway settings", key="toolscout")
+        imported = translate_config(data, source=source)
         settings = validate_section(
             GatewaySettings,
-            raw_settings,
+            imported.merged_with(raw_settings, key="toolscout", source=source),
             "toolscout",
             source=source,
             build=lambda data: GatewaySettings(**dict[str, Any](data)),
@@ -228,12 +234,16 @@ class GatewayConfig(BaseModel):
             offload = settings.offload.model_copy(update={"folder": base / settings.offload.folder})
             settings = settings.model_copy(update={"offload": offload})
         labels = {namespace: name for namespace, name in names.items() if name != namespace}
-        return cls(servers=servers, labels=labels, settings=settings)
+        return cls(servers=servers, labels=labels, settings=settings, imported=imported.notes)
 
 
 def _resolve_servers(settings: GatewaySettings, names: ServerNames) -> GatewaySettings:
-    """Settings with every server reference (scope, auth grants) resolved to a namespace."""
-    update: dict[str, object] = {"scope": names.scope(settings.scope, key="toolscout.scope")}
+    """Settings with every server reference (scope, tool lists, auth grants) resolved to a namespace."""
+    update: dict[str, object] = {
+        "scope": names.scope(settings.scope, key="toolscout.scope"),
+        "never_defer": names.tool_names(settings.never_defer, key="toolscout.never_defer"),
+        "pre_discovered": names.tool_names(settings.pre_discovered, key="toolscout.pre_discovered"),
+    }
     if settings.auth is not None:
         tokens = {}
         for label, grant in settings.auth.tokens.items():
@@ -249,49 +259,15 @@ def _resolve_servers(settings: GatewaySettings, names: ServerNames) -> GatewaySe
 
 
 def load_config(path: str | Path) -> GatewayConfig:
-    """Read a gateway config from a JSON or TOML file (chosen by the ``.toml`` suffix).
+    """Read a gateway config from a JSON, TOML (``.toml``) or YAML (``.yaml``, ``.yml``) file.
 
     Raises:
         ConfigError: The file cannot be read or parsed, or a setting is invalid.
     """
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise ConfigError(f"cannot read the config file: {reason}", key=str(file)) from None
-    data: object
-    if file.suffix.lower() == ".toml":
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"invalid TOML: {exc}", key=str(file)) from None
-    else:
-        try:
-            data = json.loads(text, object_pairs_hook=_reject_duplicate_keys)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(
-                f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", key=str(file)
-            ) from None
-        except _DuplicateKeyError as exc:
-            raise ConfigError(f"key {exc.args[0]!r} appears twice in one object; keep one", key=str(file)) from None
-    if not isinstance(data, dict):
-        raise ConfigError('the config must be an object with an "mcpServers" key', key=str(file))
+    data = read_document(file)
     config = GatewayConfig.from_mapping(data, base_dir=file.resolve().parent, source=str(file))
     return config.model_copy(update={"source": file.resolve()})
-
-
-class _DuplicateKeyError(ValueError):
-    pass
-
-
-def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKeyError(key)
-        out[key] = value
-    return out
 
 
 def _namespace(name: object, *, key: str) -> str:

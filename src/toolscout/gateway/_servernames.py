@@ -22,7 +22,8 @@ its name as written, by its namespace, or loosely the way mcpagent matches them 
 
 In the gateway a tool's catalog name is ``namespace<separator>tool``, so ``server:tool`` (the
 tool by its own name on that server, as mcpagent writes it) becomes
-``namespace:namespace<separator>tool``; ``server:*`` stays a whole namespace.
+``namespace:namespace<separator>tool`` in scope patterns (``server:*`` stays a whole namespace)
+and ``namespace<separator>tool`` in ``never_defer`` and ``pre_discovered``.
 """
 
 from __future__ import annotations
@@ -108,6 +109,21 @@ class ServerNames:
         if tool == "*" or tool.startswith(prefix):
             return f"{namespace}:{tool}"
         return f"{namespace}:{prefix}{tool}"
+
+    def tool_name(self, reference: str, *, key: str) -> str:
+        """The catalog name (or name glob) of a tool written ``server:tool``; other names unchanged.
+
+        Raises:
+            ConfigError: The part before ``:`` names no server (and is no glob).
+        """
+        server, colon, tool = reference.partition(":")
+        if not colon or not server or not tool or _GLOB_CHARS.intersection(server):
+            return reference
+        return f"{self.namespace(server, key=key)}{self.separator}{tool}"
+
+    def tool_names(self, references: Iterable[str], *, key: str) -> tuple[str, ...]:
+        """Every reference through `tool_name`."""
+        return tuple(self.tool_name(item, key=f"{key}[{index}]") for index, item in enumerate(references))
 
     def scope(self, settings: ScopeSettings, *, key: str) -> ScopeSettings:
         """`settings` with every server reference resolved (see `namespace` and `pattern`)."""
