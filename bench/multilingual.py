@@ -9,9 +9,10 @@ The probe (``bench/data/multilingual_probe.jsonl``) has two sets:
   and mixed Chinese/English.
 
 Both sets search ONE catalog (sample + Chinese tools, 160 tools), through the model's path:
-``ToolScout(catalog).session(...).dispatch_sync("tool_search", {"query": ...})`` with default
-settings. The same probe runs twice in one run, each in its own process: on the source tree of a
-baseline commit (default: where this branch left ``main``) and on the working tree.
+``ToolScout(catalog).session(...).dispatch_sync("tool_search", {"query": ...})``, with default
+settings (hybrid when an embedder is installed, queried once the embeddings are in) and with
+``search_mode="lexical"``. The same probe runs twice in one run, each in its own process: on the
+source tree of a baseline commit (default: where this branch left ``main``) and on the working tree.
 
 Usage: ``.venv/bin/python bench/multilingual.py [--baseline REF]`` -> results/multilingual.{json,md}
 """
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from collections import defaultdict
 from io import BytesIO
 from pathlib import Path
@@ -38,28 +40,42 @@ RESULTS = ROOT / "bench" / "results"
 LANGUAGES = ("zh", "ja", "ko", "th", "es", "fr", "de", "ru")
 
 
-def search_all() -> dict[str, list[str]]:
-    """Run every probe query through ``tool_search`` of the toolscout on ``sys.path``: id -> tool names."""
-    from toolscout import Catalog, ToolScout
+def search_all() -> dict[str, dict[str, list[str]]]:
+    """Every probe query through ``tool_search`` of the toolscout on ``sys.path``, per engine: id -> tool names.
 
-    tools = [*Catalog.from_file(SAMPLE_CATALOG).tools, *Catalog.from_file(ZH_CATALOG).tools]
-    session = ToolScout(Catalog(tools)).session("probe")
-    found: dict[str, list[str]] = {}
-    for line in PROBE.read_text(encoding="utf-8").splitlines():
-        request = json.loads(line)
-        result = session.dispatch_sync("tool_search", {"query": request["query"]})
-        found[request["id"]] = [tool["name"] for tool in result.content["tools"]]
-    return found
+    Engines: ``default`` (default settings; hybrid when an embedder is installed, queried once the
+    catalog's embeddings are in) and ``lexical`` (``search_mode="lexical"``).
+    """
+    from toolscout import Catalog, ScoutSettings, ToolScout
+
+    catalog = Catalog([*Catalog.from_file(SAMPLE_CATALOG).tools, *Catalog.from_file(ZH_CATALOG).tools])
+    requests = [json.loads(line) for line in PROBE.read_text(encoding="utf-8").splitlines()]
+    lexical = ScoutSettings(search_mode="lexical")
+    scouts = {"default": ToolScout(catalog), "lexical": ToolScout(catalog, settings=lexical)}
+    out: dict[str, dict[str, list[str]]] = {}
+    for engine, scout in scouts.items():
+        session = scout.session("probe")
+        session.dispatch_sync("tool_search", {"query": "warm up"})
+        deadline = time.monotonic() + 600
+        while scout.search_status().state == "pending" and time.monotonic() < deadline:
+            time.sleep(0.5)
+        status = scout.search_status()
+        found = {}
+        for request in requests:
+            result = session.dispatch_sync("tool_search", {"query": request["query"]})
+            found[request["id"]] = [tool["name"] for tool in result.content["tools"]]
+        out[f"{engine} ({status.mode})"] = found
+    return out
 
 
-def run_on(src: Path) -> dict[str, list[str]]:
+def run_on(src: Path) -> dict[str, dict[str, list[str]]]:
     """`search_all` in a fresh process importing toolscout from `src`."""
     path = os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH", "")]))
     env = {**os.environ, "PYTHONPATH": path, "OMP_NUM_THREADS": "1"}
     out = subprocess.run(
         [sys.executable, __file__, "--worker"], env=env, check=True, capture_output=True, text=True
     ).stdout
-    found: dict[str, list[str]] = json.loads(out)
+    found: dict[str, dict[str, list[str]]] = json.loads(out)
     return found
 
 
@@ -88,19 +104,24 @@ def _rates(pairs: list[tuple[bool, bool]]) -> dict[str, float]:
     return {"n": n, "hit@1": sum(a for a, _ in pairs) / n, "hit@5": sum(b for _, b in pairs) / n}
 
 
-def markdown(before: dict[str, dict[str, float]], after: dict[str, dict[str, float]], baseline: str) -> str:
-    lines = [
-        f"Multilingual probe through `tool_search` (defaults), baseline `{baseline}` vs this tree, one run.",
-        "",
-        "| set / language | n | hit@1 before | hit@1 after | hit@5 before | hit@5 after |",
-        "|---|---:|---:|---:|---:|---:|",
-    ]
-    for group in after:
-        b, a = before[group], after[group]
-        lines.append(
-            f"| {group} | {a['n']:.0f} | {b['hit@1']:.3f} | {a['hit@1']:.3f} | {b['hit@5']:.3f} | {a['hit@5']:.3f} |"
-        )
-    return "\n".join(lines) + "\n"
+def markdown(
+    before: dict[str, dict[str, dict[str, float]]], after: dict[str, dict[str, dict[str, float]]], baseline: str
+) -> str:
+    lines = [f"Multilingual probe through `tool_search`, baseline `{baseline}` vs this tree, one run.", ""]
+    for engine, rows in after.items():
+        b_rows = before.get(engine, {})
+        lines += [
+            f"**{engine}**",
+            "",
+            "| set / language | n | hit@1 before | hit@1 after | hit@5 before | hit@5 after |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+        for group, a in rows.items():
+            b = b_rows.get(group, {"hit@1": float("nan"), "hit@5": float("nan")})
+            cells = [f"{b['hit@1']:.3f}", f"{a['hit@1']:.3f}", f"{b['hit@5']:.3f}", f"{a['hit@5']:.3f}"]
+            lines.append(f"| {group} | {a['n']:.0f} | {' | '.join(cells)} |")
+        lines.append("")
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -124,15 +145,19 @@ def main() -> None:
     found_after = run_on(ROOT / "src")
     order = sorted({f"{r['set']}/{r['lang']}" for r in requests}, key=_group_order)
     order += [f"{s}/8 languages" for s in ("translated", "zh-catalog") if f"{s}/zh" in order]
-    before, after = scores(found_before, requests), scores(found_after, requests)
-    after = {group: after[group] for group in order if group in after}
+    before = {engine: scores(found, requests) for engine, found in found_before.items()}
+    after = {
+        engine: {group: rows[group] for group in order if group in rows}
+        for engine, rows in ((engine, scores(found, requests)) for engine, found in found_after.items())
+    }
     table = markdown(before, after, baseline[:12])
     print(table)
     if args.misses:
-        for request in requests:
-            names = found_after[request["id"]]
-            if not names or names[0] not in request["gold"]:
-                print(request["id"], request["query"], request["gold"], names[:3])
+        for engine, found in found_after.items():
+            for request in requests:
+                names = found[request["id"]]
+                if not names or names[0] not in request["gold"]:
+                    print(engine, request["id"], request["query"], request["gold"], names[:3])
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "multilingual.md").write_text(table, encoding="utf-8")
     payload = {"baseline": baseline, "before": before, "after": after}

@@ -7,7 +7,8 @@ A query runs through these steps:
 2. An exact tool name (also quoted, backticked, with ``()`` or as ``namespace__name`` /
    ``namespace.name`` / ``namespace:name``) ranks that tool first.
 3. Lexical scoring (`LexicalIndex`); action words also count, at a reduced weight, as the
-   conventional verbs they stand for ("erase" -> "delete", `ActionSynonyms`); query words the
+   conventional verbs they stand for ("erase" -> "delete", `ActionSynonyms`), and words in other
+   languages as their English words ("删除", "löschen" -> "delete", `Translations`); query words the
    catalog lacks are tried as typos or abbreviations of name words (`FuzzyVocabulary`). The
    relevance floor and the top band are measured against the *known* words only, so one
    unknown word never empties a result.
@@ -36,7 +37,7 @@ from ._hybrid import HybridFusion
 from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
 from ._regex import RegexIndex
 from ._suggest import NameSuggester
-from ._synonyms import ACTION_GROUPS, ActionSynonyms
+from ._synonyms import ACTION_GROUPS, ActionSynonyms, Translation, Translations, default_translations
 from ._tokenize import STOPWORDS, stem, tokenize, words
 
 __all__ = ["DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
@@ -74,6 +75,10 @@ class IndexConfig:
     """Weight of a conventional action word a query's word stands for ("remove" -> "delete"); 0 turns it off."""
     synonyms: tuple[tuple[str, ...], ...] = ACTION_GROUPS
     """Groups of interchangeable words (each expands to the others); add a domain's own, e.g. ``("ship", "deploy")``."""
+    translation_weight: float = 1.0
+    """Weight of the English word a query word in another language stands for ("删除" -> "delete"), from a
+    built-in lexicon of common tool words (`Translations`); 0 turns it off. 1.0 measured best of 0.5/0.8/1.0/1.3
+    on the multilingual probe (bench/multilingual.py)."""
     suggestions: int = 5
     """How many nearest tool names to suggest when nothing matches."""
     fusion_depth: int = 50
@@ -115,6 +120,8 @@ class ToolIndex:
             raise ConfigError(f"must be at least 1, got {cfg.max_limit}", key="max_limit")
         if not cfg.synonym_weight >= 0.0:
             raise ConfigError(f"must be 0 (off) or more, got {cfg.synonym_weight}", key="synonym_weight")
+        if not cfg.translation_weight >= 0.0:
+            raise ConfigError(f"must be 0 (off) or more, got {cfg.translation_weight}", key="translation_weight")
         self._catalog = catalog
         tools = catalog.tools
         self._names = [tool.name for tool in tools]
@@ -125,6 +132,7 @@ class ToolIndex:
         self._lexical = LexicalIndex(fields, config=cfg.lexical)
         self._regex = RegexIndex(fields)
         self._synonyms = ActionSynonyms(cfg.synonyms)
+        self._translations: Translations | None = default_translations() if cfg.translation_weight else None
         self._fuzzy = FuzzyVocabulary(words("\n".join(f"{tool.namespace or ''} {tool.name}" for tool in tools)))
         self._exact = ExactNames(tools)
         self._suggester = NameSuggester(tools)
@@ -262,19 +270,27 @@ class ToolIndex:
         return SearchResult(query=query, mode=mode, hits=hits, total=total, suggestions=suggestions)
 
     def _terms(self, query: str) -> QueryTerms:
-        """The query's terms, plus action synonyms and typo/abbreviation corrections."""
+        """The query's terms, plus translations, action synonyms and typo/abbreviation corrections."""
         terms = self._lexical.query_terms(query)
-        weights = dict(terms.weights)
         vocabulary = self._lexical.vocabulary
+        translations = self._translations
+        translation = translations.translate(query, vocabulary.__contains__) if translations else Translation()
+        if translation.ignored:
+            dropped = {vocabulary.get(stem(word)) for word in translation.ignored}
+            kept = {i: weight for i, weight in terms.weights.items() if i not in dropped}
+            terms = replace(terms, weights=kept, words=tuple(i for i in terms.words if i not in dropped))
+        weights = dict(terms.weights)
+        expansions = [(word, self.config.translation_weight) for word in translation.terms]
         if self.config.synonym_weight:
-            for synonym in self._synonyms.expand(tokenize(query)):
-                found = vocabulary.get(synonym)
-                if found is not None and found not in weights:
-                    weights[found] = self.config.synonym_weight
+            expansions += [(word, self.config.synonym_weight) for word in self._synonyms.expand(tokenize(query))]
+        for synonym, weight in expansions:
+            found = vocabulary.get(synonym)
+            if found is not None and found not in weights:
+                weights[found] = weight
         synonyms = tuple(i for i in weights if i not in terms.weights)
         unknown = set(terms.unknown)
         for word in dict.fromkeys(words(query)) if unknown else ():
-            if word in STOPWORDS or stem(word) not in unknown:
+            if word in STOPWORDS or word in translation.ignored or stem(word) not in unknown:
                 continue
             match = self._fuzzy.match(word)
             corrected = vocabulary.get(stem(match.word)) if match else None

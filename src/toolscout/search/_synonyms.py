@@ -1,4 +1,4 @@
-"""Interchangeable action words: a request says "remove", the tool says "delete".
+"""Interchangeable words: a request says "remove", the tool says "delete"; or says "删除", or "löschen".
 
 Tool names and descriptions use a small set of conventional verbs (create, get, update,
 delete, search, ...) while people asking for them use many others. `ActionSynonyms` expands
@@ -8,15 +8,31 @@ literal match still ranks first and an expansion only breaks ties or fills a gap
 The groups are deliberately narrow (words that name the same operation on a tool, not
 general-purpose synonyms) and English only; stems are compared, so "removing" and "removes"
 expand like "remove".
+
+`Translations` bridges languages with a small lexicon (``lexicon.txt``: the most frequent words
+of tool names and descriptions, in ten languages). A query word in another language also counts
+as the English word of its concept, so a request in Chinese or German finds English-described
+tools on the words they share; English words are never expanded, so English queries rank exactly
+as before. Words are matched by script: Chinese as jieba words, Japanese, Korean and Thai as runs
+of character bigrams, Russian by its stems, and Spanish, French, German and Portuguese with that
+language's Snowball stemmer, only when the query's function words say it is in that language
+(then those function words are ignored, and German compounds also match on their last word:
+``Projektordner`` -> ``ordner``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
-from ._tokenize import stem
+import Stemmer
 
-__all__ = ["ACTION_GROUPS", "ActionSynonyms"]
+from ._tokenize import STOPWORDS, stem, tokenize, words
+
+__all__ = ["ACTION_GROUPS", "LANGUAGES", "ActionSynonyms", "Translation", "Translations", "default_translations"]
 
 ACTION_GROUPS: tuple[tuple[str, ...], ...] = (
     ("create", "add", "insert", "generate", "establish"),
@@ -55,3 +71,156 @@ class ActionSynonyms:
         for one in given:
             out.update(dict.fromkeys(s for s in self._expansions.get(one, ()) if s not in given))
         return list(out)
+
+
+LANGUAGES: tuple[str, ...] = ("en", "zh", "ja", "ko", "th", "es", "fr", "de", "pt", "ru")
+"""The columns of the lexicon, in order."""
+
+# Function words that tell a Latin-script query's language (English ones left out).
+_FUNCTION_WORDS_TEXT = {
+    "es": "de el la los las del al un una unos unas que en y con para por su sus mi mis es esta este hay",
+    "fr": "de le la les des du un une et est dans pour sur au aux ce cette mon ma mes qui que avec",
+    "de": "der die das den dem des ein eine einen und ist im mit für auf von zum zur mein meine ich",
+    "pt": "de o os as do da dos das um uma que em e com para por no na nos meu minha é",
+}
+_FUNCTION_WORDS = {lang: frozenset(words(text)) for lang, text in _FUNCTION_WORDS_TEXT.items()}
+_SNOWBALL = {"es": "spanish", "fr": "french", "de": "german", "pt": "portuguese"}
+# Spanish and Portuguese imperatives carry their pronouns: "muéstrame", "envíalo", "pásale".
+_CLITIC = re.compile(r"(?:me|te|le|lo|la|se|nos|les|los|las)$")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_COMPOUND_HEAD = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Translation:
+    """What a query's words in other languages stand for."""
+
+    terms: tuple[str, ...] = ()
+    """English terms (stemmed) the query's foreign words stand for, minus the query's own terms."""
+    ignored: frozenset[str] = frozenset()
+    """The query's function words in the language it was detected to be in (``la``, ``der``): not search terms."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    keys: tuple[str, ...]
+    concept: int
+
+
+class Translations:
+    """Expands the words of a query in another language to the English words of the same concepts."""
+
+    def __init__(self, lexicon: str | None = None) -> None:
+        """Parse `lexicon` (default: the built-in ``lexicon.txt``; one concept a line, columns in `LANGUAGES` order)."""
+        if lexicon is None:
+            lexicon = (resources.files(__package__) / "lexicon.txt").read_text(encoding="utf-8")
+        self._english: list[tuple[str, ...]] = []
+        self._by_term: dict[str, list[_Entry]] = {}
+        self._chinese: list[tuple[str, int]] = []
+        self._by_chinese_term: dict[str, list[_Entry]] | None = None
+        self._by_stem: dict[str, dict[str, list[_Entry]]] = {lang: {} for lang in _SNOWBALL}
+        self._stemmers = {lang: Stemmer.Stemmer(name) for lang, name in _SNOWBALL.items()}
+        for line in filter(None, (line.strip() for line in lexicon.splitlines() if not line.startswith("#"))):
+            columns = [column.split() for column in line.split("|")]
+            if len(columns) != len(LANGUAGES):
+                raise ValueError(f"lexicon line needs {len(LANGUAGES)} columns: {line!r}")
+            concept = len(self._english)
+            english = (term for word in columns[0] for term in tokenize(word.replace("_", " ")))
+            self._english.append(tuple(dict.fromkeys(english)))
+            for lang, entries in zip(LANGUAGES[1:], columns[1:], strict=True):
+                for entry in entries:
+                    if lang in _SNOWBALL:
+                        keys = tuple(self._stemmers[lang].stemWord(word) for word in words(entry.replace("_", " ")))
+                        self._by_stem[lang].setdefault(keys[0], []).append(_Entry(keys, concept))
+                    elif lang == "zh":
+                        self._chinese.append((entry.replace("_", ""), concept))  # segmented on first use
+                    elif terms := _terms(lang, entry):
+                        self._by_term.setdefault(terms[0], []).append(_Entry(terms, concept))
+
+    def translate(self, query: str, known: Callable[[str], bool] | None = None) -> Translation:
+        """The English terms the words of `query` in other languages stand for, and its foreign function words.
+
+        Args:
+            query: The request.
+            known: Whether the catalog has a term (an English stem); a Latin-script word the catalog
+                already has is taken as it is, never translated ("data" is not Portuguese for "date").
+        """
+        terms = tokenize(query)
+        found = [entry.concept for _, entry in _matches(terms, self._by_term)]
+        if _HAN.search(query):
+            found.extend(entry.concept for _, entry in _matches(terms, self._chinese_index()))
+        query_words = words(query)
+        fresh = [not (known and known(stem(word))) for word in query_words]
+        languages = self._languages(query_words)
+        for lang in languages:
+            stemmer = self._stemmers[lang]
+            stems = [stemmer.stemWord(word) for word in query_words]
+            for at, entry in _matches(stems, self._by_stem[lang]):
+                found.extend([entry.concept] if any(fresh[at : at + len(entry.keys)]) else [])
+            if lang in ("es", "pt"):
+                bare = [stemmer.stemWord(_CLITIC.sub("", word)) if len(word) > 5 else "" for word in query_words]
+                found.extend(entry.concept for at, entry in _matches(bare, self._by_stem[lang]) if fresh[at])
+            if lang == "de" and lang in self._detected(query_words):
+                found.extend(self._compound_heads([w for w, new in zip(query_words, fresh, strict=True) if new]))
+        given = set(terms)
+        english = [term for term in dict.fromkeys(t for c in found for t in self._english[c]) if term not in given]
+        ignored = frozenset(word for word in query_words for lang in languages if word in _FUNCTION_WORDS[lang])
+        return Translation(terms=tuple(english), ignored=ignored)
+
+    def _chinese_index(self) -> dict[str, list[_Entry]]:
+        """The Chinese entries by first term, segmented by jieba when the first Chinese query arrives."""
+        if self._by_chinese_term is None:
+            index: dict[str, list[_Entry]] = {}
+            for entry, concept in self._chinese:
+                if terms := tuple(tokenize(entry)):
+                    index.setdefault(terms[0], []).append(_Entry(terms, concept))
+            self._by_chinese_term = index
+        return self._by_chinese_term
+
+    def _languages(self, query_words: list[str]) -> list[str]:
+        """The languages a Latin-script query may be in: the detected ones, or all when it has no function words."""
+        if any(word in STOPWORDS and word not in _ANY_FUNCTION_WORD for word in query_words):
+            return self._detected(query_words)
+        return self._detected(query_words) or list(_SNOWBALL)
+
+    def _detected(self, query_words: list[str]) -> list[str]:
+        """The languages with the most function words in the query, if more than its English ones."""
+        english = sum(word in STOPWORDS and word not in _ANY_FUNCTION_WORD for word in query_words)
+        counts = {lang: sum(word in stop for word in query_words) for lang, stop in _FUNCTION_WORDS.items()}
+        best = max(counts.values())
+        return [lang for lang, count in counts.items() if count == best and count > english]
+
+    def _compound_heads(self, query_words: list[str]) -> list[int]:
+        """Concepts named by the last part of a German compound (``projektordner`` -> ``ordner``)."""
+        stemmer, index = self._stemmers["de"], self._by_stem["de"]
+        return [
+            entry.concept
+            for word in query_words
+            for size in range(_COMPOUND_HEAD, len(word) - 2)
+            for entry in index.get(stemmer.stemWord(word[-size:]), ())
+            if len(entry.keys) == 1
+        ]
+
+
+def _terms(lang: str, entry: str) -> tuple[str, ...]:
+    """The search terms of one lexicon entry, as they appear inside a sentence of its language."""
+    if lang == "ja" and _HAN.fullmatch(entry):  # bigrams, as inside a Japanese sentence
+        return tuple(entry[i : i + 2] for i in range(len(entry) - 1)) or (entry,)
+    return tuple(tokenize(entry.replace("_", " ")))
+
+
+_ANY_FUNCTION_WORD: frozenset[str] = frozenset().union(*_FUNCTION_WORDS.values())
+
+
+@cache
+def default_translations() -> Translations:
+    """The `Translations` of the built-in lexicon, parsed once per process."""
+    return Translations()
+
+
+def _matches(terms: Sequence[str], index: Mapping[str, list[_Entry]]) -> Iterator[tuple[int, _Entry]]:
+    """The entries of `index` whose keys occur as a contiguous run of `terms`, with where the run starts."""
+    for at, term in enumerate(terms):
+        for entry in index.get(term, ()):
+            if tuple(terms[at : at + len(entry.keys)]) == entry.keys:
+                yield at, entry

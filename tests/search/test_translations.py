@@ -1,0 +1,118 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib import resources
+
+import pytest
+
+from toolscout import Catalog, ConfigError
+from toolscout.search._index import IndexConfig, build_index
+from toolscout.search._synonyms import LANGUAGES, Translation, Translations, default_translations
+from toolscout.search._tokenize import tokenize
+
+SAMPLE = Catalog.from_file(str(resources.files("toolscout") / "data" / "sample_catalog.json"))
+
+
+def _lexicon_rows() -> list[list[list[str]]]:
+    text = (resources.files("toolscout.search") / "lexicon.txt").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    return [[column.split() for column in line.split("|")] for line in lines]
+
+
+def test_every_lexicon_line_has_one_column_per_language_and_an_english_word() -> None:
+    rows = _lexicon_rows()
+
+    assert len(rows) > 100
+    assert all(len(row) == len(LANGUAGES) and row[0] for row in rows)
+
+
+def test_no_lexicon_entry_is_made_only_of_stopwords() -> None:
+    rows = _lexicon_rows()
+    entries = [(lang, entry) for row in rows for lang, column in zip(LANGUAGES, row, strict=True) for entry in column]
+
+    assert [entry for lang, entry in entries if lang not in ("es", "fr", "de", "pt") and not tokenize(entry)] == []
+
+
+def test_a_malformed_lexicon_line_is_an_error_naming_the_line() -> None:
+    with pytest.raises(ValueError, match="needs 10 columns: 'send | 发送'"):
+        Translations("send | 发送")
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        pytest.param("发送消息到 slack 频道", {"send", "messag", "channel"}, id="chinese"),
+        pytest.param("Slackのチャンネルにメッセージを送信して", {"send", "messag", "channel"}, id="japanese"),
+        pytest.param("슬랙 채널에 메시지를 보내줘", {"send", "messag", "channel"}, id="korean"),
+        pytest.param("ส่งข้อความไปที่ช่อง Slack", {"send", "messag", "channel"}, id="thai"),
+        pytest.param("Отправь сообщение в канал", {"send", "messag", "channel"}, id="russian-inflected"),
+        pytest.param("envía un mensaje al canal", {"send", "messag", "channel"}, id="spanish-inflected"),
+        pytest.param("Muéstrame los archivos", {"show", "file"}, id="spanish-imperative-with-pronoun"),
+        pytest.param("envoie un message dans le canal", {"send", "channel"}, id="french"),
+        pytest.param("lösch den Projektordner", {"delet", "folder"}, id="german-compound-head"),
+    ],
+)
+def test_words_in_other_languages_stand_for_their_english_words(query: str, expected: set[str]) -> None:
+    assert expected <= set(default_translations().translate(query).terms)
+
+
+def test_english_queries_are_not_translated_even_with_words_shared_with_other_languages() -> None:
+    assert default_translations().translate("list the data in the table of Los Angeles") == Translation()
+
+
+def test_a_word_the_catalog_has_is_taken_as_it_is_not_translated() -> None:
+    translations = default_translations()
+
+    assert "date" in translations.translate("data").terms  # Portuguese for "date"
+    assert translations.translate("data", {"data"}.__contains__) == Translation()
+
+
+def test_the_function_words_of_a_detected_language_are_ignored_and_english_words_are_not_added_again() -> None:
+    translation = default_translations().translate("muestra la lista de los archivos de GitHub")
+
+    assert {"la", "de", "los"} <= translation.ignored
+    assert "github" not in translation.terms
+
+
+def test_a_chinese_request_finds_the_english_tool_that_does_it() -> None:
+    index = build_index(SAMPLE)
+
+    assert index.search("发送消息到 slack 频道").hits[0].name == "slack__post_message"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Slackのチャンネルにメッセージを送信して",
+        "Slack 채널에 메시지 보내줘",
+        "Отправь в Slack сообщение в канал",
+        "envía un mensaje al canal de Slack",
+        "schick eine Nachricht in den Slack-Kanal",
+    ],
+)
+def test_requests_in_other_languages_find_the_english_tool_that_does_it(query: str) -> None:
+    assert build_index(SAMPLE).search(query).hits[0].name == "slack__post_message"
+
+
+def test_a_zero_translation_weight_turns_translation_off() -> None:
+    index = build_index(SAMPLE, config=IndexConfig(translation_weight=0.0))
+
+    assert index.search("发送消息到 slack 频道").hits[0].name != "slack__post_message"
+
+
+def test_a_negative_translation_weight_is_a_config_error_naming_the_key() -> None:
+    with pytest.raises(ConfigError) as caught:
+        build_index(SAMPLE, config=IndexConfig(translation_weight=-1.0))
+
+    assert caught.value.key == "translation_weight"
+
+
+def test_english_catalogs_and_queries_never_load_the_chinese_segmenter() -> None:
+    code = (
+        "import sys; from toolscout import Catalog, ToolSpec; from toolscout.search import build_index; "
+        "index = build_index(Catalog([ToolSpec(name='send_email', description='Send an email.')])); "
+        "index.search('send an email'); index.search('envía un correo'); print('rjieba' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
