@@ -61,9 +61,9 @@ def test_it_fails_and_writes_nothing_when_every_server_fails(tmp_path: Path) -> 
 
 
 def test_an_invalid_config_is_one_line_naming_the_key(tmp_path: Path) -> None:
-    code, out, output = dump(tmp_path, {"bad name": PAGED})
+    code, out, output = dump(tmp_path, {"paged": {**PAGED, "comand": "x"}})
     assert code == 1
-    assert "Error: mcpServers.bad name: server names become tool namespaces" in out
+    assert "Error: mcpServers.paged.comand: unknown setting; did you mean 'command'?" in out
     assert "Traceback" not in out
     assert not output.exists()
 
