@@ -40,43 +40,48 @@ RESULTS = ROOT / "bench" / "results"
 LANGUAGES = ("zh", "ja", "ko", "th", "es", "fr", "de", "ru")
 
 
-def search_all() -> dict[str, dict[str, list[str]]]:
-    """Every probe query through ``tool_search`` of the toolscout on ``sys.path``, per engine: id -> tool names.
+def search_all() -> dict[str, dict[str, object]]:
+    """Every probe query through ``tool_search`` of the toolscout on ``sys.path``, per engine.
 
     Engines: ``default`` (default settings; hybrid when an embedder is installed, queried once the
-    catalog's embeddings are in) and ``lexical`` (``search_mode="lexical"``).
+    catalog's embeddings are in) and ``lexical`` (``search_mode="lexical"``; older versions, without
+    that setting, searched lexically by default). Each: ``mode`` run, and ``found`` (id -> tool names).
     """
     from toolscout import Catalog, ScoutSettings, ToolScout
 
     catalog = Catalog([*Catalog.from_file(SAMPLE_CATALOG).tools, *Catalog.from_file(ZH_CATALOG).tools])
     requests = [json.loads(line) for line in PROBE.read_text(encoding="utf-8").splitlines()]
-    lexical = ScoutSettings(search_mode="lexical")
-    scouts = {"default": ToolScout(catalog), "lexical": ToolScout(catalog, settings=lexical)}
-    out: dict[str, dict[str, list[str]]] = {}
-    for engine, scout in scouts.items():
+    try:
+        lexical = ToolScout(catalog, settings=ScoutSettings(search_mode="lexical"))
+    except Exception:  # a baseline from before the setting existed: its default was lexical
+        lexical = ToolScout(catalog)
+    out: dict[str, dict[str, object]] = {}
+    for engine, scout in {"default": ToolScout(catalog), "lexical": lexical}.items():
         session = scout.session("probe")
         session.dispatch_sync("tool_search", {"query": "warm up"})
-        deadline = time.monotonic() + 600
-        while scout.search_status().state == "pending" and time.monotonic() < deadline:
-            time.sleep(0.5)
-        status = scout.search_status()
+        mode = "lexical"
+        if hasattr(scout, "search_status"):
+            deadline = time.monotonic() + 600
+            while scout.search_status().state == "pending" and time.monotonic() < deadline:
+                time.sleep(0.5)
+            mode = scout.search_status().mode
         found = {}
         for request in requests:
             result = session.dispatch_sync("tool_search", {"query": request["query"]})
             found[request["id"]] = [tool["name"] for tool in result.content["tools"]]
-        out[f"{engine} ({status.mode})"] = found
+        out[engine] = {"mode": mode, "found": found}
     return out
 
 
-def run_on(src: Path) -> dict[str, dict[str, list[str]]]:
+def run_on(src: Path) -> dict[str, dict[str, object]]:
     """`search_all` in a fresh process importing toolscout from `src`."""
     path = os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH", "")]))
     env = {**os.environ, "PYTHONPATH": path, "OMP_NUM_THREADS": "1"}
     out = subprocess.run(
         [sys.executable, __file__, "--worker"], env=env, check=True, capture_output=True, text=True
     ).stdout
-    found: dict[str, dict[str, list[str]]] = json.loads(out)
-    return found
+    runs: dict[str, dict[str, object]] = json.loads(out)
+    return runs
 
 
 def export_src(ref: str, into: Path) -> Path:
@@ -109,9 +114,10 @@ def markdown(
 ) -> str:
     lines = [f"Multilingual probe through `tool_search`, baseline `{baseline}` vs this tree, one run.", ""]
     for engine, rows in after.items():
-        b_rows = before.get(engine, {})
+        b_label = next((label for label in before if label.split()[0] == engine.split()[0]), engine)
+        b_rows = before.get(b_label, {})
         lines += [
-            f"**{engine}**",
+            f"**{engine}** (before: {b_label})",
             "",
             "| set / language | n | hit@1 before | hit@1 after | hit@5 before | hit@5 after |",
             "|---|---:|---:|---:|---:|---:|",
@@ -141,27 +147,37 @@ def main() -> None:
     )
     requests = [json.loads(line) for line in PROBE.read_text(encoding="utf-8").splitlines()]
     with tempfile.TemporaryDirectory() as tmp:
-        found_before = run_on(export_src(baseline, Path(tmp)))
-    found_after = run_on(ROOT / "src")
+        runs_before = run_on(export_src(baseline, Path(tmp)))
+    runs_after = run_on(ROOT / "src")
     order = sorted({f"{r['set']}/{r['lang']}" for r in requests}, key=_group_order)
     order += [f"{s}/8 languages" for s in ("translated", "zh-catalog") if f"{s}/zh" in order]
-    before = {engine: scores(found, requests) for engine, found in found_before.items()}
+    before = {_label(engine, run): scores(_found(run), requests) for engine, run in runs_before.items()}
     after = {
-        engine: {group: rows[group] for group in order if group in rows}
-        for engine, rows in ((engine, scores(found, requests)) for engine, found in found_after.items())
+        _label(engine, run): {group: rows[group] for group in order if group in rows}
+        for engine, run in runs_after.items()
+        for rows in [scores(_found(run), requests)]
     }
     table = markdown(before, after, baseline[:12])
     print(table)
     if args.misses:
-        for engine, found in found_after.items():
+        for engine, run in runs_after.items():
             for request in requests:
-                names = found[request["id"]]
+                names = _found(run)[request["id"]]
                 if not names or names[0] not in request["gold"]:
                     print(engine, request["id"], request["query"], request["gold"], names[:3])
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "multilingual.md").write_text(table, encoding="utf-8")
     payload = {"baseline": baseline, "before": before, "after": after}
     (RESULTS / "multilingual.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+
+
+def _found(run: dict[str, object]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = run["found"]  # type: ignore[assignment]
+    return found
+
+
+def _label(engine: str, run: dict[str, object]) -> str:
+    return f"{engine} ({run['mode']})"
 
 
 def _group_order(group: str) -> tuple[str, int]:

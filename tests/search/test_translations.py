@@ -51,6 +51,8 @@ def test_a_malformed_lexicon_line_is_an_error_naming_the_line() -> None:
         pytest.param("Muéstrame los archivos", {"show", "file"}, id="spanish-imperative-with-pronoun"),
         pytest.param("envoie un message dans le canal", {"send", "channel"}, id="french"),
         pytest.param("lösch den Projektordner", {"delet", "folder"}, id="german-compound-head"),
+        pytest.param("cambia a la segunda pestaña", {"tab"}, id="spanish-with-few-function-words"),
+        pytest.param("welches Datum ist in 45 Arbeitstagen?", {"date"}, id="german-question"),
     ],
 )
 def test_words_in_other_languages_stand_for_their_english_words(query: str, expected: set[str]) -> None:
@@ -59,6 +61,13 @@ def test_words_in_other_languages_stand_for_their_english_words(query: str, expe
 
 def test_english_queries_are_not_translated_even_with_words_shared_with_other_languages() -> None:
     assert default_translations().translate("list the data in the table of Los Angeles") == Translation()
+
+
+def test_a_short_stem_is_compared_as_the_whole_word() -> None:
+    terms = default_translations().translate("¿cómo está organizada la carpeta?").terms
+
+    assert "folder" in terms
+    assert "command" not in terms  # Spanish "como" and "comando" both stem to "com"
 
 
 def test_a_word_the_catalog_has_is_taken_as_it_is_not_translated() -> None:

@@ -78,10 +78,13 @@ LANGUAGES: tuple[str, ...] = ("en", "zh", "ja", "ko", "th", "es", "fr", "de", "p
 
 # Function words that tell a Latin-script query's language (English ones left out).
 _FUNCTION_WORDS_TEXT = {
-    "es": "de el la los las del al un una unos unas que en y con para por su sus mi mis es esta este hay",
-    "fr": "de le la les des du un une et est dans pour sur au aux ce cette mon ma mes qui que avec",
-    "de": "der die das den dem des ein eine einen und ist im mit für auf von zum zur mein meine ich",
-    "pt": "de o os as do da dos das um uma que em e com para por no na nos meu minha é",
+    "es": "a de el la los las del al un una unos unas que en y con para por su sus mi mis es esta este hay "
+    "qué cómo cuándo dónde quién cuál cuáles",
+    "fr": "à de le la les des du un une et est dans pour sur au aux ce cette mon ma mes qui que avec "
+    "quel quelle quels quelles comment quand où",
+    "de": "der die das den dem des ein eine einen und ist im mit für auf von zum zur mein meine ich "
+    "welche welcher welches wie wann wo wer",
+    "pt": "a de o os as do da dos das um uma que em e com para por no na nos meu minha é qual quais quando onde quem",
 }
 _FUNCTION_WORDS = {lang: frozenset(words(text)) for lang, text in _FUNCTION_WORDS_TEXT.items()}
 _SNOWBALL = {"es": "spanish", "fr": "french", "de": "german", "pt": "portuguese"}
@@ -89,6 +92,8 @@ _SNOWBALL = {"es": "spanish", "fr": "french", "de": "german", "pt": "portuguese"
 _CLITIC = re.compile(r"(?:me|te|le|lo|la|se|nos|les|los|las)$")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _COMPOUND_HEAD = 4
+# A stem this short is compared as the whole word: Spanish "comando" and "como" both stem to "com".
+_SHORT_STEM = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +104,9 @@ class Translation:
     """English terms (stemmed) the query's foreign words stand for, minus the query's own terms."""
     ignored: frozenset[str] = frozenset()
     """The query's function words in the language it was detected to be in (``la``, ``der``): not search terms."""
+
+
+_NOTHING = Translation()
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +138,7 @@ class Translations:
             for lang, entries in zip(LANGUAGES[1:], columns[1:], strict=True):
                 for entry in entries:
                     if lang in _SNOWBALL:
-                        keys = tuple(self._stemmers[lang].stemWord(word) for word in words(entry.replace("_", " ")))
+                        keys = tuple(_stem_key(self._stemmers[lang], word) for word in words(entry.replace("_", " ")))
                         self._by_stem[lang].setdefault(keys[0], []).append(_Entry(keys, concept))
                     elif lang == "zh":
                         self._chinese.append((entry.replace("_", ""), concept))  # segmented on first use
@@ -145,22 +153,24 @@ class Translations:
             known: Whether the catalog has a term (an English stem); a Latin-script word the catalog
                 already has is taken as it is, never translated ("data" is not Portuguese for "date").
         """
-        terms = tokenize(query)
+        query_words = words(query)
+        detected, languages = self._languages(query_words)
+        if not languages and query.isascii():
+            return _NOTHING  # the lexicon's other entries are all in other scripts
+        terms = [stem(word) for word in query_words if word not in STOPWORDS]  # = tokenize(query)
         found = [entry.concept for _, entry in _matches(terms, self._by_term)]
         if _HAN.search(query):
             found.extend(entry.concept for _, entry in _matches(terms, self._chinese_index()))
-        query_words = words(query)
-        fresh = [not (known and known(stem(word))) for word in query_words]
-        languages = self._languages(query_words)
+        fresh = [not (known and known(stem(word))) for word in query_words] if languages else []
         for lang in languages:
             stemmer = self._stemmers[lang]
-            stems = [stemmer.stemWord(word) for word in query_words]
+            stems = [_stem_key(stemmer, word) for word in query_words]
             for at, entry in _matches(stems, self._by_stem[lang]):
                 found.extend([entry.concept] if any(fresh[at : at + len(entry.keys)]) else [])
             if lang in ("es", "pt"):
-                bare = [stemmer.stemWord(_CLITIC.sub("", word)) if len(word) > 5 else "" for word in query_words]
+                bare = [_stem_key(stemmer, _CLITIC.sub("", word)) if len(word) > 5 else "" for word in query_words]
                 found.extend(entry.concept for at, entry in _matches(bare, self._by_stem[lang]) if fresh[at])
-            if lang == "de" and lang in self._detected(query_words):
+            if lang == "de" and detected:
                 found.extend(self._compound_heads([w for w, new in zip(query_words, fresh, strict=True) if new]))
         given = set(terms)
         english = [term for term in dict.fromkeys(t for c in found for t in self._english[c]) if term not in given]
@@ -177,18 +187,23 @@ class Translations:
             self._by_chinese_term = index
         return self._by_chinese_term
 
-    def _languages(self, query_words: list[str]) -> list[str]:
-        """The languages a Latin-script query may be in: the detected ones, or all when it has no function words."""
-        if any(word in STOPWORDS and word not in _ANY_FUNCTION_WORD for word in query_words):
-            return self._detected(query_words)
-        return self._detected(query_words) or list(_SNOWBALL)
+    @staticmethod
+    def _languages(query_words: list[str]) -> tuple[bool, list[str]]:
+        """The languages a Latin-script query may be in, and whether they were detected by its function words.
 
-    def _detected(self, query_words: list[str]) -> list[str]:
-        """The languages with the most function words in the query, if more than its English ones."""
-        english = sum(word in STOPWORDS and word not in _ANY_FUNCTION_WORD for word in query_words)
-        counts = {lang: sum(word in stop for word in query_words) for lang, stop in _FUNCTION_WORDS.items()}
+        Detected: those with the most function words in it, if more than its English ones. With no
+        function words at all, every language is tried (whether detected or not).
+        """
+        english = 0
+        counts = dict.fromkeys(_SNOWBALL, 0)
+        for word in query_words:
+            for lang in _FUNCTION_WORD_LANGUAGES.get(word, ()):
+                counts[lang] += 1
+            english += word in STOPWORDS and word not in _FUNCTION_WORD_LANGUAGES
         best = max(counts.values())
-        return [lang for lang, count in counts.items() if count == best and count > english]
+        if best > english:
+            return True, [lang for lang, count in counts.items() if count == best]
+        return False, [] if english or best else list(_SNOWBALL)
 
     def _compound_heads(self, query_words: list[str]) -> list[int]:
         """Concepts named by the last part of a German compound (``projektordner`` -> ``ordner``)."""
@@ -197,9 +212,15 @@ class Translations:
             entry.concept
             for word in query_words
             for size in range(_COMPOUND_HEAD, len(word) - 2)
-            for entry in index.get(stemmer.stemWord(word[-size:]), ())
+            for entry in index.get(_stem_key(stemmer, word[-size:]), ())
             if len(entry.keys) == 1
         ]
+
+
+def _stem_key(stemmer: Stemmer.Stemmer, word: str) -> str:
+    """`word`'s stem in that language, or the word itself when the stem is too short to tell words apart."""
+    stemmed = str(stemmer.stemWord(word))
+    return stemmed if len(stemmed) >= _SHORT_STEM else word
 
 
 def _terms(lang: str, entry: str) -> tuple[str, ...]:
@@ -209,7 +230,10 @@ def _terms(lang: str, entry: str) -> tuple[str, ...]:
     return tuple(tokenize(entry.replace("_", " ")))
 
 
-_ANY_FUNCTION_WORD: frozenset[str] = frozenset().union(*_FUNCTION_WORDS.values())
+_FUNCTION_WORD_LANGUAGES: dict[str, tuple[str, ...]] = {
+    word: tuple(lang for lang, stop in _FUNCTION_WORDS.items() if word in stop)
+    for word in frozenset().union(*_FUNCTION_WORDS.values())
+}
 
 
 @cache
