@@ -125,6 +125,10 @@ class GatewaySettings(ScoutSettings):
     (a locked SQLite file or an unreachable Redis never stalls other clients or ``/healthz``)."""
     session_id: str | None = Field(default=None, min_length=1, max_length=200)
     """stdio: the session id to use (default: derived from the client's name, so it survives restarts)."""
+    session_idle_s: Annotated[float, Finite, Field(gt=0)] = 3600.0
+    """Seconds without a request after which a session ends: its offloaded outputs are deleted (its
+    discoveries stay in the store). Sessions tied to one HTTP connection or one stateless request end,
+    outputs and discoveries, as soon as it does."""
     host: str = Field(default="127.0.0.1", min_length=1)
     """HTTP: the address to bind."""
     port: Annotated[int, NoBool, Field(ge=0, le=65535)] = 8765

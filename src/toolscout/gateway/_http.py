@@ -13,7 +13,7 @@ from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..observe import CONTENT_TYPE
 from ._auth import StaticTokenVerifier
@@ -42,7 +42,7 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         )
     manager = StreamableHTTPSessionManager(app=gateway.server, security_settings=security)
     auth = gateway.config.settings.auth
-    mcp = StreamableHTTPASGIApp(manager)
+    mcp = _EndingSessions(StreamableHTTPASGIApp(manager), gateway)
     middleware: list[Middleware] = []
     if auth is not None:
         middleware.append(Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(StaticTokenVerifier(auth))))
@@ -83,3 +83,18 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         *ui_routes(ui, protect=protect),
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+
+
+class _EndingSessions:
+    """``/mcp``: the SDK's app, then, after a client's ``DELETE``, the end of the session it closed."""
+
+    def __init__(self, app: ASGIApp, gateway: Gateway) -> None:
+        self._app = app
+        self._gateway = gateway
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self._app(scope, receive, send)
+        if scope["type"] == "http" and scope["method"] == "DELETE":
+            ended = self._gateway.identities.ended_by(Request(scope))
+            if ended is not None:
+                await self._gateway.end_session(ended)

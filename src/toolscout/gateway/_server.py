@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import Any
 
 import anyio
+import anyio.abc
 import anyio.to_thread
 from mcp.server import Server
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
@@ -51,6 +52,7 @@ from ._config import GatewayConfig
 from ._faults import UpstreamFault, unrouted_fault, upstream_fault
 from ._health import visible_servers
 from ._pool import UpstreamPool
+from ._reaper import SessionReaper
 from ._records import UpstreamError
 from ._sessions import Caller, ChangeBus, Identities, LegacySessions
 from ._stores import TimedStore, open_store
@@ -114,6 +116,8 @@ class Gateway:
         self.metrics.track_upstreams(lambda: [(status.name, status.state) for status in self.pool.status()])
         self.changes = ChangeBus()
         self._legacy = LegacySessions()
+        self.reaper = SessionReaper(idle_s=settings.session_idle_s, end=self._end_session)
+        self._tasks: anyio.abc.TaskGroup | None = None
         self.server: Server[Any] = Server(
             "toolscout",
             version=__version__,
@@ -134,6 +138,9 @@ class Gateway:
         except BaseException:
             self.scout.close()
             raise
+        self._tasks = anyio.create_task_group()
+        await self._tasks.__aenter__()
+        self._tasks.start_soon(self.reaper.run, name="session reaper")
         if self._wait_for_upstreams:
             try:
                 await self.pool.started()
@@ -152,6 +159,9 @@ class Gateway:
     ) -> None:
         """Stop the upstreams and close the store."""
         try:
+            if self._tasks is not None:
+                self._tasks.cancel_scope.cancel()
+                await self._tasks.__aexit__(None, None, None)
             await self.pool.__aexit__(exc_type, exc, tb)
         finally:
             self.scout.close()
@@ -185,10 +195,13 @@ class Gateway:
     async def _call_tool(self, ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams) -> CallToolResult:
         caller = self._caller(ctx)
         self.activity.label_session(caller.session_id, caller.principal)
+        await self.reaper.touch(caller.session_id, caller.lifetime)
         try:
             outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
         except StoreError as exc:
+            await self.reaper.finished(caller.session_id, caller.lifetime, discovered=False)
             raise _store_down(exc) from None
+        await self.reaper.finished(caller.session_id, caller.lifetime, discovered=bool(outcome.revealed))
         if params.name == SEARCH and isinstance(outcome.content, dict) and outcome.error is None:
             outcome = dataclasses.replace(outcome, content=self._with_servers_not_ready(outcome.content, caller))
         if outcome.revealed and self.scout.settings.style == "reveal":
@@ -240,6 +253,21 @@ class Gateway:
         if caller.legacy and ctx.method != "initialize":
             self._legacy.remember(caller.session_id, ctx.session)
         return caller
+
+    async def end_session(self, session_id: str) -> None:
+        """The client closed the connection `session_id` was tied to: delete its outputs and discoveries."""
+        await self.reaper.closed(session_id)
+
+    async def _end_session(self, session_id: str, forget_discoveries: bool) -> None:
+        """Delete a session's offloaded outputs (and its discoveries if asked); store errors are logged."""
+        offload = self.scout.offload
+        if offload is not None:
+            await anyio.to_thread.run_sync(offload.forget, session_id)
+        if forget_discoveries:
+            try:
+                await anyio.to_thread.run_sync(self.store.forget, session_id)
+            except StoreError as exc:
+                logger.warning("could not forget an ended session's discoveries: %s", exc)
 
     async def _execute(self, call: ToolCall) -> object:
         """The `ToolScout` executor: run a resolved call on its upstream, by its upstream name.

@@ -11,6 +11,10 @@ Session ids are chosen so that discoveries outlive a connection and a gateway re
 
 HTTP ids are prefixed with the bearer token's grant name, so two tokens never share a session
 whatever headers they send. Ids that are too long or not printable are hashed.
+
+A session's `Lifetime` says when it can never be used again: a stateless request's session
+when the request ends, an ``Mcp-Session-Id`` session when its connection ends, a durable one
+never (it only goes idle).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.context import ServerRequestContext
@@ -33,12 +37,16 @@ from .._scope import Scope
 from .._types import Transport
 from ._config import GatewaySettings
 
-__all__ = ["SESSION_HEADER", "Caller", "ChangeBus", "Identities", "LegacySessions"]
+__all__ = ["SESSION_HEADER", "Caller", "ChangeBus", "Identities", "LegacySessions", "Lifetime"]
 
 SESSION_HEADER = "toolscout-session"
 """The HTTP header a client may send to name its session."""
 
 _MAX_ID_CHARS = 200
+
+Lifetime: TypeAlias = Literal["durable", "connection", "request"]
+"""Until when a session id can be used: ``durable`` (stdio, a chosen ``Toolscout-Session``) for good,
+``connection`` while its ``Mcp-Session-Id`` connection lasts, ``request`` for one stateless request."""
 _NOTHING = Scope(allow=())
 
 
@@ -54,6 +62,8 @@ class Caller:
     """What this caller may see and call."""
     legacy: bool
     """True on a 2025-era (handshake) connection, where list changes are plain notifications."""
+    lifetime: Lifetime = "durable"
+    """Until when the session id can be used."""
 
 
 class Identities:
@@ -77,14 +87,27 @@ class Identities:
             return Caller(session_id=session_id, principal="local", scope=Scope(), legacy=legacy)
         principal, scope = self.grant(request.scope.get("user"))
         headers = request.headers
+        lifetime: Lifetime = "durable"
         if chosen := headers.get(SESSION_HEADER):
             key = f"s:{chosen}"
         elif transport_id := headers.get("mcp-session-id"):
-            key = f"mcp:{transport_id}"
+            key, lifetime = f"mcp:{transport_id}", "connection"
         else:
             # Stateless request: its own scope. A self-declared client name is never an identity.
-            key = f"request:{secrets.token_hex(12)}"
-        return Caller(session_id=_bounded(f"http:{principal}:{key}"), principal=principal, scope=scope, legacy=legacy)
+            key, lifetime = f"request:{secrets.token_hex(12)}", "request"
+        session_id = _bounded(f"http:{principal}:{key}")
+        return Caller(session_id=session_id, principal=principal, scope=scope, legacy=legacy, lifetime=lifetime)
+
+    def ended_by(self, request: Request) -> str | None:
+        """The session a finished HTTP ``DELETE`` (the client closing its connection) ends, if any.
+
+        A session the client named with ``Toolscout-Session`` outlives its connections: None.
+        """
+        transport_id = request.headers.get("mcp-session-id")
+        if request.method != "DELETE" or not transport_id or request.headers.get(SESSION_HEADER):
+            return None
+        principal, _ = self.grant(request.scope.get("user"))
+        return _bounded(f"http:{principal}:mcp:{transport_id}")
 
     def grant(self, user: object) -> tuple[str, Scope]:
         """The grant name and scope of an authenticated HTTP user (nothing at all for a stranger)."""
