@@ -6,16 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
-export PIP_DISABLE_PIP_VERSION_CHECK=1
-started=$SECONDS
-step() { printf 'dev-setup: %s (%ds)\n' "$1" $((SECONDS - started)) >&2; }
-quiet() {
-    local out
-    if ! out=$("$@" 2>&1); then
-        printf '%s\n' "$out" | grep -v '^WARNING: Location' >&2
-        return 1
-    fi
-}
+STEP_PREFIX=dev-setup
+source scripts/_lib.sh
 # Pin torch's CPU build first: a plain dependency on torch would pull a multi-GB CUDA build.
 if ! .venv/bin/python -c 'import torch' 2>/dev/null; then
     step "installing torch (CPU build) for the sentence-transformers backend"

@@ -8,17 +8,8 @@ cd "$(dirname "$0")/.."
 
 PYTHON=${PYTHON:-python3.11}
 command -v "$PYTHON" >/dev/null || PYTHON=python3
-export PIP_DISABLE_PIP_VERSION_CHECK=1
-started=$SECONDS
-step() { printf 'setup: %s (%ds)\n' "$1" $((SECONDS - started)) >&2; }
-# Runs a command quietly; on failure prints its output (minus package-index location warnings) and stops.
-quiet() {
-    local out
-    if ! out=$("$@" 2>&1); then
-        printf '%s\n' "$out" | grep -v '^WARNING: Location' >&2
-        return 1
-    fi
-}
+STEP_PREFIX=setup
+source scripts/_lib.sh
 
 [ -x .venv/bin/python ] || { step "creating .venv"; "$PYTHON" -m venv .venv; }
 step "installing toolscout with hybrid search into .venv"
