@@ -24,6 +24,13 @@ async def test_nonsense_query_returns_no_padding_but_guidance(scout):
     assert "before deciding the capability is missing" in outcome.content["hint"]
 
 
+async def test_a_query_of_numbers_no_tool_mentions_finds_nothing_rather_than_failing(scout):
+    for query in ("4", "2024 17"):
+        outcome = await scout.session("s").dispatch("tool_search", {"query": query})
+        assert not outcome.is_error, outcome.content
+        assert outcome.content["tools"] == []
+
+
 async def test_search_respects_the_limit(scout):
     outcome = await scout.session("s").dispatch("tool_search", {"query": "github", "limit": 1})
     assert len(outcome.content["tools"]) == 1

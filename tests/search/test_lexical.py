@@ -91,3 +91,10 @@ def test_keys_too_large_for_the_fast_sort_are_sorted_stably_too() -> None:
         assert ordered.tolist() == [0, 3, 3, top - 1, top, top]
         assert order.tolist() == [3, 1, 4, 5, 0, 2]
         assert first.tolist() == [True, True, False, True, True, False]
+
+
+def test_a_query_of_only_numbers_no_tool_mentions_scores_nothing_and_does_not_fail() -> None:
+    index = LexicalIndex(TOOLS)
+    terms = index.query_terms("4 2024")
+    assert terms.unknown == ("4", "2024")
+    assert index.scores(terms).max() == 0
