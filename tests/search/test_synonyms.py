@@ -73,3 +73,29 @@ def test_a_catalog_adds_its_own_synonym_groups_through_the_config() -> None:
 
     assert build_index(catalog).search("ship it").hits == ()
     assert build_index(catalog, config=IndexConfig(synonyms=groups)).search("ship it").hits[0].name == "deploy_app"
+
+
+
+MESSAGING = Catalog(
+    [
+        ToolSpec(name="chat__archive", description="Archive a message of a channel."),
+        ToolSpec(name="chat__send", description="Send a message to a channel."),
+        ToolSpec(name="calendar__cancel", description="Cancel an event and tell the attendees a new time."),
+        ToolSpec(name="clock__now", description="The time now in a timezone."),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("post a message in the channel", "chat__send"),
+        ("notify the channel with a message", "chat__send"),
+        ("tell me the time in Tokyo", "clock__now"),
+        ("let us know the time in Oslo", "clock__now"),
+    ],
+)
+def test_posting_and_notifying_mean_sending_and_tell_me_only_frames_a_request(query: str, expected: str) -> None:
+    hits = build_index(MESSAGING).search(query, limit=2, mode="lexical").hits
+
+    assert hits[0].name == expected

@@ -41,7 +41,7 @@ ACTION_GROUPS: tuple[tuple[str, ...], ...] = (
     ("get", "fetch", "retrieve", "obtain"),
     ("search", "lookup", "locate"),
     ("list", "enumerate"),
-    ("send", "submit"),
+    ("send", "submit", "post", "notify"),
     ("execute", "invoke", "launch"),
     ("stop", "cancel", "terminate", "abort", "halt"),
     ("calculate", "compute"),

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 import Stemmer
 
-__all__ = ["STOPWORDS", "encode_many", "stem", "tokenize", "words"]
+__all__ = ["STOPWORDS", "encode_many", "stem", "tokenize", "without_request_frames", "words"]
 
 STOPWORDS: frozenset[str] = frozenset(
     """a an and are as at be been being but by can could did do does for from had has have how i if in into is it
@@ -75,6 +75,15 @@ _memo_terms: dict[str | bytes, tuple[str, ...]] = {}
 
 _K = TypeVar("_K", bound=Hashable)
 IntArray = npt.NDArray[np.int64]
+
+
+# "tell me", "show us": a request's framing, not the action it asks for ("tell me the time").
+_REQUEST_FRAME = re.compile(r"\b(?:tell|give|let|help)\s+(?:me|us)\b", re.IGNORECASE)
+
+
+def without_request_frames(query: str) -> str:
+    """`query` without the verbs that only frame a request ("tell me the time" -> "the time")."""
+    return _REQUEST_FRAME.sub(" ", query)
 
 
 def words(text: str) -> list[str]:
