@@ -75,7 +75,6 @@ def test_a_catalog_adds_its_own_synonym_groups_through_the_config() -> None:
     assert build_index(catalog, config=IndexConfig(synonyms=groups)).search("ship it").hits[0].name == "deploy_app"
 
 
-
 MESSAGING = Catalog(
     [
         ToolSpec(name="chat__archive", description="Archive a message of a channel."),
