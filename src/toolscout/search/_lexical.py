@@ -162,8 +162,9 @@ class LexicalIndex:
             terms = [term for term in terms if term not in numbers or term in vocabulary] or terms
         ids = [vocabulary.get(term, -1) for term in terms]
         weights: dict[int, float] = dict.fromkeys([i for i in ids if i >= 0], 1.0)
-        for term in numbers.intersection(terms).intersection(vocabulary):
-            weights[vocabulary[term]] = self.config.number_weight
+        for term in numbers.intersection(terms):
+            if term in vocabulary:
+                weights[vocabulary[term]] = self.config.number_weight
         words = tuple(weights)
         vocab = len(vocabulary)
         for left, right in pairwise(ids):
