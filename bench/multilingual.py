@@ -44,8 +44,10 @@ def search_all() -> dict[str, dict[str, object]]:
     """Every probe query through ``tool_search`` of the toolscout on ``sys.path``, per engine.
 
     Engines: ``default`` (default settings; hybrid when an embedder is installed, queried once the
-    catalog's embeddings are in) and ``lexical`` (``search_mode="lexical"``; older versions, without
-    that setting, searched lexically by default). Each: ``mode`` run, and ``found`` (id -> tool names).
+    catalog's embeddings are in), ``lexical`` (``search_mode="lexical"``; older versions, without
+    that setting, searched lexically by default) and ``english-only-embedder`` (hybrid with
+    ``embeddings.languages: ["en"]``, where the tree has that setting). Each: ``mode`` run, and
+    ``found`` (id -> tool names).
     """
     from toolscout import Catalog, ScoutSettings, ToolScout
 
@@ -55,8 +57,14 @@ def search_all() -> dict[str, dict[str, object]]:
         lexical = ToolScout(catalog, settings=ScoutSettings(search_mode="lexical"))
     except Exception:  # a baseline from before the setting existed: its default was lexical
         lexical = ToolScout(catalog)
+    scouts = {"default": ToolScout(catalog), "lexical": lexical}
+    try:  # hybrid with the embedder declared English-only: other languages rank lexically
+        english = ScoutSettings.from_mapping({"embeddings": {"languages": ["en"]}}, prefix="toolscout")
+        scouts["english-only-embedder"] = ToolScout(catalog, settings=english)
+    except Exception:  # a baseline from before the setting existed
+        pass
     out: dict[str, dict[str, object]] = {}
-    for engine, scout in {"default": ToolScout(catalog), "lexical": lexical}.items():
+    for engine, scout in scouts.items():
         session = scout.session("probe")
         session.dispatch_sync("tool_search", {"query": "warm up"})
         mode = "lexical"

@@ -126,6 +126,7 @@ class BackgroundHybrid:
         """
         self._settings = settings or EmbeddingSettings()
         self._make_embedder = embedder or self._registered_embedder
+        self._languages = self._settings.known_languages()
         self._fusion = fusion or HybridFusion()
         self._config = config
         self._cache = EmbeddingCache(self._settings.cache_dir)
@@ -161,7 +162,7 @@ class BackgroundHybrid:
     def _embed(self, index: HybridIndex) -> None:
         try:
             embedder = self._load_embedder()
-            dense = DenseRanker(index.catalog, embedder, cache=self._cache)
+            dense = DenseRanker(index.catalog, embedder, cache=self._cache, languages=self._languages)
         except Exception as exc:  # an optional embedder must never break search: stay lexical
             self._warn_once(exc)
             index.settle("failed", f"{type(exc).__name__}: {exc}")

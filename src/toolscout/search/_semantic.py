@@ -50,7 +50,10 @@ def build_hybrid_index(
     lexical = build_index(catalog, fuse=fusion or HybridFusion(), config=config)
     try:
         dense = DenseRanker(
-            catalog, embedder or shared_embedder(settings), cache=EmbeddingCache(cache_dir or settings.cache_dir)
+            catalog,
+            embedder or shared_embedder(settings),
+            cache=EmbeddingCache(cache_dir or settings.cache_dir),
+            languages=settings.known_languages(),
         )
     except ImportError as exc:
         logger.warning("semantic search unavailable (%s); hybrid queries run lexically", exc)

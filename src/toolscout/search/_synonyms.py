@@ -32,7 +32,15 @@ import Stemmer
 
 from ._tokenize import STOPWORDS, stem, tokenize, words
 
-__all__ = ["ACTION_GROUPS", "LANGUAGES", "ActionSynonyms", "Translation", "Translations", "default_translations"]
+__all__ = [
+    "ACTION_GROUPS",
+    "LANGUAGES",
+    "ActionSynonyms",
+    "Translation",
+    "Translations",
+    "default_translations",
+    "latin_language",
+]
 
 ACTION_GROUPS: tuple[tuple[str, ...], ...] = (
     ("create", "add", "insert", "generate", "establish"),
@@ -234,6 +242,12 @@ _FUNCTION_WORD_LANGUAGES: dict[str, tuple[str, ...]] = {
     word: tuple(lang for lang, stop in _FUNCTION_WORDS.items() if word in stop)
     for word in frozenset().union(*_FUNCTION_WORDS.values())
 }
+
+
+def latin_language(query_words: list[str]) -> str:
+    """The language of the Latin-script words of a query: the one its function words name, else English."""
+    detected, languages = Translations._languages(query_words)
+    return languages[0] if detected and len(languages) == 1 else "en"
 
 
 @cache

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...catalog import Catalog, ToolSpec
+from .._language import known_share
 from ._base import Embedder, EmbeddingError, Vectors
 from ._cache import EmbeddingCache
 
@@ -51,6 +52,7 @@ class DenseRanker:
         *,
         cache: EmbeddingCache | None = None,
         text: Callable[[ToolSpec], str] = tool_text,
+        languages: Set[str] | None = None,
     ) -> None:
         """Embed the catalog's tools.
 
@@ -59,6 +61,8 @@ class DenseRanker:
             embedder: The embedding backend; also used for every query.
             cache: Where document vectors are kept between runs; None embeds everything now.
             text: The text each tool is embedded as.
+            languages: The languages the embedder knows (None: every language); `rank` scales a query's
+                similarities by the share of its words in them.
 
         Raises:
             EmbeddingError: The embedder failed.
@@ -73,6 +77,7 @@ class DenseRanker:
         self._rows = {name: row for row, name in enumerate(self.names)}
         self._matrix: Vectors = np.ascontiguousarray(matrix, dtype=np.float32)
         self._matrix.setflags(write=False)
+        self.languages = languages
 
     def similarities(self, query: str) -> npt.NDArray[np.float32]:
         """Cosine similarity of `query` to every tool, in catalog order.
@@ -92,12 +97,17 @@ class DenseRanker:
         return scores
 
     def rank(self, query: str, allowed: Set[str] | None = None, *, limit: int = 50) -> list[tuple[str, float]]:
-        """Return up to `limit` (name, cosine) pairs, best first, drawn only from `allowed` when given.
+        """Return up to `limit` (name, similarity) pairs, best first, drawn only from `allowed` when given.
+
+        The similarity is the cosine times the share of the query's words in the embedder's languages.
 
         Raises:
             EmbeddingError: The embedder failed on the query.
         """
-        scores = self.similarities(query)
+        share = known_share(query, self.languages)
+        if share == 0.0:
+            return []
+        scores = self.similarities(query) * np.float32(share)
         rows = self.rows(allowed)
         if rows.size == 0 or limit <= 0:
             return []

@@ -37,6 +37,15 @@ class EmbeddingSettings(BaseModel):
     """Text put before each tool text for the endpoint's model (null: the model's known prefix, if any)."""
     cache_dir: Path | None = None
     """Where tool embeddings are cached (null: ``$TOOLSCOUT_CACHE_DIR``, else the user cache directory)."""
+    languages: tuple[Annotated[str, Field(pattern=r"^([a-z]{2}|\*)$")], ...] | None = None
+    """The languages the model knows, as ISO 639-1 codes (``["en"]``); null or ``["*"]``: every language.
+    Hybrid search weighs the model's similarities by the share of a query's words in them, so a request
+    in a language the model does not know ranks lexically. Off by default: the English-trained
+    all-MiniLM-L6-v2 still places some Chinese requests right (``bench/multilingual.py``)."""
+
+    def known_languages(self) -> frozenset[str] | None:
+        """The languages the model knows (None: every language)."""
+        return None if self.languages is None or "*" in self.languages else frozenset(self.languages)
 
     @field_validator("backend")
     @classmethod
