@@ -7,11 +7,14 @@ screenshot of each view (the README's come from here).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
+import anyio
 import httpx2
 import pytest
 
@@ -52,12 +55,21 @@ async def screenshot(page: object, name: str) -> None:
         await page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=False)  # type: ignore[attr-defined]
 
 
-async def test_the_page_lists_every_tool_mirrors_tool_search_and_shows_activity_and_metrics(page, tmp_path) -> None:
+async def test_the_page_lists_every_tool_mirrors_tool_search_and_shows_activity_and_metrics(
+    page, tmp_path, monkeypatch
+) -> None:
+    require(importlib.util.find_spec("onnxruntime") is not None, "hybrid search needs toolscout[semantic]")
+    monkeypatch.setenv("TOOLSCOUT_SEARCH_MODE", "auto")  # the engine a user gets: hybrid
     config = write_config(tmp_path / "gw.json", real_servers(tmp_path), mode="on")
     async with http_gateway(config) as url:
         base = url.removesuffix("/mcp")
+        health: dict[str, Any] = {}
         async with httpx2.AsyncClient(timeout=LIMIT_S) as http:
-            health = (await http.get(f"{base}/healthz")).json()
+            with anyio.fail_after(LIMIT_S):
+                while health.get("search", {}).get("embeddings") != "ready":
+                    health = (await http.get(f"{base}/healthz")).json()
+                    await anyio.sleep(0.2)
+        assert health["search"]["mode"] == "hybrid"
         async with http_client(url) as client:
             found = payload(await client.call_tool("tool_search", {"query": QUERY}))
             await client.call_tool("tool_call", {"name": "time__get_current_time", "arguments": {"timezone": "UTC"}})
@@ -73,8 +85,10 @@ async def test_the_page_lists_every_tool_mirrors_tool_search_and_shows_activity_
         await page.click('nav button[data-view="playground"]')
         await page.fill("#query", QUERY)
         await page.click("#search-form button")
-        column = page.locator('.column[data-mode="lexical"] li')
+        await page.locator('.column[data-mode="lexical"] li').first.wait_for(timeout=LIMIT_S * 1000)
+        column = page.locator('.column[data-mode="hybrid"] li')
         await column.first.wait_for(timeout=LIMIT_S * 1000)
+        assert "ran as" not in await page.locator('.column[data-mode="hybrid"] h3').inner_text()
         shown = [await item.get_attribute("data-hit") for item in await column.all()]
         expected = [tool["name"] for tool in found["tools"]]
         assert expected and shown[: len(expected)] == expected
