@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 
 import pytest
+from mcp.types import CallToolResult, TextContent
 
 from toolscout import ScoutSettings, ToolScout
 from toolscout.gateway._logs import JsonFormatter
@@ -157,3 +158,25 @@ def test_a_scout_with_an_activity_log_records_every_dispatch_with_its_discoverie
     search, call = log.recent()
     assert search.kind == "search" and search.revealed == ("send_email",) and search.mode == "lexical"
     assert call.kind == "call" and call.ok and call.session == "hooked"
+
+
+def test_a_tool_that_reports_its_own_failure_counts_as_a_failed_call() -> None:
+    def lookup_timezone(zone: str) -> CallToolResult:
+        """Look up a timezone; an unknown one is reported the MCP way, as a result flagged isError."""
+        return CallToolResult(content=[TextContent(type="text", text=f"Invalid timezone: {zone}")], is_error=True)
+
+    def lookup_city(city: str) -> dict[str, object]:
+        """Look up a city; an unknown one comes back as a plain MCP result dict flagged isError."""
+        return {"content": [{"type": "text", "text": f"no city {city}"}], "isError": True}
+
+    log, metrics = ActivityLog(), Metrics()
+    log.add_listener(metrics.observe)
+    session = ToolScout([lookup_timezone, lookup_city], settings=ScoutSettings(mode="off")).session("e")
+    for name, arguments in (("lookup_timezone", {"zone": "Mars/Olympus"}), ("lookup_city", {"city": "Atlantis"})):
+        outcome = session.dispatch_sync(name, arguments)
+        assert outcome.tool_reported_error and outcome.error is None
+        log.observe(outcome, session="e", upstream="geo")
+
+    assert [(event.ok, event.code) for event in log.recent()] == [(False, "tool_reported_error")] * 2
+    assert 'toolscout_calls_total{outcome="tool_reported_error",upstream="geo"} 2.0' in metrics.render().decode()
+    assert summarise([event.to_json() for event in log.recent()]).upstreams[0].errors == 2

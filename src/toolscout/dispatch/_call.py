@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -85,6 +85,20 @@ class ToolOutcome:
     def is_error(self) -> bool:
         """True when the model should see this result flagged as an error."""
         return self.error is not None
+
+    @property
+    def tool_reported_error(self) -> bool:
+        """True when the tool ran and its result says it failed.
+
+        That is an MCP result's ``isError`` (an object's ``is_error``, a dict's ``isError``), also when
+        kept in an offload stub (``tool_reported_error``).
+        """
+        content = self.content
+        if self.error is not None:
+            return False
+        if isinstance(content, Mapping):
+            return content.get("isError") is True or content.get("tool_reported_error") is True
+        return getattr(content, "is_error", False) is True
 
     def to_text(self) -> str:
         """The result as text for the model: strings pass through, anything else becomes JSON."""

@@ -46,8 +46,7 @@ def call_result(outcome: ToolOutcome) -> CallToolResult:
             return content.model_copy(update={"meta": meta or None})
         return content
     # An offloaded result is a stub dict; it keeps the upstream's own error flag.
-    reported = isinstance(content, dict) and content.get("tool_reported_error") is True
-    return _text(outcome.to_text(), is_error=outcome.is_error or reported)
+    return _text(outcome.to_text(), is_error=outcome.is_error or outcome.tool_reported_error)
 
 
 def _text(text: str, *, is_error: bool) -> CallToolResult:

@@ -212,8 +212,8 @@ class ActivityLog:
             label=self._labels.get(session),
             tool=tool,
             upstream=upstream if kind in ("call", "refusal") else None,
-            ok=outcome.error is None,
-            code=outcome.error.code if outcome.error is not None else None,
+            ok=outcome.error is None and not outcome.tool_reported_error,
+            code=_code(outcome),
             latency_ms=round(outcome.latency_s * 1000, 3),
             mode=mode if kind == "search" else None,
             query=query,
@@ -225,6 +225,13 @@ class ActivityLog:
             argument_names=tuple(outcome.arguments),
             arguments=dict(outcome.arguments) if self.log_arguments else None,
         )
+
+
+def _code(outcome: ToolOutcome) -> str | None:
+    """The error code of a failed call: toolscout's, or ``tool_reported_error`` for a tool's own failure."""
+    if outcome.error is not None:
+        return outcome.error.code
+    return "tool_reported_error" if outcome.tool_reported_error else None
 
 
 def _kind(outcome: ToolOutcome) -> ActivityKind:
