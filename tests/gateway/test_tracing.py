@@ -20,8 +20,16 @@ import pytest
 from tests.conftest import require
 from tests.gateway.conftest import SERVERS, http_client, http_gateway, text, write_config
 
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:  # a parent package is missing
+        return False
+
+
 require(
-    importlib.util.find_spec("opentelemetry.exporter.otlp.proto.http") is not None,
+    _installed("opentelemetry.exporter.otlp.proto.http"),
     "opentelemetry-exporter-otlp-proto-http is not installed (the dev extra has it)",
 )
 
