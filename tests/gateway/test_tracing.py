@@ -7,6 +7,7 @@ The gateway sets up the SDK from ``OTEL_TRACES_EXPORTER``; the upstream is a rea
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 import threading
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import require
-from tests.gateway.conftest import SERVERS, http_client, http_gateway, text, write_config
+from tests.gateway.conftest import LIMIT_S, SERVERS, TOOLSCOUT, http_client, http_gateway, text, write_config
 
 
 def _installed(module: str) -> bool:
@@ -174,3 +175,17 @@ async def test_tracing_off_exports_no_toolscout_span(tmp_path, collector) -> Non
     async with http_gateway(config(tmp_path)) as url, http_client(url, session="conv-8") as client:
         await client.call_tool("tool_search", {"query": "trace context"})
     assert [span for span in collector.spans if span.name.startswith("toolscout.")] == []
+
+
+def test_an_exporter_that_is_not_installed_is_named_in_the_error(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("OTEL_TRACES_EXPORTER", "otlp_proto_http,nonesuch")
+    done = subprocess.run(
+        [TOOLSCOUT, "serve", str(config(tmp_path, tracing=True))],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=LIMIT_S,
+    )
+    assert done.returncode != 0
+    assert "tracing: OTEL_TRACES_EXPORTER names nonesuch, which no installed package provides" in done.stderr
+    assert "otlp_proto_http" in done.stderr.split("installed:")[1]
