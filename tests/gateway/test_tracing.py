@@ -19,7 +19,16 @@ from typing import Any
 import pytest
 
 from tests.conftest import require
-from tests.gateway.conftest import LIMIT_S, SERVERS, TOOLSCOUT, http_client, http_gateway, text, write_config
+from tests.gateway.conftest import (
+    LIMIT_S,
+    SERVERS,
+    TOOLSCOUT,
+    http_client,
+    http_gateway,
+    stdio_gateway,
+    text,
+    write_config,
+)
 
 
 def _installed(module: str) -> bool:
@@ -189,3 +198,15 @@ def test_an_exporter_that_is_not_installed_is_named_in_the_error(tmp_path, monke
     assert done.returncode != 0
     assert "tracing: OTEL_TRACES_EXPORTER names nonesuch, which no installed package provides" in done.stderr
     assert "otlp_proto_http" in done.stderr.split("installed:")[1]
+
+
+async def test_over_stdio_the_spans_leave_the_protocol_stream_alone(tmp_path, collector) -> None:
+    async with stdio_gateway(config(tmp_path, tracing=True)) as client:
+        await client.call_tool("tool_search", {"query": "trace context"})
+        answer = await client.call_tool("tool_call", {"name": "traced__trace_context", "arguments": {}})
+
+    (upstream,) = collector.named("toolscout.upstream")
+    (call,) = collector.named("toolscout.call")
+    assert upstream.parent_id == call.span_id
+    assert str(upstream.attributes["toolscout.session.id"]).startswith("stdio:client:")
+    assert text(answer).startswith(f"00-{upstream.trace_id}-")
