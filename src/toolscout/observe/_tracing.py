@@ -139,7 +139,11 @@ def install_provider_from_environment() -> Callable[[], None] | None:
     for name in names:
         provider.add_span_processor(BatchSpanProcessor(installed[name].load()()))
     trace.set_tracer_provider(provider)
-    return provider.shutdown
+
+    def stop() -> None:
+        provider.shutdown()
+
+    return stop
 
 
 def _set_outcome(span: Span, code: str | None) -> None:
