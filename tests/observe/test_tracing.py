@@ -11,6 +11,7 @@ import pytest
 from tests.conftest import require
 from toolscout import ScoutSettings, ToolScout
 from toolscout.observe import ActivityLog
+from toolscout.observe._tracing import install_provider_from_environment
 
 require(
     importlib.util.find_spec("opentelemetry.sdk") is not None,
@@ -126,3 +127,9 @@ def test_a_tool_that_is_traced_itself_runs_inside_the_call_span(spans) -> None:
 def test_tracing_off_records_no_span(spans) -> None:
     scout(tracing=False).session("conv-5").dispatch_sync("tool_search", {"query": "email"})
     assert finished(spans) == []
+
+
+def test_a_tracer_provider_set_by_the_application_is_kept(provider, monkeypatch) -> None:
+    monkeypatch.setenv("OTEL_TRACES_EXPORTER", "console")
+    assert install_provider_from_environment() is None
+    assert trace.get_tracer_provider() is provider
