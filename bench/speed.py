@@ -97,9 +97,10 @@ def memory_child(mode: SearchMode) -> None:
     catalog = grow(load_bfcl().catalog, SIZES[-1])
     build: Callable[[], SearchIndex] = partial(build_index, catalog)
     if mode == "hybrid":
-        from toolscout.search.embeddings._local import SentenceTransformerEmbedder
+        from toolscout.search._engines import shared_embedder
+        from toolscout.search.embeddings._settings import EmbeddingSettings
 
-        embedder = SentenceTransformerEmbedder()  # the model is loaded before the baseline is read
+        embedder = shared_embedder(EmbeddingSettings())  # the default model, loaded before the baseline is read
         build = partial(build_hybrid_index, catalog, embedder=embedder)
     gc.collect()
     before = rss_mb()

@@ -14,7 +14,7 @@ if ! .venv/bin/python -c 'import torch' 2>/dev/null; then
     quiet .venv/bin/pip install -q torch==2.13.0
 fi
 step "installing every extra and the development tools"
-quiet .venv/bin/pip install -q -e ".[dev,semantic,sentence-transformers,tiktoken,tokens,redis,bench,openai,anthropic,gemini,pydantic-ai,openai-agents,langchain]"
+quiet .venv/bin/pip install -q -e ".[dev,semantic,sentence-transformers,tiktoken,tokens,redis,bench,openai,anthropic,gemini,pydantic-ai,openai-agents,langchain,otel]"
 
 # Debian packages the tests use: redis-server (Redis session store) and chromium (the gateway's web
 # page, driven by playwright against the system browser; no browser is downloaded). Tests that need

@@ -62,7 +62,7 @@ def require(present: bool, what: str) -> None:
         return
     if os.environ.get("CI"):
         pytest.fail(f"{what} (CI must have it)")
-    pytest.skip(what)
+    pytest.skip(what, allow_module_level=True)
 
 
 def free_port() -> int:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 import anyio
 import anyio.to_thread
 
+from ._errors import ConfigError
 from ._scope import Scope
 from ._settings import ScoutSettings
 from ._tokens import TokenCounter, default_token_counter
@@ -29,7 +30,10 @@ from .search._select import resolve_search_mode, search_engine
 from .session import DiscoveryStore, MemoryStore
 
 if TYPE_CHECKING:
+    from opentelemetry.trace import Span
+
     from .observe import ActivityLog
+    from .observe._tracing import Tracing
     from .offload import Offloader
 
 __all__ = ["ScoutSession", "ToolScout"]
@@ -83,10 +87,12 @@ class ToolScout:
             offload: Context offloading: large results become handles, and the offload tools are
                 listed after the core tools (see `toolscout.offload.Offloader`).
             activity: Record every dispatched call (searches, loads, calls, refusals) in this log
-                (see `toolscout.observe.ActivityLog`).
+                (see `toolscout.observe.ActivityLog`). With ``tracing`` on, spans carry argument
+                values only when this log keeps them.
 
         Raises:
             CatalogError: A tool definition is malformed or two tools share a name.
+            ConfigError: ``tracing`` is on and OpenTelemetry is not installed.
         """
         self._settings = settings or ScoutSettings()
         self._scope = self._settings.scope.scope()
@@ -100,6 +106,7 @@ class ToolScout:
         self._context_windows = dict(context_windows) if context_windows else None
         self._offload = offload
         self._activity = activity
+        self._tracing = _tracing(self._settings, activity)
         self._indexes = IndexCache(
             index_builder or search_engine(self._settings.search_mode, self._settings.embeddings)
         )
@@ -347,11 +354,23 @@ class ScoutSession:
         """Handle one tool call from the model and return its outcome. Never raises for bad model input.
 
         Resolving (searches, schema checks) and the store's reads and writes run in a worker
-        thread, so a slow store or a big catalog never stalls the event loop.
+        thread, so a slow store or a big catalog never stalls the event loop. With ``tracing`` on,
+        the call runs in a span of its own (see `toolscout.observe` for its attributes).
 
         Raises:
             StoreError: The discovery store failed.
         """
+        tracing = self.scout._tracing
+        if tracing is None:
+            return await self._dispatch(name, arguments, call_id, None)
+        with tracing.dispatch(self.session_id) as span:
+            return await self._dispatch(name, arguments, call_id, span)
+
+    def dispatch_sync(self, name: object, arguments: object = None, *, call_id: str | None = None) -> ToolOutcome:
+        """`dispatch` for synchronous code (runs its own event loop; do not call from async code)."""
+        return anyio.run(lambda: self.dispatch(name, arguments, call_id=call_id))
+
+    async def _dispatch(self, name: object, arguments: object, call_id: str | None, span: Span | None) -> ToolOutcome:
         started = time.perf_counter()
         resolution, newly = await anyio.to_thread.run_sync(
             lambda: self._record(self._resolve(name, arguments, call_id=call_id))
@@ -369,16 +388,29 @@ class ScoutSession:
             call_id=call_id,
         )
         outcome = dataclasses.replace(outcome, revealed=newly)
-        activity = self.scout.activity
-        if activity is not None:
-            tool = self.scout.catalog.get(outcome.name)
-            upstream = tool.namespace if tool is not None else None
-            activity.observe(outcome, session=self.session_id, upstream=upstream, mode=self.scout.search_mode)
+        self._observe(outcome, span)
         return outcome
 
-    def dispatch_sync(self, name: object, arguments: object = None, *, call_id: str | None = None) -> ToolOutcome:
-        """`dispatch` for synchronous code (runs its own event loop; do not call from async code)."""
-        return anyio.run(lambda: self.dispatch(name, arguments, call_id=call_id))
+    def _observe(self, outcome: ToolOutcome, span: Span | None) -> None:
+        """Record the call in the activity log and on its span (one event serves both)."""
+        scout = self.scout
+        activity, tracing = scout.activity, scout._tracing
+        if span is None or tracing is None or not span.is_recording():
+            span = tracing = None
+        if activity is None and tracing is None:
+            return
+        tool = scout.catalog.get(outcome.name)
+        upstream = tool.namespace if tool is not None else None
+        mode = scout.search_mode
+        if activity is not None:
+            event = activity.event_of(outcome, session=self.session_id, upstream=upstream, mode=mode)
+            activity.record(event)
+        else:
+            from .observe._activity import activity_event  # only with tracing on: observe is imported lazily
+
+            event = activity_event(outcome, session=self.session_id, upstream=upstream, mode=mode)
+        if span is not None and tracing is not None:
+            tracing.finish(span, event)
 
     def _resolve(self, name: object, arguments: object, *, call_id: str | None) -> Resolution:
         scout = self.scout
@@ -403,6 +435,19 @@ class ScoutSession:
         if isinstance(resolution, ToolCall) and resolution.bridged:
             return resolution, self.scout.store.discover(self.session_id, [resolution.name])
         return resolution, ()
+
+
+def _tracing(settings: ScoutSettings, activity: ActivityLog | None) -> Tracing | None:
+    """The spans' source when ``tracing`` is on (OpenTelemetry is imported only then)."""
+    if not settings.tracing:
+        return None
+    try:
+        from .observe._tracing import Tracing
+    except ImportError:
+        raise ConfigError(
+            "is on but OpenTelemetry is not installed: pip install 'toolscout[otel]'", key="tracing"
+        ) from None
+    return Tracing(arguments=activity is not None and activity.log_arguments)
 
 
 def _call_with_arguments(func: Callable[..., object]) -> Handler:

@@ -135,6 +135,11 @@ class ScoutSettings(BaseSettings):
     lexical until they are ready), ``lexical``, or ``auto`` (hybrid when an embedding backend is installed)."""
     embeddings: EmbeddingSettings = EmbeddingSettings()
     """The embedding backend of hybrid search (see the ``embeddings`` keys)."""
+    tracing: StrictBool = False
+    """Emit an OpenTelemetry span per search, load and tool call (in the gateway, per upstream call too) to the
+    global tracer provider: names, counts and error codes, argument values only when the activity log keeps them.
+    Spans go nowhere until an OpenTelemetry SDK is set up (``toolscout[otel]``; the gateway sets one up from
+    ``OTEL_TRACES_EXPORTER``)."""
 
     @field_validator("search_default_limit")
     @classmethod

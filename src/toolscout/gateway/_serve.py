@@ -22,6 +22,7 @@ from mcp.server import NotificationOptions
 from mcp.server.stdio import stdio_server
 
 from .._types import Transport
+from ..observe._tracing import install_provider_from_environment
 from ._config import GatewayConfig
 from ._http import MCP_PATH, http_app
 from ._selfref import check_not_self_referencing
@@ -83,8 +84,12 @@ async def run_gateway(
         on_listening: Called with the ``/mcp`` URL once the HTTP socket is bound.
         wait_for_upstreams: Serve only once every upstream's first start attempt finished.
 
+    With ``toolscout.tracing`` on and no tracer provider set yet, spans are exported to the
+    exporters ``OTEL_TRACES_EXPORTER`` names (see `install_provider_from_environment`), flushed at exit.
+
     Raises:
-        ConfigError: An upstream is this gateway itself (see `check_not_self_referencing`).
+        ConfigError: An upstream is this gateway itself (see `check_not_self_referencing`), or
+            ``OTEL_TRACES_EXPORTER`` names an exporter that is not installed.
     """
     settings = config.settings
     http_host = host or settings.host
@@ -93,6 +98,22 @@ async def run_gateway(
         check_not_self_referencing(config, host=None, port=None)
     else:
         check_not_self_referencing(config, host=http_host, port=http_port)
+    stop_tracing = install_provider_from_environment() if settings.tracing else None
+    try:
+        await _serve(config, transport, http_host, http_port, on_listening, wait_for_upstreams)
+    finally:
+        if stop_tracing is not None:
+            stop_tracing()
+
+
+async def _serve(
+    config: GatewayConfig,
+    transport: Transport,
+    http_host: str,
+    http_port: int,
+    on_listening: Callable[[str], None],
+    wait_for_upstreams: bool,
+) -> None:
     async with anyio.create_task_group() as group:
         with anyio.CancelScope() as scope:
             shutdown = _Shutdown(scope)

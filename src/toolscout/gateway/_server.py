@@ -43,7 +43,9 @@ from .._version import __version__
 from ..disclosure import SEARCH
 from ..disclosure._assembly import Assembly, assemble
 from ..dispatch._call import ToolCall
+from ..dispatch._errors import ToolError
 from ..observe import ActivityLog, Metrics
+from ..observe._tracing import Tracing
 from ..offload import Offloader
 from ..search._engines import resolve_backend
 from ..search._select import resolve_search_mode
@@ -105,6 +107,7 @@ class Gateway:
         )
         offload = Offloader(settings.offload) if settings.offload.enabled else None
         self.activity = ActivityLog()
+        self.tracing = Tracing(arguments=self.activity.log_arguments) if settings.tracing else None
         self.scout = ToolScout(
             (), activity=self.activity, settings=settings, store=self.store, executor=self._execute, offload=offload
         )
@@ -278,6 +281,17 @@ class Gateway:
         if route is None:
             return unrouted_fault(call.name).error
         server, tool = route
+        if self.tracing is None:
+            return await self._call_upstream(call, server, tool)
+        with self.tracing.upstream(
+            session=call.session_id, tool=call.name, server=server, upstream_tool=tool, arguments=call.arguments
+        ) as span:
+            result = await self._call_upstream(call, server, tool)
+            self.tracing.upstream_result(span, _code(result))
+            return result
+
+    async def _call_upstream(self, call: ToolCall, server: str, tool: str) -> object:
+        """Call `tool` on `server`; the result, or the upstream failure's `ToolError`."""
         started = time.perf_counter()
         result: CallToolResult | UpstreamFault
         try:
@@ -317,6 +331,13 @@ def _search_engine(scout: ToolScout) -> str:
 def _store_down(exc: StoreError) -> MCPError:
     logger.error("session store failure: %s", exc)
     return MCPError(INTERNAL_ERROR, STORE_DOWN)
+
+
+def _code(result: object) -> str | None:
+    """An upstream call's error code: its `ToolError`'s, ``tool_reported_error`` for an error result, else None."""
+    if isinstance(result, ToolError):
+        return result.code
+    return "tool_reported_error" if getattr(result, "is_error", False) else None
 
 
 def _log_call(call: ToolCall, server: str, tool: str, result: object, latency_s: float) -> None:

@@ -23,7 +23,7 @@ from typing import Literal, TypeAlias
 from ..dispatch._call import ToolOutcome
 from ..offload._tools import OFFLOAD_NAMES
 
-__all__ = ["ActivityEvent", "ActivityKind", "ActivityLog", "ActivityListener"]
+__all__ = ["ActivityEvent", "ActivityKind", "ActivityListener", "ActivityLog", "activity_event"]
 
 logger = logging.getLogger("toolscout.activity")
 
@@ -192,39 +192,59 @@ class ActivityLog:
     def event_of(
         self, outcome: ToolOutcome, *, session: str, upstream: str | None = None, mode: str | None = None
     ) -> ActivityEvent:
-        """The event for one dispatched call."""
-        content = outcome.content
-        requested = outcome.requested
-        kind = _kind(outcome)
-        hits: tuple[str, ...] = ()
-        query = None
-        if kind == "search" and isinstance(content, Mapping):
-            query = str(content.get("query", outcome.arguments.get("query", "")))
-            hits = _names(content.get("tools"))
-        elif kind == "describe" and isinstance(content, Mapping):
-            hits = _names(content.get("tools"))
-        text = outcome.to_text()
-        tool = outcome.name or requested
-        return ActivityEvent(
-            kind=kind,
-            time=time.time(),
+        """The event for one dispatched call (with the session's label, and argument values if kept)."""
+        return activity_event(
+            outcome,
             session=session,
+            upstream=upstream,
+            mode=mode,
             label=self._labels.get(session),
-            tool=tool,
-            upstream=upstream if kind in ("call", "refusal") else None,
-            ok=outcome.error is None and not outcome.tool_reported_error,
-            code=_code(outcome),
-            latency_ms=round(outcome.latency_s * 1000, 3),
-            mode=mode if kind == "search" else None,
-            query=query,
-            hits=hits,
-            revealed=outcome.revealed,
-            bytes_in=len(json.dumps(outcome.arguments, ensure_ascii=False, default=str).encode()),
-            bytes_out=len(text.encode()),
-            offloaded=isinstance(content, Mapping) and "handle" in content and tool not in OFFLOAD_NAMES,
-            argument_names=tuple(outcome.arguments),
-            arguments=dict(outcome.arguments) if self.log_arguments else None,
+            keep_arguments=self.log_arguments,
         )
+
+
+def activity_event(
+    outcome: ToolOutcome,
+    *,
+    session: str,
+    upstream: str | None = None,
+    mode: str | None = None,
+    label: str | None = None,
+    keep_arguments: bool = False,
+) -> ActivityEvent:
+    """The event for one dispatched call of `session` (argument values only with `keep_arguments`)."""
+    content = outcome.content
+    requested = outcome.requested
+    kind = _kind(outcome)
+    hits: tuple[str, ...] = ()
+    query = None
+    if kind == "search" and isinstance(content, Mapping):
+        query = str(content.get("query", outcome.arguments.get("query", "")))
+        hits = _names(content.get("tools"))
+    elif kind == "describe" and isinstance(content, Mapping):
+        hits = _names(content.get("tools"))
+    text = outcome.to_text()
+    tool = outcome.name or requested
+    return ActivityEvent(
+        kind=kind,
+        time=time.time(),
+        session=session,
+        label=label,
+        tool=tool,
+        upstream=upstream if kind in ("call", "refusal") else None,
+        ok=outcome.error is None and not outcome.tool_reported_error,
+        code=_code(outcome),
+        latency_ms=round(outcome.latency_s * 1000, 3),
+        mode=mode if kind == "search" else None,
+        query=query,
+        hits=hits,
+        revealed=outcome.revealed,
+        bytes_in=len(json.dumps(outcome.arguments, ensure_ascii=False, default=str).encode()),
+        bytes_out=len(text.encode()),
+        offloaded=isinstance(content, Mapping) and "handle" in content and tool not in OFFLOAD_NAMES,
+        argument_names=tuple(outcome.arguments),
+        arguments=dict(outcome.arguments) if keep_arguments else None,
+    )
 
 
 def _code(outcome: ToolOutcome) -> str | None:
