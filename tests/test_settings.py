@@ -84,3 +84,34 @@ def test_search_engine_settings_come_from_the_environment(monkeypatch: pytest.Mo
     settings = ScoutSettings()
 
     assert (settings.search_mode, settings.embeddings.threads) == ("hybrid", 2)
+
+
+@pytest.mark.parametrize(("value", "expected"), [("true", True), ("False", False), ("1", True), ("off", False)])
+def test_switches_read_true_and_false_from_environment_variables(
+    monkeypatch: pytest.MonkeyPatch, value: str, expected: bool
+) -> None:
+    monkeypatch.setenv("TOOLSCOUT_REVEAL_STUBS", value)
+    monkeypatch.setenv("TOOLSCOUT_TRACING", value)
+
+    settings = ScoutSettings()
+
+    assert settings.reveal_stubs is expected and settings.tracing is expected
+
+
+def test_a_switch_refuses_other_words_and_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLSCOUT_REVEAL_STUBS", "maybe")
+    with pytest.raises(ConfigError, match="reveal_stubs"):
+        ScoutSettings.from_mapping({}, prefix="toolscout")
+    monkeypatch.delenv("TOOLSCOUT_REVEAL_STUBS")
+    with pytest.raises(ConfigError, match="reveal_stubs"):
+        ScoutSettings.from_mapping({"reveal_stubs": 1}, prefix="toolscout")
+
+
+def test_offloading_turns_off_from_an_environment_variable(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    from toolscout.gateway._config import load_config
+
+    config = tmp_path / "gw.json"
+    config.write_text('{"mcpServers": {"a": {"command": "true"}}}')
+    monkeypatch.setenv("TOOLSCOUT_OFFLOAD__ENABLED", "false")
+
+    assert load_config(config).settings.offload.enabled is False

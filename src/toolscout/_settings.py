@@ -26,7 +26,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ._errors import ConfigError
 from ._scope import Scope
-from ._validation import ENV_PREFIX, Finite, NoBool, validate_section
+from ._validation import ENV_PREFIX, Finite, NoBool, Switch, validate_section
 from .search._select import ConfiguredMode
 from .search.embeddings._settings import EmbeddingSettings
 
@@ -93,7 +93,7 @@ class ScoutSettings(BaseSettings):
     style: Style = "bridge"
     """How deferred tools reach the model: ``bridge`` (tool_search / tool_describe / tool_call) or ``reveal``
     (tool_search adds the tools it finds to the tool list)."""
-    reveal_stubs: StrictBool = False
+    reveal_stubs: Annotated[StrictBool, Switch] = False
     """Reveal style: send not-yet-revealed tools as name + description stubs; tool_search loads a stub's full
     schema, which it carries from the next turn on. A stub called before that is checked against its real schema."""
     threshold_pct: Annotated[float, Finite, Field(ge=0, le=100)] | None = 10.0
@@ -135,7 +135,7 @@ class ScoutSettings(BaseSettings):
     lexical until they are ready), ``lexical``, or ``auto`` (hybrid when an embedding backend is installed)."""
     embeddings: EmbeddingSettings = EmbeddingSettings()
     """The embedding backend of hybrid search (see the ``embeddings`` keys)."""
-    tracing: StrictBool = False
+    tracing: Annotated[StrictBool, Switch] = False
     """Emit an OpenTelemetry span per search, load and tool call (in the gateway, per upstream call too) to the
     global tracer provider: names, counts and error codes, argument values only when the activity log keeps them.
     Spans go nowhere until an OpenTelemetry SDK is set up (``toolscout[otel]``; the gateway sets one up from

@@ -14,7 +14,7 @@ from pydantic_core import ErrorDetails
 
 from ._errors import ConfigError
 
-__all__ = ["ENV_PREFIX", "Finite", "NoBool", "config_error", "validate_section"]
+__all__ = ["ENV_PREFIX", "Finite", "NoBool", "Switch", "config_error", "validate_section"]
 
 ENV_PREFIX = "TOOLSCOUT_"
 """Environment variables ``TOOLSCOUT_<KEY>`` (nested keys joined by ``__``) override settings."""
@@ -37,10 +37,21 @@ def _finite(value: object) -> object:
     return value
 
 
+_SWITCH_WORDS = {"true": True, "1": True, "yes": True, "on": True, "false": False, "0": False, "no": False, "off": False}
+
+
+def _switch(value: object) -> object:
+    if isinstance(value, str) and value.strip().lower() in _SWITCH_WORDS:
+        return _SWITCH_WORDS[value.strip().lower()]
+    return value
+
+
 NoBool = BeforeValidator(_not_bool)
 """Marks a numeric field that refuses booleans (``port: true`` is an error, not 1)."""
 Finite = BeforeValidator(_finite)
 """Marks a float field that refuses booleans, infinities and NaN."""
+Switch = BeforeValidator(_switch)
+"""Marks a strict boolean that also reads the words an environment variable carries (``true``, ``off``, ``1``)."""
 
 _TYPES: dict[str, str] = {
     "missing": "this setting is required; add it",

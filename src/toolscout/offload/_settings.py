@@ -11,7 +11,7 @@ from typing import Annotated, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StrictBool, ValidationInfo, field_validator
 
 from .._errors import ConfigError
-from .._validation import Finite, NoBool, validate_section
+from .._validation import Finite, NoBool, Switch, validate_section
 from ..catalog import ToolSpec
 
 __all__ = ["Limit", "OffloadSettings", "default_jq_concurrency"]
@@ -40,7 +40,7 @@ class OffloadSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
-    enabled: StrictBool = True
+    enabled: Annotated[StrictBool, Switch] = True
     """Offload large results and list the offload tools (false: results pass through unchanged)."""
     budget_tokens: Annotated[int, NoBool, Field(ge=_MIN_BUDGET)] = 4_000
     """A result costing more than this many tokens is offloaded (at or below it, it is sent as is)."""
