@@ -37,7 +37,7 @@ def _finite(value: object) -> object:
     return value
 
 
-_SWITCH_WORDS = {"true": True, "1": True, "yes": True, "on": True, "false": False, "0": False, "no": False, "off": False}
+_SWITCH_WORDS = dict.fromkeys(("true", "1", "yes", "on"), True) | dict.fromkeys(("false", "0", "no", "off"), False)
 
 
 def _switch(value: object) -> object:

@@ -52,7 +52,8 @@ def test_a_full_section_is_read():
         pytest.param({"namespaces": {"fs": 5}}, "offload.namespaces.fs", id="override-budget-too-small"),
         pytest.param({"tools": ["x"]}, "offload.tools", id="overrides-not-a-table"),
         pytest.param({"budget": 4000}, "offload.budget", id="unknown-key"),
-        pytest.param({"enabled": "yes"}, "offload.enabled", id="enabled-string"),
+        pytest.param({"enabled": "sometimes"}, "offload.enabled", id="enabled-string"),
+        pytest.param({"enabled": 1}, "offload.enabled", id="enabled-number"),
     ],
 )
 def test_invalid_settings_name_the_key(config, key):
