@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+import anyio
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.context import ServerRequestContext
 from mcp.server.session import ServerSession
@@ -179,6 +180,19 @@ class LegacySessions:
         self._sessions.move_to_end(session_id)
         while len(self._sessions) > self._limit:
             self._sessions.popitem(last=False)
+
+    async def notify(self, session_id: str) -> None:
+        """Send ``notifications/tools/list_changed`` on `session_id`'s remembered connection, if any.
+
+        Best effort: a connection that closed meanwhile is forgotten.
+        """
+        session = self._sessions.get(session_id)
+        if session is None:
+            return
+        try:
+            await session.send_tool_list_changed()
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self._sessions.pop(session_id, None)
 
     async def notify_all(self) -> None:
         """Send ``notifications/tools/list_changed`` on every remembered connection (best effort)."""
