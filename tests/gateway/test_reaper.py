@@ -58,3 +58,14 @@ async def test_a_closed_connection_ends_its_session_and_a_failing_end_is_only_lo
     await reaper.touch("c", "connection")
     await reaper.closed("c")
     assert len(reaper) == 0
+
+
+async def test_with_a_shared_output_store_durable_sessions_are_left_to_the_store() -> None:
+    ended = Ended()
+    reaper = SessionReaper(idle_s=0.1, end=ended, ends_durable=False)
+    await reaper.touch("busy-on-another-replica", "durable")
+    await reaper.touch("c", "connection")
+    await anyio.sleep(0.2)
+    await reaper.sweep()
+    assert ended.calls == [("c", True)]  # only the connection this replica holds
+    assert len(reaper) == 0

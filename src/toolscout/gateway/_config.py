@@ -119,7 +119,8 @@ class GatewaySettings(ScoutSettings):
     """Seconds an upstream may take to start and finish the MCP handshake."""
     store: str | None = Field(default=None, min_length=1)
     """Where session discoveries live: an SQLite file path (relative to the config file), ``memory``,
-    or a ``redis://`` URL (needs ``toolscout[redis]``). Default: ``sessions.sqlite3`` in the data dir."""
+    or a ``redis://`` URL (needs ``toolscout[redis]``). Default: ``sessions.sqlite3`` in the data dir.
+    With Redis, replicas also tell each other's clients of a session's reveals (Redis pub/sub)."""
     store_timeout_s: Annotated[float, Finite, Field(gt=0)] = 5.0
     """Seconds one session-store read or write may take; past it, only the call that needed it fails
     (a locked SQLite file or an unreachable Redis never stalls other clients or ``/healthz``)."""
@@ -127,8 +128,9 @@ class GatewaySettings(ScoutSettings):
     """stdio: the session id to use (default: derived from the client's name, so it survives restarts)."""
     session_idle_s: Annotated[float, Finite, Field(gt=0)] = 3600.0
     """Seconds without a request after which a session ends: its offloaded outputs are deleted (its
-    discoveries stay in the store). Sessions tied to one HTTP connection or one stateless request end,
-    outputs and discoveries, as soon as it does."""
+    discoveries stay in the store; with a shared ``offload.store`` its ``offload.ttl_s`` applies instead).
+    Sessions tied to one HTTP connection or one stateless request end, outputs and discoveries, as soon
+    as it does."""
     host: str = Field(default="127.0.0.1", min_length=1)
     """HTTP: the address to bind."""
     port: Annotated[int, NoBool, Field(ge=0, le=65535)] = 8765

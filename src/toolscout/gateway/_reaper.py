@@ -2,7 +2,8 @@
 
 Ending a session deletes its offloaded outputs; a session that can never be used again (its
 HTTP connection closed, its one request answered) also loses its discoveries. Durable sessions
-(stdio, a chosen ``Toolscout-Session``) keep their discoveries in the store.
+(stdio, a chosen ``Toolscout-Session``) keep their discoveries in the store; with an output store
+shared by several replicas they are not ended here at all (the store expires their outputs).
 """
 
 from __future__ import annotations
@@ -33,12 +34,17 @@ class SessionReaper:
         idle_s: Seconds without a request after which a session ends.
         end: Deletes what the session held (its outputs; its discoveries when asked).
         limit: Sessions tracked at once; past it the least recently used one ends.
+        ends_durable: False when durable sessions hold nothing this process may end: their outputs live
+            in a store shared by every replica, which expires them itself (such sessions are not tracked).
     """
 
-    def __init__(self, *, idle_s: float, end: EndSession, limit: int = DEFAULT_MAX_SESSIONS) -> None:
+    def __init__(
+        self, *, idle_s: float, end: EndSession, limit: int = DEFAULT_MAX_SESSIONS, ends_durable: bool = True
+    ) -> None:
         self.idle_s = idle_s
         self._end = end
         self._limit = limit
+        self._ends_durable = ends_durable
         self._last_used: OrderedDict[str, tuple[float, bool]] = OrderedDict()
 
     def __len__(self) -> int:
@@ -46,7 +52,7 @@ class SessionReaper:
 
     async def touch(self, session_id: str, lifetime: Lifetime) -> None:
         """Note a request of `session_id` (a stateless request's session is ended by `finished` instead)."""
-        if lifetime == "request":
+        if lifetime == "request" or (lifetime == "durable" and not self._ends_durable):
             return
         self._last_used[session_id] = (anyio.current_time(), lifetime == "connection")
         self._last_used.move_to_end(session_id)

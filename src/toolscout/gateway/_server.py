@@ -4,8 +4,10 @@ Its `ToolScout` holds the union of the upstream tools (``server__tool``) and pro
 resolved call to the right upstream through its executor. ``tools/list`` answers with the
 session's assembly: core and pinned tools plus the bridge tools, and in the ``reveal`` style
 the tools the session has revealed, announced by ``notifications/tools/list_changed`` (on
-2026-07-28 connections, on the client's ``subscriptions/listen`` stream). The style's guidance
-is the server's ``instructions``, rendered per caller so it lists only tools in scope.
+2026-07-28 connections, on the client's ``subscriptions/listen`` stream) to the session's clients
+on this replica and, through the `ChangeFeed` (Redis pub/sub with a Redis store), on every other
+replica. The style's guidance is the server's ``instructions``, rendered per caller so it lists only
+tools in scope.
 """
 
 from __future__ import annotations
@@ -46,18 +48,19 @@ from ..dispatch._call import ToolCall
 from ..dispatch._errors import ToolError
 from ..observe import ActivityLog, Metrics
 from ..observe._tracing import Tracing
-from ..offload import Offloader
+from ..offload import Offloader, open_output_store
 from ..search._engines import resolve_backend
 from ..search._select import resolve_search_mode
 from ..session import DiscoveryStore
 from ._config import GatewayConfig
 from ._faults import UpstreamFault, unrouted_fault, upstream_fault
+from ._feed import open_feed
 from ._health import visible_servers
 from ._pool import UpstreamPool
 from ._reaper import SessionReaper
 from ._records import UpstreamError
 from ._sessions import Caller, ChangeBus, Identities, LegacySessions
-from ._stores import TimedStore, open_store
+from ._stores import TimedOutputStore, TimedStore, open_store
 from ._wire import call_result, mcp_tool
 
 __all__ = ["Gateway"]
@@ -90,8 +93,9 @@ class Gateway:
         Args:
             config: Upstream servers and the ``toolscout`` settings.
             transport: How clients reach it; decides how sessions are identified.
-            store: Discovery store (default: the one ``toolscout.store`` names); every call to it is
-                bounded by ``toolscout.store_timeout_s`` (see `TimedStore`).
+            store: Discovery store (default: the one ``toolscout.store`` names); every call to it, and
+                to the output store ``toolscout.offload.store`` names, is bounded by
+                ``toolscout.store_timeout_s`` (see `TimedStore`, `TimedOutputStore`).
             start_concurrency: Upstreams started at the same time (default: ``toolscout.start_concurrency``).
             wait_for_upstreams: Let `__aenter__` wait for every upstream's first start attempt
                 (default: return at once; tools appear as upstreams attach).
@@ -105,7 +109,10 @@ class Gateway:
         self.store = TimedStore(
             store if store is not None else open_store(settings.store), timeout_s=settings.store_timeout_s
         )
-        offload = Offloader(settings.offload) if settings.offload.enabled else None
+        offload = None
+        if settings.offload.enabled:
+            outputs = TimedOutputStore(open_output_store(settings.offload), timeout_s=settings.store_timeout_s)
+            offload = Offloader(settings.offload, store=outputs)
         self.activity = ActivityLog()
         self.tracing = Tracing(arguments=self.activity.log_arguments) if settings.tracing else None
         self.scout = ToolScout(
@@ -118,8 +125,11 @@ class Gateway:
         self.activity.add_listener(self.metrics.observe)
         self.metrics.track_upstreams(lambda: [(status.name, status.state) for status in self.pool.status()])
         self.changes = ChangeBus()
+        self.feed = open_feed(settings.store, timeout_s=settings.store_timeout_s)
         self._legacy = LegacySessions()
-        self.reaper = SessionReaper(idle_s=settings.session_idle_s, end=self._end_session)
+        # A shared output store expires idle sessions itself: one idle here may be busy on another replica.
+        shared = offload is not None and offload.store.shared
+        self.reaper = SessionReaper(idle_s=settings.session_idle_s, end=self._end_session, ends_durable=not shared)
         self._tasks: anyio.abc.TaskGroup | None = None
         self.server: Server[Any] = Server(
             "toolscout",
@@ -144,6 +154,7 @@ class Gateway:
         self._tasks = anyio.create_task_group()
         await self._tasks.__aenter__()
         self._tasks.start_soon(self.reaper.run, name="session reaper")
+        self._tasks.start_soon(self.feed.run, self._changed_elsewhere, name="tool-list changes of other replicas")
         if self._wait_for_upstreams:
             try:
                 await self.pool.started()
@@ -168,6 +179,7 @@ class Gateway:
             await self.pool.__aexit__(exc_type, exc, tb)
         finally:
             self.scout.close()
+            await self.feed.aclose()
 
     def session(self, caller: Caller) -> ScoutSession:
         """The toolscout session a caller's requests run in."""
@@ -211,7 +223,14 @@ class Gateway:
             if caller.legacy:
                 await ctx.session.send_notification(ToolListChangedNotification(), related_request_id=ctx.request_id)
             self.changes.publish(caller.session_id)
+            if self._tasks is not None:  # the other replicas' clients of this session, without waiting on Redis
+                self._tasks.start_soon(self.feed.publish, caller.session_id)
         return call_result(outcome)
+
+    async def _changed_elsewhere(self, session_id: str) -> None:
+        """Another replica revealed tools to `session_id`: tell its clients connected here."""
+        self.changes.publish(session_id)
+        await self._legacy.notify(session_id)
 
     def _with_servers_not_ready(self, content: JsonObject, caller: Caller) -> JsonObject:
         """A search answer that names the caller's upstreams still starting or failed, if any."""

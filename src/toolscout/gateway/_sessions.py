@@ -5,9 +5,11 @@ Session ids are chosen so that discoveries outlive a connection and a gateway re
 - **stdio**: ``toolscout.session_id`` when set, else ``stdio:client:<the client's name>`` (from
   ``clientInfo``), so the same desktop app finds its discoveries after a restart.
 - **HTTP**: the ``Toolscout-Session`` request header when sent (any stable string the client
-  picks, e.g. one per conversation; replicas sharing a Redis store then share the session),
-  else the ``Mcp-Session-Id`` of a 2025-era connection (one session per connection), else the
-  client's name (2026-07-28 requests have no session header).
+  picks, e.g. one per conversation), else the ``Mcp-Session-Id`` of a 2025-era connection (one
+  session per connection), else the request alone (a 2026-07-28 request without the header).
+  The header is the only key that moves between replicas: with Redis stores every replica serves
+  the session, and a 2026-07-28 client may send each request to any of them (an
+  ``Mcp-Session-Id`` lives in one replica's SDK session manager).
 
 HTTP ids are prefixed with the bearer token's grant name, so two tokens never share a session
 whatever headers they send. Ids that are too long or not printable are hashed.
@@ -26,6 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+import anyio
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.context import ServerRequestContext
 from mcp.server.session import ServerSession
@@ -179,6 +182,19 @@ class LegacySessions:
         self._sessions.move_to_end(session_id)
         while len(self._sessions) > self._limit:
             self._sessions.popitem(last=False)
+
+    async def notify(self, session_id: str) -> None:
+        """Send ``notifications/tools/list_changed`` on `session_id`'s remembered connection, if any.
+
+        Best effort: a connection that closed meanwhile is forgotten.
+        """
+        session = self._sessions.get(session_id)
+        if session is None:
+            return
+        try:
+            await session.send_tool_list_changed()
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self._sessions.pop(session_id, None)
 
     async def notify_all(self) -> None:
         """Send ``notifications/tools/list_changed`` on every remembered connection (best effort)."""

@@ -11,6 +11,7 @@ scout = ToolScout(tools, offload=Offloader(OffloadSettings(budget_tokens=4_000))
 from ._filestore import FileOffloadStore
 from ._handles import is_handle, new_handle
 from ._offloader import Offloader
+from ._registry import OutputStoreFactory, open_output_store, output_store_schemes, register_output_store
 from ._settings import Limit, OffloadSettings
 from ._store import OffloadStore, OutputKind, OutputMeta, OutputMissing
 from ._tools import OFFLOAD_NAMES, QUERY, READ, SEARCH, offload_tools
@@ -25,10 +26,14 @@ __all__ = [
     "Offloader",
     "OffloadSettings",
     "OffloadStore",
+    "open_output_store",
+    "output_store_schemes",
     "OutputKind",
     "OutputMeta",
     "OutputMissing",
+    "OutputStoreFactory",
     "QUERY",
     "READ",
+    "register_output_store",
     "SEARCH",
 ]

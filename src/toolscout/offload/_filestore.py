@@ -46,7 +46,8 @@ class FileOffloadStore:
     every path is resolved and checked to lie inside `root` before it is opened. Files are
     written with owner-only permissions through a temporary name and an atomic rename.
 
-    One process should own a folder. Outputs an earlier process left in it are indexed when the
+    One process should own a folder (the store is not `shared`; gateway replicas share a Redis
+    output store instead). Outputs an earlier process left in it are indexed when the
     store opens, so they count against `total_bytes` and are evicted first.
 
     Args:
@@ -70,6 +71,7 @@ class FileOffloadStore:
             raise StoreError(f"total_bytes must be an integer of at least session_bytes, got {total_bytes!r}")
         self.session_bytes = session_bytes
         self.total_bytes = total_bytes
+        self.shared = False
         self._owns_root = root is None
         try:
             if root is None:
@@ -277,17 +279,7 @@ def _write(folder: Path, name: str, data: bytes) -> None:
 
 def _read_meta(path: Path) -> OutputMeta | None:
     try:
-        raw = json.loads(path.read_bytes())
-        meta = OutputMeta(
-            handle=raw["handle"],
-            kind=raw["kind"],
-            content_type=str(raw["content_type"]),
-            tool=str(raw["tool"]),
-            size=int(raw["size"]),
-            created=float(raw["created"]),
-        )
-    except (OSError, ValueError, KeyError, TypeError):
+        meta = OutputMeta.from_json(json.loads(path.read_bytes()))
+    except (OSError, ValueError):
         return None
-    if not is_handle(meta.handle) or path.name != meta.handle + _META or meta.kind not in ("text", "json", "binary"):
-        return None
-    return meta
+    return meta if path.name == meta.handle + _META else None

@@ -15,7 +15,7 @@ from ..dispatch._call import ToolCall, ToolOutcome
 from ..dispatch._errors import ToolError
 from ._answer import answer_call
 from ._document import DocumentCache
-from ._filestore import FileOffloadStore
+from ._registry import open_output_store
 from ._settings import OffloadSettings
 from ._store import OffloadStore
 from ._stub import offload_result
@@ -35,8 +35,8 @@ class Offloader:
 
     Args:
         settings: Budgets and limits (default: `OffloadSettings()`).
-        store: Where outputs are kept (default: a `FileOffloadStore` in ``settings.folder``,
-            or in a private temporary folder).
+        store: Where outputs are kept (default: the store ``settings.store`` names, see
+            `open_output_store`: a `FileOffloadStore` in ``settings.folder`` unless it names another).
         token_counter: Measures budgets (default: `default_token_counter()`; pass the same
             counter as the `ToolScout` for consistent numbers).
     """
@@ -49,13 +49,7 @@ class Offloader:
         token_counter: TokenCounter | None = None,
     ) -> None:
         self.settings = settings or OffloadSettings()
-        self.store: OffloadStore = (
-            store
-            if store is not None
-            else FileOffloadStore(
-                self.settings.folder, session_bytes=self.settings.session_bytes, total_bytes=self.settings.total_bytes
-            )
-        )
+        self.store: OffloadStore = store if store is not None else open_output_store(self.settings)
         self.counter = token_counter or default_token_counter()
         self._cache = DocumentCache()
         self._jq_workers = anyio.CapacityLimiter(self.settings.jq_workers)
@@ -135,5 +129,5 @@ class Offloader:
         self.store.forget(session_id)
 
     def close(self) -> None:
-        """Delete every stored output and release the store."""
+        """Release the store: a private one deletes its outputs, a shared one keeps them for other replicas."""
         self.store.close()

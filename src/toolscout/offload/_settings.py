@@ -64,9 +64,15 @@ class OffloadSettings(BaseModel):
     process may use); at most ``jq_concurrency`` x ``jq_memory_mb`` MiB go to jq at any moment."""
     jq_queue_s: Annotated[float, Finite, Field(gt=0)] = 10.0
     """Seconds a jq query waits for a free worker when all are busy; then it is answered "busy, retry"."""
+    store: str | None = Field(default=None, min_length=1)
+    """Where outputs live: null or ``file`` (files in ``folder``, private to this process), or a ``redis://``
+    (``rediss://``, ``unix://``) URL shared by every gateway replica (needs ``toolscout[redis]``)."""
     folder: Path | None = None
     """Folder the outputs are stored in, one sub-folder per session (null: a private temporary folder);
     may start with ``~``."""
+    ttl_s: Annotated[float, Finite, Field(gt=0)] = 3600.0
+    """A shared store (``redis://``) drops a session's outputs this many seconds after its last use by any
+    replica (a file store's outputs go when the gateway session ends, after ``session_idle_s``)."""
     tools: dict[Annotated[str, Field(min_length=1)], Limit] = Field(default_factory=dict)
     """Per-tool overrides by exact name or glob (``github__list_*``): a budget in tokens or ``"never"``;
     they win over ``namespaces``."""

@@ -7,6 +7,7 @@ from typing import Literal, Protocol, TypeAlias
 
 from .._errors import StoreError
 from .._types import JsonObject
+from ._handles import is_handle
 
 __all__ = ["OutputKind", "OutputMeta", "OutputMissing", "OffloadStore"]
 
@@ -42,6 +43,30 @@ class OutputMeta:
             "created": self.created,
         }
 
+    @classmethod
+    def from_json(cls, raw: object) -> OutputMeta:
+        """The record `to_json` wrote.
+
+        Raises:
+            ValueError: `raw` is not such a record (a field missing or of the wrong type, not a handle).
+        """
+        if not isinstance(raw, dict):
+            raise ValueError("an output record must be a JSON object")
+        try:
+            meta = cls(
+                handle=raw["handle"],
+                kind=raw["kind"],
+                content_type=str(raw["content_type"]),
+                tool=str(raw["tool"]),
+                size=int(raw["size"]),
+                created=float(raw["created"]),
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not an output record: {exc}") from None
+        if not is_handle(meta.handle) or meta.kind not in ("text", "json", "binary"):
+            raise ValueError("not an output record: bad handle or kind")
+        return meta
+
 
 class OutputMissing(StoreError):
     """A handle that cannot be read in this session.
@@ -71,8 +96,9 @@ class OffloadStore(Protocol):
       reason ``"expired"``. One output larger than the cap is refused with `StoreError`.
     - **Bounded overall.** All sessions together hold at most `total_bytes`; storing past it
       evicts the oldest outputs of any session first (reading them raises ``"expired"``).
-    - **Cleaned up.** `forget` deletes everything a session stored; `close` deletes everything
-      the store wrote.
+    - **Cleaned up.** `forget` deletes everything a session stored. `close` deletes everything
+      a private store (`shared` false) wrote; a shared store keeps what other processes still
+      use and drops each session `ttl` after its last use by any of them.
     - **Thread-safe.** Every method may be called from several threads at once.
     """
 
@@ -80,6 +106,9 @@ class OffloadStore(Protocol):
     """Bytes one session may hold."""
     total_bytes: int
     """Bytes all sessions together may hold."""
+    shared: bool
+    """True when other processes (gateway replicas) read and write the same outputs: a session idle in
+    this process may be busy in another, so only the store itself expires sessions by their last use."""
 
     def put(self, session_id: str, data: bytes, *, kind: OutputKind, content_type: str, tool: str) -> OutputMeta:
         """Store `data` for the session and return its record (with the new handle).

@@ -11,7 +11,7 @@ import redis
 from .._errors import ConfigError, StoreError
 from ._base import DEFAULT_MAX_NAMES, DEFAULT_MAX_SESSIONS, ClosingStore, check_limit, check_names, check_session_id
 
-__all__ = ["RedisStore"]
+__all__ = ["RedisStore", "redacted_url"]
 
 # KEYS: names list, names set, LRU sorted set, clock. ARGV: session id, max names,
 # max sessions, key prefix, then the names. Returns the names added.
@@ -87,7 +87,7 @@ class RedisStore(ClosingStore):
         if not prefix or any(char.isspace() for char in prefix):
             raise ConfigError("must be a non-empty key prefix without spaces", key="prefix")
         self.prefix = prefix
-        self.url = _redacted(url)
+        self.url = redacted_url(url)
         self._closed = False
         try:
             self._client = redis.Redis.from_url(
@@ -158,7 +158,7 @@ class RedisStore(ClosingStore):
             raise StoreError(f"Redis session store {self.url} is closed")
 
 
-def _redacted(url: str) -> str:
+def redacted_url(url: str) -> str:
     """`url` without its password, for messages."""
     parts = urlsplit(url)
     if parts.password is None:
