@@ -1,7 +1,8 @@
 """Regenerate the golden model-facing texts: ``.venv/bin/python -m tests.golden.regen_texts``.
 
 Every constant of `toolscout._texts`, and every text function called with placeholder values
-(``<name>`` for strings, 123 for integers, 1.5 for floats), goes into `texts.json`; the test
+(``<name>`` for strings, 123 for integers, 1.5 for floats, the default `BridgeNames`), goes into
+`texts.json`; the test
 compares byte for byte, so any change of wording shows up in review.
 """
 
@@ -11,11 +12,16 @@ import inspect
 import json
 from pathlib import Path
 
-from toolscout import _texts
+from toolscout import BridgeNames, _texts
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "texts.json"
-_SAMPLES = {"str": lambda name: f"<{name}>", "int": lambda name: 123, "float": lambda name: 1.5}
+_SAMPLES = {
+    "str": lambda name: f"<{name}>",
+    "int": lambda name: 123,
+    "float": lambda name: 1.5,
+    "BridgeNames": lambda name: BridgeNames(),
+}
 
 
 def collect() -> dict[str, str]:
