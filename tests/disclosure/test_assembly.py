@@ -1,7 +1,5 @@
 import json
 
-import pytest
-
 from toolscout import BridgeNames, CharsPerToken, ScoutSettings, ToolScout, ToolSpec
 from toolscout.disclosure._bridge import bridge_tools
 
