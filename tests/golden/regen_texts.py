@@ -24,8 +24,9 @@ _SAMPLES = {
 }
 
 
-def collect() -> dict[str, str]:
-    """Every model-facing text, by its dotted name in the catalogue."""
+def collect(names: BridgeNames | None = None) -> dict[str, str]:
+    """Every model-facing text, by its dotted name in the catalogue (bridge tools called `names`: default ones)."""
+    samples = {**_SAMPLES, "BridgeNames": lambda name: names or BridgeNames()}
     texts: dict[str, str] = {}
     for name in _texts.__all__:
         value = getattr(_texts, name)
@@ -40,7 +41,7 @@ def collect() -> dict[str, str]:
             elif isinstance(member, staticmethod):
                 function = member.__func__
                 arguments = {
-                    param: _SAMPLES[str(spec.annotation)](param)
+                    param: samples[str(spec.annotation)](param)
                     for param, spec in inspect.signature(function).parameters.items()
                 }
                 texts[f"{name}.{attr}"] = function(**arguments)
