@@ -14,7 +14,7 @@ from toolscout.offload import Offloader, OffloadSettings
 
 DEFAULTS = ("tool_search", "tool_describe", "tool_call")
 CUSTOM = BridgeNames(search="find_tools", describe="load_tools", call="run_tool")
-NUMBER = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+NUMBER: dict[str, object] = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
 
 
 def _tools(count: int = 12) -> list[ToolSpec]:
