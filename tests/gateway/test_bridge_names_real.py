@@ -75,3 +75,20 @@ async def test_a_catalog_name_equal_to_a_bridge_name_is_renamed_and_reported(tmp
     ]
     warnings = [record["message"] for record in gateway_log(config) if record.get("level") == "warning"]
     assert "tool 'tool_search' has a bridge tool's name; the model sees it as 'tool_search_2'" in warnings
+
+
+async def test_the_gateway_config_names_the_bridge_tools(tmp_path: Path) -> None:
+    bridge = {"search": "find_tools", "describe": "load_tools", "call": "run_tool"}
+    config = write_config(tmp_path / "gw.json", {"bfcl": named_server("tool_search")}, mode="on", bridge_names=bridge)
+    with anyio.fail_after(LIMIT_S):
+        async with stdio_gateway(config) as client:
+            listed = await client.list_tools()
+            guidance = client.instructions or ""
+            found = payload(await client.call_tool("find_tools", {"query": "saved recipes"}))
+            called = await client.call_tool("run_tool", {"name": "bfcl__tool_search", "arguments": {"query": "pie"}})
+    assert names(listed) == ["find_tools", "load_tools", "run_tool"]
+    hints = {tool.name: tool.annotations.read_only_hint if tool.annotations else None for tool in listed.tools}
+    assert hints == {"find_tools": True, "load_tools": True, "run_tool": None}
+    assert "call find_tools with a few keywords" in guidance and "Tools available through find_tools:" in guidance
+    assert found["hint"] == "Call load_tools with the names you need, then run_tool."
+    assert text(called) == "tool_search got pie"
