@@ -161,7 +161,7 @@ class ScoutSettings(BaseSettings):
     """The servers and tools every session may use (each session's own scope narrows it further)."""
     bridge_names: BridgeNames = BridgeNames()
     """The names of the bridge tools (``search``, ``describe``, ``call``): valid tool names for every provider,
-    all different."""
+    all different. A catalog tool with one of these names is offered as ``<name>_2``."""
     search_max_limit: Annotated[int, NoBool, Field(ge=1, le=100)] = 20
     """The most hits the model may ask one search for."""
     search_default_limit: Annotated[int, NoBool, Field(ge=1, le=100)] = 5
