@@ -17,6 +17,7 @@ import pytest
 from tests.gateway.conftest import (
     LIMIT_S,
     SERVERS,
+    TOOLSCOUT,
     gateway_log,
     http_client,
     http_gateway,
@@ -64,6 +65,7 @@ async def test_a_catalog_name_equal_to_a_bridge_name_is_renamed_and_reported(tmp
             other = await client.call_tool("tool_call", {"name": "tool_call_2", "arguments": {"query": "tea"}})
             async with httpx2.AsyncClient(timeout=LIMIT_S) as http:
                 health = (await http.get(url.replace("/mcp", "/healthz"))).json()
+            status = (await anyio.run_process([TOOLSCOUT, "status", "--url", url], check=False)).stdout.decode()
     assert names(listed) == ["tool_search", "tool_describe", "tool_call"]
     assert {tool["name"] for tool in found["tools"]} == {"tool_search_2", "tool_call_2"}
     assert described["tools"][0]["parameters"]["required"] == ["query"]
@@ -73,6 +75,7 @@ async def test_a_catalog_name_equal_to_a_bridge_name_is_renamed_and_reported(tmp
         {"tool": "tool_search", "shown_as": "tool_search_2"},
         {"tool": "tool_call", "shown_as": "tool_call_2"},
     ]
+    assert "renamed tool_search to tool_search_2: a bridge tool has its name" in status
     warnings = [record["message"] for record in gateway_log(config) if record.get("level") == "warning"]
     assert "tool 'tool_search' has a bridge tool's name; the model sees it as 'tool_search_2'" in warnings
 
