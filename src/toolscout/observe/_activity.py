@@ -207,8 +207,10 @@ class ActivityLog:
         mode: str | None = None,
         bridge: BridgeNames = _DEFAULT_NAMES,
     ) -> ActivityEvent:
-        """The event for one dispatched call (with the session's label, and argument values if kept;
-        `bridge`: the names of the bridge tools)."""
+        """The event for one dispatched call, with the session's label and argument values if kept.
+
+        `bridge` holds the names of the bridge tools.
+        """
         return activity_event(
             outcome,
             session=session,
@@ -230,8 +232,10 @@ def activity_event(
     keep_arguments: bool = False,
     bridge: BridgeNames = _DEFAULT_NAMES,
 ) -> ActivityEvent:
-    """The event for one dispatched call of `session` (argument values only with `keep_arguments`; `bridge`:
-    the names of the bridge tools)."""
+    """The event for one dispatched call of `session` (argument values only with `keep_arguments`).
+
+    `bridge` holds the names of the bridge tools.
+    """
     content = outcome.content
     requested = outcome.requested
     kind = _kind(outcome, bridge)
