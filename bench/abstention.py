@@ -26,7 +26,6 @@ from bfcl import load_bfcl
 from toolscout import Catalog, ScoutSettings, ToolScout
 
 SIZES = range(1, 11)
-RESERVED = frozenset({"tool_search", "tool_describe", "tool_call"})
 
 
 def main() -> None:
@@ -35,8 +34,9 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200, help="requests drawn from the tuning set")
     args = parser.parse_args()
     data = load_bfcl()
-    # BFCL has a function named tool_search: a bridge tool's name, which ToolScout refuses in a catalog.
-    tools = [tool for tool in data.catalog if tool.name not in RESERVED]
+    # BFCL has a function named tool_search, a bridge tool's name: ToolScout renames it tool_search_2
+    # (ToolScout.renamed); hits are scored under the catalog's own names.
+    tools = list(data.catalog)
     by_original: dict[str, list[str]] = {}
     for tool in tools:
         by_original.setdefault(data.original_name.get(tool.name, tool.name), []).append(tool.name)
@@ -61,7 +61,7 @@ def main() -> None:
                 outcome = scout.session("bench").dispatch_sync("tool_search", {"query": query.query})
                 content = outcome.content
                 assert isinstance(content, dict), outcome
-                hits = [str(tool["name"]) for tool in content["tools"]]
+                hits = [scout.renamed.get(str(tool["name"]), str(tool["name"])) for tool in content["tools"]]
                 row = counts[size]
                 if relevant:
                     row["relevant"] += 1

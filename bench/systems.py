@@ -100,8 +100,9 @@ def tool_search_system(catalog: Catalog) -> Search:
 
     The embeddings are awaited before the first query (a live host answers lexically until then).
     """
-    # BFCL has a function named tool_search, a bridge tool's name, which ToolScout refuses in a catalog.
-    scout = ToolScout(tool for tool in catalog if tool.name not in ("tool_search", "tool_describe", "tool_call"))
+    # BFCL has a function named tool_search, a bridge tool's name: the model sees it as tool_search_2
+    # (ToolScout.renamed), and hits are scored under the catalog's own names.
+    scout = ToolScout(catalog)
     if not scout.wait_for_embeddings(3600):
         raise RuntimeError("embedding the catalog did not finish")
     session = scout.session("bench")
@@ -110,7 +111,7 @@ def tool_search_system(catalog: Catalog) -> Search:
         outcome = session.dispatch_sync("tool_search", {"query": query, "limit": limit})
         content = outcome.content
         assert isinstance(content, dict), outcome
-        return [str(tool["name"]) for tool in content["tools"]]
+        return [scout.renamed.get(str(tool["name"]), str(tool["name"])) for tool in content["tools"]]
 
     return search
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from toolscout import ScopeSettings, ScoutSettings
+from toolscout import BridgeNames, ScopeSettings, ScoutSettings
 from toolscout.gateway import AuthSettings, GatewaySettings, HttpServer, StdioServer, TokenGrant
 from toolscout.offload import OffloadSettings
 from toolscout.search.embeddings import EmbeddingSettings
@@ -111,6 +111,7 @@ def render() -> str:
         HEADER,
         table("Search, deferral and disclosure (library and gateway)", ScoutSettings, ""),
         table("Selected servers and tools (`scope`)", ScopeSettings, "scope."),
+        table("Bridge tool names (`bridge_names`)", BridgeNames, "bridge_names."),
         table("Hybrid search's embedder (`embeddings`)", EmbeddingSettings, "embeddings."),
         table("Gateway", GatewaySettings, "", skip=library | {"offload", "auth"}),
         table("Offloading (`offload`)", OffloadSettings, "offload."),

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, cast
 
 import anyio
@@ -20,6 +21,7 @@ from ._tokens import TokenCounter, default_token_counter
 from ._types import DeferPolicy
 from .catalog import Catalog, ToolSpec, iter_tool_specs, tool_from_callable
 from .disclosure._assembly import Assembly, TurnPlan, assemble, plan_turn
+from .disclosure._collisions import deconflict
 from .dispatch._call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
 from .dispatch._resolve import resolve_call
 from .dispatch._run import run_resolution
@@ -38,6 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ScoutSession", "ToolScout"]
 
+logger = logging.getLogger(__name__)
+
 _PLAN_CACHE_SIZE = 64
 
 
@@ -50,7 +54,9 @@ class ToolScout:
     guidance to send, and `session(id).dispatch(name, arguments)` handles each tool call.
 
     The catalog is whatever the latest `set_tools` gave; heavy structures (the search index,
-    token counts) are cached by catalog fingerprint, never by session.
+    token counts) are cached by catalog fingerprint, never by session. A tool named like a bridge
+    tool (``settings.bridge_names``) is renamed ``<name>_2`` (see `renamed`); its handler or the
+    executor still gets the call under the tool's own name.
     """
 
     def __init__(
@@ -93,8 +99,14 @@ class ToolScout:
         Raises:
             CatalogError: A tool definition is malformed or two tools share a name.
             ConfigError: ``tracing`` is on and OpenTelemetry is not installed.
+            ConfigError: A bridge tool is named like an offload tool.
         """
         self._settings = settings or ScoutSettings()
+        if offload is not None and offload.names.intersection(self._settings.bridge_names.all):
+            raise ConfigError(
+                f"the offload tools are named {', '.join(sorted(offload.names))}: give the bridge tools other names",
+                key="bridge_names",
+            )
         self._scope = self._settings.scope.scope()
         self._store: DiscoveryStore = store if store is not None else MemoryStore()
         self._core = frozenset(core)
@@ -113,12 +125,18 @@ class ToolScout:
         self._plans: OrderedDict[tuple[str, Scope], TurnPlan] = OrderedDict()
         self._lock = threading.Lock()
         self._catalog = Catalog()
+        self._renamed: Mapping[str, str] = {}
         self.set_tools(tools)
 
     @property
     def catalog(self) -> Catalog:
         """The live catalog."""
         return self._catalog
+
+    @property
+    def renamed(self) -> Mapping[str, str]:
+        """Catalog tools renamed because a bridge tool has their name: the name the model sees → the tool's own."""
+        return self._renamed
 
     @property
     def settings(self) -> ScoutSettings:
@@ -181,7 +199,7 @@ class ToolScout:
         to change it. The search index cache is shared (it depends on the catalog only).
         """
         other = ToolScout(
-            self._catalog,
+            self._own_catalog(),
             core=self._core if core is None else core,
             settings=settings or self._settings,
             store=self._store,
@@ -204,6 +222,8 @@ class ToolScout:
 
     def set_tools(self, tools: Iterable[object] | Catalog) -> Catalog:
         """Replace the live tool list (functions in it become handlers). Returns the new catalog.
+
+        A tool named like a bridge tool is renamed (see `renamed`), with a warning.
 
         Raises:
             CatalogError: A tool definition is malformed or two tools share a name.
@@ -242,13 +262,14 @@ class ToolScout:
             CatalogError: The function cannot be described, or its name is taken.
         """
         spec = tool_from_callable(func, name=name, namespace=namespace, defer=defer)
-        self._catalog = self._without_own_tools(Catalog([*self._catalog, spec]))
+        self._catalog = self._without_own_tools(Catalog([*self._own_catalog(), spec]))
         self._handlers[spec.name] = _call_with_arguments(func)
+        shown = next((new for new, old in self._renamed.items() if old == spec.name), spec.name)
         if core:
             with self._lock:
-                self._core = self._core | {spec.name}
+                self._core = self._core | {shown}
                 self._plans.clear()
-        return spec
+        return self._catalog[shown]
 
     def session(self, session_id: str, *, scope: Scope | None = None) -> ScoutSession:
         """A view of one session: its discoveries and, optionally, the tools it may use.
@@ -298,10 +319,14 @@ class ToolScout:
         return plan
 
     def handler_for(self, name: str) -> Handler | None:
-        """The handler that runs `name` (its own, else the executor)."""
+        """The handler that runs `name` (its own, else the executor); a renamed tool's gets its own name."""
         if self.offload is not None and name in self.offload.names:
             return self.offload.handle
-        return self._handlers.get(name, self._executor)
+        own = self._renamed.get(name)
+        if own is None:
+            return self._handlers.get(name, self._executor)
+        handler = self._handlers.get(own, self._executor)
+        return None if handler is None else _under_own_name(handler, own)
 
     def close(self) -> None:
         """Close the discovery store (and the offload store)."""
@@ -310,7 +335,23 @@ class ToolScout:
             self.offload.close()
 
     def _without_own_tools(self, catalog: Catalog) -> Catalog:
-        return catalog if self.offload is None else self.offload.check_catalog(catalog)
+        """`catalog` without toolscout's own tools, tools named like a bridge tool renamed (and reported)."""
+        catalog = catalog if self.offload is None else self.offload.check_catalog(catalog)
+        result = deconflict(catalog, self._settings.bridge_names)
+        for new, old in result.renamed.items():
+            if self._renamed.get(new) != old:
+                logger.warning("tool %r has a bridge tool's name; the model sees it as %r", old, new)
+        self._renamed = result.renamed
+        return result.catalog
+
+    def _own_catalog(self) -> Catalog:
+        """The live catalog with renamed tools under their own names again (to rename afresh)."""
+        if not self._renamed:
+            return self._catalog
+        own = self._renamed
+        return Catalog(
+            dataclasses.replace(tool, name=own[tool.name]) if tool.name in own else tool for tool in self._catalog
+        )
 
 
 class ScoutSession:
@@ -401,14 +442,14 @@ class ScoutSession:
             return
         tool = scout.catalog.get(outcome.name)
         upstream = tool.namespace if tool is not None else None
-        mode = scout.search_mode
+        mode, bridge = scout.search_mode, scout.settings.bridge_names
         if activity is not None:
-            event = activity.event_of(outcome, session=self.session_id, upstream=upstream, mode=mode)
+            event = activity.event_of(outcome, session=self.session_id, upstream=upstream, mode=mode, bridge=bridge)
             activity.record(event)
         else:
             from .observe._activity import activity_event  # only with tracing on: observe is imported lazily
 
-            event = activity_event(outcome, session=self.session_id, upstream=upstream, mode=mode)
+            event = activity_event(outcome, session=self.session_id, upstream=upstream, mode=mode, bridge=bridge)
         if span is not None and tracing is not None:
             tracing.finish(span, event)
 
@@ -448,6 +489,25 @@ def _tracing(settings: ScoutSettings, activity: ActivityLog | None) -> Tracing |
             "is on but OpenTelemetry is not installed: pip install 'toolscout[otel]'", key="tracing"
         ) from None
     return Tracing(arguments=activity is not None and activity.log_arguments)
+
+
+def _under_own_name(handler: Handler, name: str) -> Handler:
+    """`handler`, given each call under the tool's own `name` (for a tool renamed away from a bridge name)."""
+
+    def own(call: ToolCall) -> ToolCall:
+        return dataclasses.replace(call, name=name, tool=dataclasses.replace(call.tool, name=name))
+
+    if inspect.iscoroutinefunction(handler) or inspect.iscoroutinefunction(type(handler).__call__):
+
+        async def run_async(call: ToolCall) -> object:
+            return await cast(Awaitable[object], handler(own(call)))
+
+        return run_async
+
+    def run(call: ToolCall) -> object:
+        return handler(own(call))
+
+    return run
 
 
 def _call_with_arguments(func: Callable[..., object]) -> Handler:

@@ -8,6 +8,7 @@ them. Every key is listed in ``docs/CONFIGURATION.md``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, TypeAlias
 
@@ -21,6 +22,7 @@ from pydantic import (
     StrictBool,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -30,7 +32,7 @@ from ._validation import ENV_PREFIX, Finite, NoBool, Switch, validate_section
 from .search._select import ConfiguredMode
 from .search.embeddings._settings import EmbeddingSettings
 
-__all__ = ["DeferralMode", "ScopeSettings", "ScoutSettings", "Style"]
+__all__ = ["BridgeNames", "DeferralMode", "ScopeSettings", "ScoutSettings", "Style"]
 
 DeferralMode: TypeAlias = Literal["auto", "on", "off"]
 """`auto`: defer when the threshold is reached; `on`: defer whenever something is deferrable; `off`: never."""
@@ -47,6 +49,21 @@ def _not_blank(value: str) -> str:
 
 
 Name = Annotated[str, AfterValidator(_not_blank)]
+
+
+_TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
+
+
+def _tool_name(value: str) -> str:
+    if not _TOOL_NAME.fullmatch(value):
+        raise ValueError(
+            f"{value!r} is not a tool name every provider accepts: 1-64 letters, digits, '_' or '-', "
+            "starting with a letter or '_'"
+        )
+    return value
+
+
+ToolName = Annotated[str, AfterValidator(_tool_name)]
 
 
 def _mode(value: object) -> object:
@@ -73,6 +90,34 @@ class ScopeSettings(BaseModel):
     def scope(self) -> Scope:
         """The `Scope` these settings describe."""
         return Scope.select(servers=self.servers, tools=self.tools, deny=self.deny)
+
+
+class BridgeNames(BaseModel):
+    """The names the model sees for the bridge tools (mcpagent's: ``search_tools``, ``add_tool``).
+
+    Every text the model reads names the tools by these names. A catalog tool whose name is one of
+    them keeps working under a new name (see ``ToolScout.renamed``).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    search: ToolName = "tool_search"
+    """Finds tools by keywords, loads them by exact name (``names``), and browses the catalog (empty query)."""
+    describe: ToolName = "tool_describe"
+    """Bridge style: loads the parameter schemas of tools by exact name."""
+    call: ToolName = "tool_call"
+    """Bridge style: runs a found tool with arguments."""
+
+    @model_validator(mode="after")
+    def _distinct(self) -> BridgeNames:
+        if len(set(self.all)) < 3:
+            raise ValueError(f"the three names must differ, got {', '.join(self.all)}")
+        return self
+
+    @property
+    def all(self) -> tuple[str, str, str]:
+        """The three names: search, describe, call."""
+        return (self.search, self.describe, self.call)
 
 
 class ScoutSettings(BaseSettings):
@@ -114,6 +159,9 @@ class ScoutSettings(BaseSettings):
     """Tools available from the first turn without a search (sent after the bridge tools)."""
     scope: ScopeSettings = ScopeSettings()
     """The servers and tools every session may use (each session's own scope narrows it further)."""
+    bridge_names: BridgeNames = BridgeNames()
+    """The names of the bridge tools (``search``, ``describe``, ``call``): valid tool names for every provider,
+    all different. A catalog tool with one of these names is offered as ``<name>_2``."""
     search_max_limit: Annotated[int, NoBool, Field(ge=1, le=100)] = 20
     """The most hits the model may ask one search for."""
     search_default_limit: Annotated[int, NoBool, Field(ge=1, le=100)] = 5

@@ -2,15 +2,20 @@
 
 Wording is reviewed here and nowhere else; `tests/golden/texts.json` pins every text byte for byte
 (regenerate with ``.venv/bin/python -m tests.golden.regen_texts`` after an intended change). Texts that
-take values are small functions; the values are inserted verbatim.
+take values are small functions; the values are inserted verbatim. Texts that name a bridge tool take
+the configured `BridgeNames` (the golden file renders them with the defaults).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._settings import BridgeNames
+
 __all__ = [
     "NOT_RUN",
     "STORE_DOWN",
-    "STUB_NOTE",
     "SUBSCRIPTION_LIMIT",
     "Bridge",
     "Dispatch",
@@ -28,33 +33,51 @@ _NEVER_MISSING = "Never conclude a capability is missing before searching for it
 class Guidance:
     """The system-prompt guidance of each disclosure style."""
 
-    BRIDGE = (
-        "Some of your tools are not in your tool list; they are found on demand. "
-        "When you need a capability you do not see, call tool_search with a few keywords (service + action), "
-        "then tool_describe to read the parameters, then tool_call to run the tool. "
-        "A tool found this way exists even though it is not listed. "
-        f"{_NEVER_MISSING}"
-    )
-    REVEAL = (
-        "Some of your tools are not in your tool list; they are found on demand. "
-        "When you need a capability you do not see, call tool_search with a few keywords (service + action); "
-        "the tools it returns are added to your tool list and you call them directly from your next step. "
-        f"{_NEVER_MISSING}"
-    )
-    NATIVE_CLIENT = (
-        "Some of your tools are loaded on demand. When you need a capability you do not see, call tool_search "
-        "with a few keywords (service + action); the tools it finds become available to call directly. "
-        f"{_NEVER_MISSING}"
-    )
     NATIVE_HOSTED = (
         "Some of your tools are loaded on demand. When you need a capability you do not see, use tool search "
         f"to load it, then call it. {_NEVER_MISSING}"
     )
-    LISTING_HEADER = "Tools available through tool_search:"
+    HOSTED_SEARCH = "tool search"
+    """What the listing header calls a provider-hosted search."""
+
+    @staticmethod
+    def bridge(names: BridgeNames) -> str:
+        """Bridge style."""
+        return (
+            "Some of your tools are not in your tool list; they are found on demand. "
+            f"When you need a capability you do not see, call {names.search} with a few keywords (service + action), "
+            f"then {names.describe} to read the parameters, then {names.call} to run the tool. "
+            "A tool found this way exists even though it is not listed. "
+            f"{_NEVER_MISSING}"
+        )
+
+    @staticmethod
+    def reveal(names: BridgeNames) -> str:
+        """Reveal style."""
+        return (
+            "Some of your tools are not in your tool list; they are found on demand. "
+            f"When you need a capability you do not see, call {names.search} with a few keywords (service + action); "
+            "the tools it returns are added to your tool list and you call them directly from your next step. "
+            f"{_NEVER_MISSING}"
+        )
+
+    @staticmethod
+    def native_client(names: BridgeNames) -> str:
+        """Native style with toolscout's own search tool."""
+        return (
+            "Some of your tools are loaded on demand. When you need a capability you do not see, "
+            f"call {names.search} with a few keywords (service + action); the tools it finds become available "
+            f"to call directly. {_NEVER_MISSING}"
+        )
+
+    @staticmethod
+    def listing_header(search: str) -> str:
+        """The line above the catalog listing; `search` names the search tool."""
+        return f"Tools available through {search}:"
 
 
 class Bridge:
-    """The bridge tools' descriptions (constants, so the request prefix stays byte-identical)."""
+    """The bridge tools' descriptions (fixed per `BridgeNames`, so the request prefix stays byte-identical)."""
 
     QUERY = "Keywords (service + action) or an exact tool name; empty lists every tool."
     NAMES = "Instead of query: exact names of tools to load."
@@ -68,40 +91,71 @@ class Bridge:
         "Find tools that exist but are not loaded yet; the matching tools become available to call directly. "
         f"{_NOT_MISSING}"
     )
-    DESCRIBE = "Get the parameter schemas of tools found by tool_search."
-    CALL = "Run a tool found by tool_search with arguments matching its schema (not tools already listed)."
+
+    @staticmethod
+    def describe(names: BridgeNames) -> str:
+        """The describe tool's description."""
+        return f"Get the parameter schemas of tools found by {names.search}."
+
+    @staticmethod
+    def call(names: BridgeNames) -> str:
+        """The call tool's description."""
+        return f"Run a tool found by {names.search} with arguments matching its schema (not tools already listed)."
+
+    @staticmethod
+    def stub_note(names: BridgeNames) -> str:
+        """Appended to a schema stub's description (reveal style with stubs)."""
+        return f" (Parameters not loaded: call {names.search} with this exact name first.)"
 
 
-STUB_NOTE = " (Parameters not loaded: call tool_search with this exact name first.)"
-"""Appended to a schema stub's description (reveal style with stubs)."""
 SUBSCRIPTION_LIMIT = "Subscription limit reached"
 STORE_DOWN = "toolscout's session store is unavailable; try again shortly"
 
 
 class Search:
-    """Hints in tool_search and tool_describe answers."""
+    """Hints in the answers of the search and describe tools."""
 
     REVEALED = "These tools are now in your tool list: call them directly from your next step."
-    DESCRIBE_THEN_CALL = "Call tool_describe with the names you need, then tool_call."
     LISTED = "Tools marked listed are already in your tool list: call them directly."
     NOTHING = (
         "No tool matched. Search again with other keywords (the service name plus an action), "
         "or with an empty query to list every tool, before deciding the capability is missing."
     )
-    DESCRIBED = "Run a tool with tool_call(name, arguments); tools in already_listed are called directly."
     LOADED = "Call these tools directly from your next step; tools in already_listed are in your tool list already."
-    NEXT_PAGE = "Call tool_search with an empty query and this offset for the next page, or search by keyword."
     LAST_PAGE = "Search by keyword to see descriptions, or describe a tool by its exact name."
     REPHRASE = "Rephrase the query as plain keywords."
     QUERY_NOT_STRING = "'query' must be a string of keywords or a tool name (empty to list tools)."
-    NAMES_LIST = "'names' must be a non-empty list of exact tool names from tool_search."
-    UNKNOWN_NAMES = "Check the candidates, or find the exact names with tool_search keywords."
     QUERY_OR_NAMES = "Give either 'query' (keywords) or 'names' (exact tool names to load), not both."
 
     @staticmethod
     def too_many_names(limit: int) -> str:
-        """A load by name (tool_describe, tool_search with names) asked for more than `limit` names."""
+        """A load by name (describe, or search with names) asked for more than `limit` names."""
         return f"Load at most {limit} tools per call."
+
+    @staticmethod
+    def describe_then_call(names: BridgeNames) -> str:
+        """Bridge style: what to do with search hits."""
+        return f"Call {names.describe} with the names you need, then {names.call}."
+
+    @staticmethod
+    def described(names: BridgeNames) -> str:
+        """Bridge style: what to do with loaded schemas."""
+        return f"Run a tool with {names.call}(name, arguments); tools in already_listed are called directly."
+
+    @staticmethod
+    def next_page(names: BridgeNames) -> str:
+        """A browse page with more after it."""
+        return f"Call {names.search} with an empty query and this offset for the next page, or search by keyword."
+
+    @staticmethod
+    def names_list(names: BridgeNames) -> str:
+        """A load by name without a usable list of names."""
+        return f"'names' must be a non-empty list of exact tool names from {names.search}."
+
+    @staticmethod
+    def unknown_names(names: BridgeNames) -> str:
+        """A load by name where no name is a tool."""
+        return f"Check the candidates, or find the exact names with {names.search} keywords."
 
 
 class Dispatch:
@@ -109,10 +163,7 @@ class Dispatch:
 
     NO_NAME = "The tool call has no tool name."
     CALL_BY_NAME = "Call a tool by its exact name."
-    CALL_NEEDS_NAME = "tool_call needs 'name': the exact name of the tool to run."
-    FIND_THEN_CALL = "Find the name with tool_search, then call tool_call(name, arguments)."
     FIX_CALL = "Fix the call and try again."
-    UNKNOWN_HINT = "Use tool_search to find the exact name; names are case-sensitive."
     FIX_ARGUMENTS = f"Fix the arguments to match the tool's schema and call it again. {NOT_RUN}"
     TOO_DEEP = "The arguments are nested too deeply to process."
     FLATTER = f"Send flatter arguments. {NOT_RUN}"
@@ -131,14 +182,29 @@ class Dispatch:
         return f"The {what} is {length:,} long; the limit is {limit:,}."
 
     @staticmethod
-    def bridge_recursion(name: str) -> str:
-        """tool_call was asked to run a bridge tool."""
-        return f"{name} is a bridge tool and cannot be run through tool_call."
+    def call_needs_name(names: BridgeNames) -> str:
+        """The call tool without a tool name."""
+        return f"{names.call} needs 'name': the exact name of the tool to run."
 
     @staticmethod
-    def already_listed(name: str) -> str:
-        """tool_call was asked to run a tool the model can call directly."""
-        return f"{name} is already in your tool list and cannot be run through tool_call."
+    def find_then_call(names: BridgeNames) -> str:
+        """The hint for a call tool without a tool name."""
+        return f"Find the name with {names.search}, then call {names.call}(name, arguments)."
+
+    @staticmethod
+    def unknown_hint(names: BridgeNames) -> str:
+        """The hint for a name that is not a tool of this session."""
+        return f"Use {names.search} to find the exact name; names are case-sensitive."
+
+    @staticmethod
+    def bridge_recursion(name: str, names: BridgeNames) -> str:
+        """The call tool was asked to run a bridge tool."""
+        return f"{name} is a bridge tool and cannot be run through {names.call}."
+
+    @staticmethod
+    def already_listed(name: str, names: BridgeNames) -> str:
+        """The call tool was asked to run a tool the model can call directly."""
+        return f"{name} is already in your tool list and cannot be run through {names.call}."
 
     @staticmethod
     def call_directly(name: str) -> str:
@@ -334,7 +400,6 @@ class Upstream:
         "The tool may have run. Do not repeat the same call; try another tool or tell the user the server is "
         "misbehaving."
     )
-    UNROUTED_HINT = f"{NOT_RUN} Search again with tool_search; the server's tool list may have changed."
     NOT_READY = (
         "The MCP servers in servers_not_ready are still starting or have failed, so their tools are missing "
         "from these results. Search again in a little while before deciding a capability is missing."
@@ -359,6 +424,11 @@ class Upstream:
     def invalid(server: str, tool: str, reason: str) -> str:
         """The server's answer broke the protocol."""
         return f"The MCP server {server!r} gave an invalid answer to {tool}: {reason}."
+
+    @staticmethod
+    def unrouted_hint(names: BridgeNames) -> str:
+        """The hint for a tool no connected server offers any more."""
+        return f"{NOT_RUN} Search again with {names.search}; the server's tool list may have changed."
 
     @staticmethod
     def unrouted(tool: str) -> str:

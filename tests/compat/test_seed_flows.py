@@ -144,9 +144,25 @@ def test_mcpagent_tool_search_mode_sends_the_search_tool_and_pre_discovered_tool
     document = {"mcpagent": {"toolSearchMode": True, "preDiscoveredTools": ["crm__operation_5"]}}
     scout = ToolScout(mcp_tools(6), settings=settings(document))
     session = scout.session("s")
-    assert session.assemble().names == ("tool_search", "crm__operation_5")
-    session.dispatch_sync("tool_search", {"query": "crm__operation_2"})
-    assert session.assemble().names[:3] == ("tool_search", "crm__operation_5", "crm__operation_2")
+    assert session.assemble().names == ("search_tools", "crm__operation_5")
+    session.dispatch_sync("search_tools", {"query": "crm__operation_2"})
+    assert session.assemble().names[:3] == ("search_tools", "crm__operation_5", "crm__operation_2")
+
+
+def test_mcpagent_names_search_tools_add_tool_and_show_all_tools_map_to_search_load_and_browse() -> None:
+    session = ToolScout(mcp_tools(6), settings=settings({"mcpagent": {"toolSearchMode": True}})).session("s")
+    turn = session.assemble()
+    assert turn.names == ("search_tools",)
+    assert "call search_tools with a few keywords" in turn.guidance and "tool_search" not in turn.guidance
+    # add_tool(tool_names): search_tools with names, or add_tool itself (answered, though not in the list)
+    loaded = session.dispatch_sync("search_tools", {"names": ["crm__operation_1"]})
+    added = session.dispatch_sync("add_tool", {"names": ["crm__operation_2"]})
+    assert loaded.revealed == ("crm__operation_1",) and added.revealed == ("crm__operation_2",)
+    assert session.assemble().names == ("search_tools", "crm__operation_1", "crm__operation_2")
+    # show_all_tools: an empty query lists every tool's name, page by page
+    browsed = session.dispatch_sync("search_tools", {"query": "", "limit": 4}).content
+    assert browsed["total"] == 6 and len(browsed["tools"]) == 4
+    assert "Call search_tools with an empty query and this offset" in browsed["hint"]
 
 
 def test_mcpagent_selected_servers_and_tools_bound_what_search_finds() -> None:
@@ -155,7 +171,7 @@ def test_mcpagent_selected_servers_and_tools_bound_what_search_finds() -> None:
         "mcpagent": {"toolSearchMode": True, "selectedServers": ["github"], "selectedTools": ["jira:jira__operation_1"]}
     }
     session = ToolScout(tools, settings=settings(document)).session("s")
-    found = session.dispatch_sync("tool_search", {"query": ""}).content
+    found = session.dispatch_sync("search_tools", {"query": ""}).content
     assert {tool["name"] for tool in found["tools"]} == {
         "github__operation_0",
         "github__operation_1",

@@ -72,7 +72,12 @@ def test_the_four_systems_are_registered_in_order() -> None:
         ),
         pytest.param(
             {"mcpagent": {"toolSearchMode": True, "preDiscoveredTools": ["get_weather"]}},
-            {"mode": "on", "style": "reveal", "pre_discovered": ["get_weather"]},
+            {
+                "mode": "on",
+                "style": "reveal",
+                "pre_discovered": ["get_weather"],
+                "bridge_names": {"search": "search_tools", "describe": "add_tool"},
+            },
             id="mcpagent-tool-search",
         ),
         pytest.param(

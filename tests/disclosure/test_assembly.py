@@ -1,8 +1,6 @@
 import json
 
-import pytest
-
-from toolscout import CatalogError, CharsPerToken, ScoutSettings, ToolScout, ToolSpec
+from toolscout import BridgeNames, CharsPerToken, ScoutSettings, ToolScout, ToolSpec
 from toolscout.disclosure._bridge import bridge_tools
 
 COUNTER = CharsPerToken()
@@ -104,17 +102,10 @@ def test_reveal_with_stubs_sends_name_and_description_after_discoveries():
 def test_stale_bridge_tools_in_the_input_are_stripped():
     tools = [*CORE, *_mcp_tools(40)]
     first = _scout(tools, mode="on").session("s").assemble()
-    again = _scout([*tools, *bridge_tools("bridge")], mode="on").session("s").assemble()
+    again = _scout([*tools, *bridge_tools("bridge", BridgeNames())], mode="on").session("s").assemble()
     assert again.names == first.names
-    off = _scout([*tools, *bridge_tools("bridge")], mode="off").session("s").assemble()
+    off = _scout([*tools, *bridge_tools("bridge", BridgeNames())], mode="off").session("s").assemble()
     assert "tool_search" not in off.names
-
-
-def test_a_foreign_tool_with_a_bridge_name_is_an_error():
-    scout = _scout([ToolSpec(name="tool_search", description="my own search")], mode="on")
-    with pytest.raises(CatalogError) as info:
-        scout.session("s").assemble()
-    assert info.value.tool_name == "tool_search"
 
 
 def test_activation_is_decided_afresh_when_tools_change():

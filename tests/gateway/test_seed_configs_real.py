@@ -132,12 +132,14 @@ async def test_an_mcpagent_config_sends_search_and_pre_discovered_tools_within_t
     with anyio.fail_after(LIMIT_S):
         async with stdio_gateway(config) as client:
             first = await client.list_tools()
-            web = payload(await client.call_tool("tool_search", {"query": "fetch a URL from the internet"}))
-            graph = payload(await client.call_tool("tool_search", {"query": "read the knowledge graph"}))
+            guidance = client.instructions or ""
+            web = payload(await client.call_tool("search_tools", {"query": "fetch a URL from the internet"}))
+            graph = payload(await client.call_tool("search_tools", {"query": "read the knowledge graph"}))
             following = await client.list_tools()
             called = await client.call_tool("memory__read_graph", {})
             refused = await client.call_tool("fetch__fetch", {"url": "http://127.0.0.1:9/"})
-    assert names(first) == ["tool_search", "time__get_current_time"]
+    assert names(first) == ["search_tools", "time__get_current_time"]
+    assert "call search_tools with a few keywords" in guidance and "tool_search" not in guidance
     assert all(not tool["name"].startswith("fetch__") for tool in web["tools"])
     assert "memory__read_graph" in [tool["name"] for tool in graph["tools"]]
     assert "memory__read_graph" in names(following)

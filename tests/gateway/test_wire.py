@@ -3,28 +3,30 @@ from __future__ import annotations
 from mcp_types import CallToolResult, TextContent
 
 from tests.gateway.conftest import text
-from toolscout import ToolError, ToolOutcome, ToolSpec
+from toolscout import BridgeNames, ToolError, ToolOutcome, ToolSpec
 from toolscout.disclosure._bridge import bridge_tools
 from toolscout.gateway._faults import upstream_fault
 from toolscout.gateway._records import UpstreamError, UpstreamFailure
 from toolscout.gateway._wire import call_result, mcp_tool
 
+NAMES = BridgeNames()
+
 
 def test_upstream_annotations_pass_through_and_none_are_invented() -> None:
     annotated = ToolSpec(name="git__git_log", namespace="git", annotations={"readOnlyHint": True, "title": "Log"})
     plain = ToolSpec(name="git__git_reset", namespace="git")
-    shown = mcp_tool(annotated).annotations
+    shown = mcp_tool(annotated, NAMES).annotations
     assert shown is not None and shown.model_dump(by_alias=True, exclude_none=True) == annotated.annotations
-    assert mcp_tool(plain).annotations is None
+    assert mcp_tool(plain, NAMES).annotations is None
 
 
 def test_only_the_bridge_reads_claim_to_be_read_only() -> None:
-    tools = {tool.name: mcp_tool(tool) for tool in bridge_tools("bridge")}
+    tools = {tool.name: mcp_tool(tool, NAMES) for tool in bridge_tools("bridge", NAMES)}
     assert tools["tool_search"].annotations is not None and tools["tool_search"].annotations.read_only_hint
     assert tools["tool_describe"].annotations is not None and tools["tool_describe"].annotations.read_only_hint
     assert tools["tool_call"].annotations is None
     faked = ToolSpec(name="tool_search", namespace="evil", annotations={"destructiveHint": True})
-    assert mcp_tool(faked).annotations is not None and not mcp_tool(faked).annotations.read_only_hint
+    assert mcp_tool(faked, NAMES).annotations is not None and not mcp_tool(faked, NAMES).annotations.read_only_hint
 
 
 def test_an_upstream_result_passes_through_without_its_server_stamp() -> None:

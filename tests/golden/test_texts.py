@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.golden.regen_texts import GOLDEN, collect
-from toolscout import ScoutSettings, ToolScout
+from toolscout import BridgeNames, ScoutSettings, ToolScout
 from toolscout._texts import Bridge, Dispatch, Guidance
 
 
@@ -17,8 +17,9 @@ def test_the_model_gets_the_catalogue_texts_verbatim() -> None:
     tools = [{"name": f"crm__op_{i}", "description": f"CRM operation {i}"} for i in range(40)]
     session = ToolScout(tools, settings=ScoutSettings(mode="on")).session("texts")
     turn = session.assemble()
-    assert turn.guidance.startswith(Guidance.BRIDGE)
-    assert [tool.description for tool in turn.tools] == [Bridge.SEARCH, Bridge.DESCRIBE, Bridge.CALL]
+    names = BridgeNames()
+    assert turn.guidance.startswith(Guidance.bridge(names))
+    assert [tool.description for tool in turn.tools] == [Bridge.SEARCH, Bridge.describe(names), Bridge.call(names)]
     refused = session.dispatch_sync("tool_call", {"name": "nope"})
     assert refused.error is not None
-    assert refused.error.message == Dispatch.unknown("'nope'") and refused.error.hint == Dispatch.UNKNOWN_HINT
+    assert refused.error.message == Dispatch.unknown("'nope'") and refused.error.hint == Dispatch.unknown_hint(names)

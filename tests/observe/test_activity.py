@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from mcp.types import CallToolResult, TextContent
 
-from toolscout import ScoutSettings, ToolScout
+from toolscout import BridgeNames, ScoutSettings, ToolScout
 from toolscout.gateway._logs import JsonFormatter
 from toolscout.observe import ActivityLog, Metrics, summarise
 
@@ -180,3 +180,20 @@ def test_a_tool_that_reports_its_own_failure_counts_as_a_failed_call() -> None:
     assert [(event.ok, event.code) for event in log.recent()] == [(False, "tool_reported_error")] * 2
     assert 'toolscout_calls_total{outcome="tool_reported_error",upstream="geo"} 2.0' in metrics.render().decode()
     assert summarise([event.to_json() for event in log.recent()]).upstreams[0].errors == 2
+
+
+def test_searches_and_loads_under_configured_bridge_names_are_recorded_as_such() -> None:
+    log = ActivityLog()
+    names = BridgeNames(search="search_tools", describe="add_tool", call="run_tool")
+    scout = ToolScout([send_email, *CRM], settings=ScoutSettings(mode="on", bridge_names=names), activity=log)
+    session = scout.session("named")
+    session.dispatch_sync("search_tools", {"query": "send an email"})
+    session.dispatch_sync("add_tool", {"names": ["send_email"]})
+    session.dispatch_sync("search_tools", {"names": ["crm__op_1"]})
+    session.dispatch_sync("run_tool", SEND)
+    assert [(event.kind, event.tool) for event in log.recent()] == [
+        ("search", "search_tools"),
+        ("describe", "add_tool"),
+        ("describe", "search_tools"),
+        ("call", "send_email"),
+    ]

@@ -39,7 +39,7 @@ def _render(provider, session, style, search, history):
 
 def _answer(provider, outcome, call, rendering):
     if rendering.search in ("bm25", "regex", "hosted"):
-        return _server_search(provider, found_tools(outcome)[0], rendering)
+        return _server_search(provider, found_tools(outcome, rendering.names)[0], rendering)
     if provider == "anthropic":
         return {"role": "user", "content": [anthropic.format_result(outcome, call, rendering)]}
     if provider == "openai-responses":

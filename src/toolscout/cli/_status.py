@@ -127,6 +127,8 @@ def _print(report: dict[str, Any]) -> None:
         click.echo(line)
         for problem in entry.get("problems") or ():
             click.echo(f"  {'':<{width}}  left out {problem.get('tool') or '(unnamed)'}: {problem.get('message')}")
+    for item in report.get("renamed") or ():
+        click.echo(f"  renamed {item.get('tool')} to {item.get('shown_as')}: a bridge tool has its name")
 
 
 def _search_line(search: dict[str, Any]) -> str:

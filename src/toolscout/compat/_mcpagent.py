@@ -14,6 +14,7 @@ from ._base import Translated, read_block
 __all__ = ["McpAgentTranslator"]
 
 _ROOT = "mcpagent"
+_NAMES = {"search": "search_tools", "describe": "add_tool"}
 
 
 class _Block(BaseModel):
@@ -31,7 +32,9 @@ class McpAgentTranslator:
     """The ``mcpagent`` section: its agent options under their own names.
 
     ``toolSearchMode: true`` always defers and reveals the tools a search finds (mcpagent's
-    search_tools + add_tool, in one step); false sends every tool. ``preDiscoveredTools`` are
+    search_tools + add_tool, in one step) under mcpagent's names: the search tool is ``search_tools``
+    (``names`` loads tools as ``add_tool`` does; an empty query browses as ``show_all_tools`` does),
+    and a call of ``add_tool`` with ``names`` is answered too. False sends every tool. ``preDiscoveredTools`` are
     available from the first turn. ``selectedServers`` / ``selectedTools`` become the scope
     (their union; ``server:*`` selects a whole server); empty lists mean no filtering.
     """
@@ -58,6 +61,7 @@ class McpAgentTranslator:
         if block.toolSearchMode:
             out.imply("style", "reveal", reason="found tools join the tool list (mcpagent: search_tools, add_tool)")
             out.imply("reveal_stubs", False, reason="mcpagent hides deferred tools until they are added")
+            out.imply("bridge_names", dict(_NAMES), reason="mcpagent's tool names (show_all_tools: an empty query)")
         if "preDiscoveredTools" in raw:
             out.set(
                 "pre_discovered",

@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .._clipping import clip, one_line
-from .._errors import CatalogError
 from .._policy import Activation, Classification, classify, decide_activation
 from .._scope import Scope
-from .._settings import ScoutSettings, Style
-from .._texts import STUB_NOTE
+from .._settings import BridgeNames, ScoutSettings, Style
+from .._texts import Bridge
 from .._tokens import TokenCounter
-from ..catalog import Catalog, ToolSpec, canonical_json
-from ._bridge import BRIDGE_NAMES, bridge_tools
+from ..catalog import Catalog, ToolSpec
+from ._bridge import bridge_tools
+from ._collisions import deconflict
 from ._guidance import render_guidance
 from ._listing import Listing, render_listing
 
@@ -34,7 +34,7 @@ class TurnPlan:
     """Everything decided about one turn before rendering: the scoped catalog and its policy."""
 
     catalog: Catalog
-    """The live catalog, bridge tools removed (the full catalog, not scoped)."""
+    """The live catalog, bridge tools removed and tools named like one renamed (the full catalog, not scoped)."""
     scoped: Catalog
     """The part of `catalog` the session may use."""
     classification: Classification
@@ -101,10 +101,10 @@ def plan_turn(
 ) -> TurnPlan:
     """Classify the live catalog for one turn and decide activation.
 
-    Raises:
-        CatalogError: A catalog tool uses a bridge tool's name with a different definition.
+    A catalog tool named like a bridge tool is renamed (`deconflict`; `ToolScout` does it when the
+    catalog is set, and reports it).
     """
-    live = strip_bridge_tools(catalog)
+    live = deconflict(catalog, settings.bridge_names).catalog
     scoped = scope.filter(live, keep=core)
     classification = classify(scoped, core=core, never_defer=settings.never_defer)
     activation = decide_activation(classification, settings, counter, context_overrides=context_overrides)
@@ -150,14 +150,15 @@ def assemble(
         tool = plan.scoped.get(name)
         if tool is not None and name in deferred and name not in shown:
             shown[name] = tool
-    tools = [*first, *bridge_tools(settings.style), *shown.values()]
+    names = settings.bridge_names
+    tools = [*first, *bridge_tools(settings.style, names), *shown.values()]
     stubs: list[ToolSpec] = []
     if settings.style == "reveal" and settings.reveal_stubs:
-        stubs = [_stub(tool) for tool in plan.scoped if tool.name in deferred and tool.name not in shown]
+        stubs = [_stub(tool, names) for tool in plan.scoped if tool.name in deferred and tool.name not in shown]
     tools += stubs
     return Assembly(
         tools=tuple(tools),
-        guidance=render_guidance(settings.style, plan.listing),
+        guidance=render_guidance(settings.style, plan.listing, names),
         style=settings.style,
         activation=activation,
         discovered=tuple(shown),
@@ -166,34 +167,8 @@ def assemble(
     )
 
 
-def strip_bridge_tools(catalog: Catalog) -> Catalog:
-    """Drop toolscout's own bridge tools from a tool list (so assembling twice changes nothing).
-
-    Raises:
-        CatalogError: A different tool uses a reserved bridge name.
-    """
-    kept: list[ToolSpec] = []
-    for tool in catalog:
-        if tool.name in BRIDGE_NAMES:
-            if _content(tool) in _OWN_BRIDGE_CONTENT:
-                continue
-            raise CatalogError(
-                f"tool name {tool.name!r} is reserved for toolscout's bridge tools; rename the tool",
-                tool_name=tool.name,
-            )
-        kept.append(tool)
-    return catalog if len(kept) == len(catalog) else Catalog(kept)
-
-
-def _content(tool: ToolSpec) -> str:
-    return canonical_json([tool.name, tool.description, tool.parameters])
-
-
-_OWN_BRIDGE_CONTENT = frozenset(_content(tool) for tool in (*bridge_tools("bridge"), *bridge_tools("reveal")))
-
-
-def _stub(tool: ToolSpec) -> ToolSpec:
-    description = clip(one_line(tool.description), _STUB_DESCRIPTION_CHARS) + STUB_NOTE
+def _stub(tool: ToolSpec, names: BridgeNames) -> ToolSpec:
+    description = clip(one_line(tool.description), _STUB_DESCRIPTION_CHARS) + Bridge.stub_note(names)
     return ToolSpec(
         name=tool.name,
         description=description.strip(),

@@ -48,7 +48,8 @@ def answer_search(
     limit = _int_argument(arguments.get("limit"))
     offset = _int_argument(arguments.get("offset")) or 0
     if not query.strip():
-        return _browse(plan, listed, page=min(limit or _BROWSE_PAGE, _BROWSE_MAX), offset=offset), ()
+        page = min(limit or _BROWSE_PAGE, _BROWSE_MAX)
+        return _browse(plan, listed, page=page, offset=offset, settings=settings), ()
     wanted = min(max(limit or settings.search_default_limit, 1), settings.search_max_limit)
     allowed = None if plan.scoped is plan.catalog else frozenset(tool.name for tool in plan.scoped)
     try:
@@ -79,7 +80,11 @@ def answer_search(
         content["next_offset"] = offset + len(hits)
     if entries:
         content["hint"] = (
-            Search.REVEALED if reveal and discovered else Search.DESCRIBE_THEN_CALL if not reveal else Search.LISTED
+            Search.REVEALED
+            if reveal and discovered
+            else Search.describe_then_call(settings.bridge_names)
+            if not reveal
+            else Search.LISTED
         )
     else:
         content["hint"] = Search.NOTHING
@@ -95,7 +100,7 @@ def answer_describe(
     return answer_load(arguments.get("names", arguments.get("name")), plan=plan, listed=listed, settings=settings)
 
 
-def _browse(plan: TurnPlan, listed: frozenset[str], *, page: int, offset: int) -> JsonObject:
+def _browse(plan: TurnPlan, listed: frozenset[str], *, page: int, offset: int, settings: ScoutSettings) -> JsonObject:
     tools = sorted((tool for tool in plan.scoped), key=lambda tool: (tool.namespace or "", tool.name))
     window = tools[offset : offset + page]
     content: JsonObject = {
@@ -106,7 +111,7 @@ def _browse(plan: TurnPlan, listed: frozenset[str], *, page: int, offset: int) -
     }
     if offset + len(window) < len(tools):
         content["next_offset"] = offset + len(window)
-        content["hint"] = Search.NEXT_PAGE
+        content["hint"] = Search.next_page(settings.bridge_names)
     else:
         content["hint"] = Search.LAST_PAGE
     return content

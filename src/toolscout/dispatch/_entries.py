@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._clipping import clip, one_line
+from .._settings import BridgeNames
 from .._texts import Dispatch
 from .._types import JsonObject
 from ..catalog import ToolSpec
@@ -32,12 +33,12 @@ def bad_request(message: str) -> ToolError:
     return ToolError(code="invalid_request", message=message, hint=Dispatch.FIX_CALL)
 
 
-def unknown_tool_error(name: str, plan: TurnPlan) -> ToolError:
+def unknown_tool_error(name: str, plan: TurnPlan, bridge: BridgeNames) -> ToolError:
     """The refusal for a name that is not a tool this session may use (never says which)."""
-    return unknown_tools_error([name], plan)
+    return unknown_tools_error([name], plan, hint=Dispatch.unknown_hint(bridge))
 
 
-def unknown_tools_error(names: Sequence[str], plan: TurnPlan, *, hint: str = Dispatch.UNKNOWN_HINT) -> ToolError:
+def unknown_tools_error(names: Sequence[str], plan: TurnPlan, *, hint: str) -> ToolError:
     """The refusal for names none of which is a tool this session may use."""
     shown = ", ".join(repr(name) for name in names[:3])
     return ToolError(

@@ -26,7 +26,7 @@ def answer_load(
     if isinstance(names, str):
         names = [names]
     if not isinstance(names, list) or not names or not all(isinstance(name, str) and name.strip() for name in names):
-        return bad_request(Search.NAMES_LIST)
+        return bad_request(Search.names_list(settings.bridge_names))
     if len(names) > settings.max_names_per_call:
         return bad_request(Search.too_many_names(settings.max_names_per_call))
     spellings = ToolNames.of(plan.scoped)
@@ -40,7 +40,7 @@ def answer_load(
         for name in match:
             (already if name in listed else loaded)[name] = None
     if not loaded and not already:
-        return unknown_tools_error(missing, plan, hint=Search.UNKNOWN_NAMES)
+        return unknown_tools_error(missing, plan, hint=Search.unknown_names(settings.bridge_names))
     tools = [plan.scoped[name] for name in loaded]
     content: JsonObject = {"tools": [{**tool_entry(tool, None), "parameters": tool.parameters} for tool in tools]}
     if already:
@@ -50,7 +50,7 @@ def answer_load(
         close = candidates(missing, plan)
         if close:
             content["candidates"] = list(close)
-    content["hint"] = Search.LOADED if settings.style == "reveal" else Search.DESCRIBED
+    content["hint"] = Search.LOADED if settings.style == "reveal" else Search.described(settings.bridge_names)
     return content, tuple(name for name in loaded if name in plan.deferred)
 
 

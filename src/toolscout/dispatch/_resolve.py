@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from .._settings import ScoutSettings
+from .._settings import BridgeNames, ScoutSettings
 from .._texts import Dispatch
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..disclosure._assembly import TurnPlan
-from ..disclosure._bridge import BRIDGE_NAMES, CALL, DESCRIBE, SEARCH
 from ..search._base import SearchIndex
 from ._arguments import parse_arguments, validate_arguments
 from ._bridge_reads import answer_describe, answer_search
@@ -40,6 +39,7 @@ def resolve_call(
 
     `own_tools` are toolscout's own always-listed tools (the offload tools): called directly
     like core tools, validated against their schemas, never reachable through ``tool_call``.
+    The bridge tools are the ones `settings.bridge_names` names.
     """
     if not isinstance(name, str) or not name:
         return ToolError(
@@ -56,10 +56,11 @@ def resolve_call(
     inner = _oversized_inner(name, arguments, settings)
     if inner is not None:
         return inner
-    if name == SEARCH or name == DESCRIBE:
+    bridge = settings.bridge_names
+    if name == bridge.search or name == bridge.describe:
         answer = (
             answer_search(arguments, plan=plan, listed=listed, index=index, settings=settings)
-            if name == SEARCH
+            if name == bridge.search
             else answer_describe(arguments, plan=plan, listed=listed, settings=settings)
         )
         if isinstance(answer, ToolError):
@@ -76,9 +77,9 @@ def resolve_call(
     own = own_tools or {}
     if name in own:
         return _checked(own[name], arguments, session_id=session_id, call_id=call_id, bridged=False)
-    if name == CALL:
-        return _unwrap(arguments, session_id=session_id, plan=plan, call_id=call_id, own=own)
-    return _direct(name, arguments, session_id=session_id, plan=plan, call_id=call_id, bridged=False)
+    if name == bridge.call:
+        return _unwrap(arguments, session_id=session_id, plan=plan, call_id=call_id, own=own, bridge=bridge)
+    return _direct(name, arguments, session_id=session_id, plan=plan, call_id=call_id, bridged=False, bridge=bridge)
 
 
 def _too_long(what: str, length: int, limit: int, tool: str | None) -> ToolError:
@@ -108,12 +109,14 @@ def _oversized(name: str, raw_arguments: object, settings: ScoutSettings) -> Too
 
 def _oversized_inner(name: str, arguments: JsonObject, settings: ScoutSettings) -> ToolError | None:
     """Refuse the names and queries inside bridge calls over their limits."""
-    if name == SEARCH:
+    bridge = settings.bridge_names
+    if name == bridge.search:
         query = arguments.get("query")
         if isinstance(query, str) and len(query) > settings.max_query_chars:
             return _too_long("query (in characters)", len(query), settings.max_query_chars, name)
-    names = arguments.get("names") if name in (DESCRIBE, SEARCH) else [arguments.get("name")] if name == CALL else []
-    if name == DESCRIBE and names is None:
+    reads = (bridge.describe, bridge.search)
+    names = arguments.get("names") if name in reads else [arguments.get("name")] if name == bridge.call else []
+    if name == bridge.describe and names is None:
         names = arguments.get("name")
     if isinstance(names, str):
         names = [names]
@@ -124,42 +127,55 @@ def _oversized_inner(name: str, arguments: JsonObject, settings: ScoutSettings) 
 
 
 def _unwrap(
-    arguments: JsonObject, *, session_id: str, plan: TurnPlan, call_id: str | None, own: Mapping[str, ToolSpec]
+    arguments: JsonObject,
+    *,
+    session_id: str,
+    plan: TurnPlan,
+    call_id: str | None,
+    own: Mapping[str, ToolSpec],
+    bridge: BridgeNames,
 ) -> Resolution:
     target = arguments.get("name")
     if not isinstance(target, str) or not target:
         return ToolError(
             code="invalid_request",
-            message=Dispatch.CALL_NEEDS_NAME,
-            hint=Dispatch.FIND_THEN_CALL,
-            tool=CALL,
+            message=Dispatch.call_needs_name(bridge),
+            hint=Dispatch.find_then_call(bridge),
+            tool=bridge.call,
         )
-    if target in BRIDGE_NAMES:
+    if target in bridge.all:
         return ToolError(
             code="bridge_recursion",
-            message=Dispatch.bridge_recursion(target),
+            message=Dispatch.bridge_recursion(target, bridge),
             hint=Dispatch.call_directly(target),
             tool=target,
         )
     if target in plan.core or target in own or target in plan.pinned:
         return ToolError(
             code="call_directly",
-            message=Dispatch.already_listed(target),
+            message=Dispatch.already_listed(target, bridge),
             hint=Dispatch.call_directly(target),
             tool=target,
         )
     inner = parse_arguments(arguments.get("arguments"), tool=target)
     if isinstance(inner, ToolError):
         return inner
-    return _direct(target, inner, session_id=session_id, plan=plan, call_id=call_id, bridged=True)
+    return _direct(target, inner, session_id=session_id, plan=plan, call_id=call_id, bridged=True, bridge=bridge)
 
 
 def _direct(
-    name: str, arguments: JsonObject, *, session_id: str, plan: TurnPlan, call_id: str | None, bridged: bool
+    name: str,
+    arguments: JsonObject,
+    *,
+    session_id: str,
+    plan: TurnPlan,
+    call_id: str | None,
+    bridged: bool,
+    bridge: BridgeNames,
 ) -> Resolution:
     tool = plan.scoped.get(name)
     if tool is None:
-        return unknown_tool_error(name, plan)
+        return unknown_tool_error(name, plan, bridge)
     return _checked(tool, arguments, session_id=session_id, call_id=call_id, bridged=bridged)
 
 

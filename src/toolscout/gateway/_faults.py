@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._settings import BridgeNames
 from .._texts import Upstream
 from .._types import JsonObject
 from ..dispatch._errors import ToolError
@@ -67,12 +68,12 @@ def upstream_fault(exc: UpstreamError, *, tool: str, timeout_s: float) -> Upstre
     return UpstreamFault(error=error, server=server)
 
 
-def unrouted_fault(tool: str) -> UpstreamFault:
+def unrouted_fault(tool: str, bridge: BridgeNames) -> UpstreamFault:
     """The error for a tool whose server vanished between resolving and running the call."""
     error = ToolError(
         code="upstream_unavailable",
         message=Upstream.unrouted(tool),
-        hint=Upstream.UNROUTED_HINT,
+        hint=Upstream.unrouted_hint(bridge),
         tool=tool,
     )
     return UpstreamFault(error=error, server="")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .._scope import Scope
 from .._types import JsonObject
@@ -13,11 +13,17 @@ __all__ = ["health_report", "visible_servers"]
 
 
 def health_report(
-    statuses: Iterable[UpstreamStatus], *, tools: int | None = None, search: SearchStatus | None = None
+    statuses: Iterable[UpstreamStatus],
+    *,
+    tools: int | None = None,
+    search: SearchStatus | None = None,
+    renamed: Mapping[str, str] | None = None,
 ) -> JsonObject:
     """``{"status": "ok" | "degraded", "upstreams": [...]}`` (``ok``: every listed upstream connected).
 
-    With `search`, a ``search`` entry says which engine ``tool_search`` runs on now.
+    With `search`, a ``search`` entry says which engine the search tool runs on now; with `renamed`
+    (the name the model sees → the tool's own name), a ``renamed`` entry lists the tools renamed
+    because a bridge tool has their name.
     """
     upstreams = [_entry(status) for status in statuses]
     report: JsonObject = {
@@ -26,6 +32,8 @@ def health_report(
     }
     if tools is not None:
         report["tools"] = tools
+    if renamed:
+        report["renamed"] = [{"tool": own, "shown_as": shown} for shown, own in renamed.items()]
     if search is not None:
         report["search"] = {
             "mode": search.mode,

@@ -50,8 +50,9 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
     async def healthz(request: Request) -> JSONResponse:
         statuses = gateway.pool.status()
         if auth is None:
+            scout = gateway.scout
             return JSONResponse(
-                health_report(statuses, tools=len(gateway.scout.catalog), search=gateway.scout.search_status())
+                health_report(statuses, tools=len(scout.catalog), search=scout.search_status(), renamed=scout.renamed)
             )
         user = request.scope.get("user")
         if not isinstance(user, AuthenticatedUser):

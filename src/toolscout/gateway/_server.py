@@ -42,7 +42,6 @@ from .._scout import ScoutSession, ToolScout
 from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT, Upstream
 from .._types import JsonObject, Transport
 from .._version import __version__
-from ..disclosure import SEARCH
 from ..disclosure._assembly import Assembly, assemble
 from ..dispatch._call import ToolCall
 from ..dispatch._errors import ToolError
@@ -203,7 +202,9 @@ class Gateway:
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> ListToolsResult:
         offloading = self.scout.offload is not None
-        tools = [mcp_tool(tool, offloading=offloading) for tool in (await self._assemble(self._caller(ctx))).tools]
+        bridge = self.scout.settings.bridge_names
+        assembly = await self._assemble(self._caller(ctx))
+        tools = [mcp_tool(tool, bridge, offloading=offloading) for tool in assembly.tools]
         # The list varies by session and token and changes on reveal: never cache it.
         return ListToolsResult(tools=tools, ttl_ms=0, cache_scope="private")
 
@@ -217,7 +218,11 @@ class Gateway:
             await self.reaper.finished(caller.session_id, caller.lifetime, discovered=False)
             raise _store_down(exc) from None
         await self.reaper.finished(caller.session_id, caller.lifetime, discovered=bool(outcome.revealed))
-        if params.name == SEARCH and isinstance(outcome.content, dict) and outcome.error is None:
+        if (
+            params.name == self.scout.settings.bridge_names.search
+            and isinstance(outcome.content, dict)
+            and outcome.error is None
+        ):
             outcome = dataclasses.replace(outcome, content=self._with_servers_not_ready(outcome.content, caller))
         if outcome.revealed and self.scout.settings.style == "reveal":
             if caller.legacy:
@@ -298,7 +303,7 @@ class Gateway:
         """
         route = self.pool.route(call.name)
         if route is None:
-            return unrouted_fault(call.name).error
+            return unrouted_fault(call.name, self.scout.settings.bridge_names).error
         server, tool = route
         if self.tracing is None:
             return await self._call_upstream(call, server, tool)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from mcp_types import SERVER_INFO_META_KEY, CallToolResult, TextContent, Tool, ToolAnnotations
 
+from .._settings import BridgeNames
 from ..catalog import ToolSpec
-from ..disclosure._bridge import DESCRIBE, SEARCH
 from ..dispatch._call import ToolOutcome
 from ..offload import OFFLOAD_NAMES
 
@@ -16,13 +16,13 @@ __all__ = ["call_result", "mcp_tool"]
 _BRIDGE_READ = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
 
-def mcp_tool(spec: ToolSpec, *, offloading: bool = False) -> Tool:
-    """The MCP definition of `spec`; an upstream's annotations pass through as they came.
+def mcp_tool(spec: ToolSpec, bridge: BridgeNames, *, offloading: bool = False) -> Tool:
+    """The MCP definition of `spec` (`bridge`: the bridge tools' names); an upstream's annotations pass through.
 
     While results may be offloaded, no output schema is sent: a stub has no structured
     content, and clients reject a result without it for a tool that declares one.
     """
-    if spec.name in (SEARCH, DESCRIBE, *OFFLOAD_NAMES) and spec.namespace is None:
+    if spec.name in (bridge.search, bridge.describe, *OFFLOAD_NAMES) and spec.namespace is None:
         annotations: ToolAnnotations | None = _BRIDGE_READ
     else:
         annotations = ToolAnnotations.model_validate(spec.annotations) if spec.annotations is not None else None

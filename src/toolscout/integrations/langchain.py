@@ -46,7 +46,8 @@ class ScoutTools:
         """One tool per name the session may be offered (core, bridge, offload and catalog tools)."""
         scout = self.session.scout
         own = scout.offload.tools if scout.offload is not None else ()
-        specs = {spec.name: spec for spec in (*own, *bridge_tools(scout.settings.style), *scout.catalog)}
+        bridge = bridge_tools(scout.settings.style, scout.settings.bridge_names)
+        specs = {spec.name: spec for spec in (*own, *bridge, *scout.catalog)}
         return [self._tool(spec) for spec in specs.values()]
 
     def guidance(self) -> str:

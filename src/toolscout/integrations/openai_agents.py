@@ -53,7 +53,8 @@ def scout_tools(session: ScoutSession) -> list[Tool]:
     offered = _Offered(session)
     scout = session.scout
     own = scout.offload.tools if scout.offload is not None else ()
-    candidates = {tool.name: tool for tool in (*own, *bridge_tools(scout.settings.style), *scout.catalog)}
+    bridge = bridge_tools(scout.settings.style, scout.settings.bridge_names)
+    candidates = {tool.name: tool for tool in (*own, *bridge, *scout.catalog)}
     return [_function_tool(session, tool, offered) for tool in candidates.values()]
 
 

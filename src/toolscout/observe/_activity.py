@@ -20,6 +20,7 @@ from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from typing import Literal, TypeAlias
 
+from .._settings import BridgeNames
 from ..dispatch._call import ToolOutcome
 from ..offload._tools import OFFLOAD_NAMES
 
@@ -46,8 +47,7 @@ _REFUSALS = frozenset(
     }
 )
 _MAX_LABELS = 10_000
-_SEARCH_NAMES = frozenset({"tool_search"})
-_DESCRIBE_NAMES = frozenset({"tool_describe"})
+_DEFAULT_NAMES = BridgeNames()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -174,10 +174,19 @@ class ActivityLog:
         return events if limit is None else events[-limit:]
 
     def observe(
-        self, outcome: ToolOutcome, *, session: str, upstream: str | None = None, mode: str | None = None
+        self,
+        outcome: ToolOutcome,
+        *,
+        session: str,
+        upstream: str | None = None,
+        mode: str | None = None,
+        bridge: BridgeNames = _DEFAULT_NAMES,
     ) -> None:
-        """Record one dispatched call of `session` (`upstream`: the tool's namespace; `mode`: the search engine)."""
-        self.record(self.event_of(outcome, session=session, upstream=upstream, mode=mode))
+        """Record one dispatched call of `session`.
+
+        `upstream` is the tool's namespace, `mode` the search engine, `bridge` the names of the bridge tools.
+        """
+        self.record(self.event_of(outcome, session=session, upstream=upstream, mode=mode, bridge=bridge))
 
     def record(self, event: ActivityEvent) -> None:
         """Keep, log and forward one event."""
@@ -190,9 +199,18 @@ class ActivityLog:
             listener(event)
 
     def event_of(
-        self, outcome: ToolOutcome, *, session: str, upstream: str | None = None, mode: str | None = None
+        self,
+        outcome: ToolOutcome,
+        *,
+        session: str,
+        upstream: str | None = None,
+        mode: str | None = None,
+        bridge: BridgeNames = _DEFAULT_NAMES,
     ) -> ActivityEvent:
-        """The event for one dispatched call (with the session's label, and argument values if kept)."""
+        """The event for one dispatched call, with the session's label and argument values if kept.
+
+        `bridge` holds the names of the bridge tools.
+        """
         return activity_event(
             outcome,
             session=session,
@@ -200,6 +218,7 @@ class ActivityLog:
             mode=mode,
             label=self._labels.get(session),
             keep_arguments=self.log_arguments,
+            bridge=bridge,
         )
 
 
@@ -211,11 +230,15 @@ def activity_event(
     mode: str | None = None,
     label: str | None = None,
     keep_arguments: bool = False,
+    bridge: BridgeNames = _DEFAULT_NAMES,
 ) -> ActivityEvent:
-    """The event for one dispatched call of `session` (argument values only with `keep_arguments`)."""
+    """The event for one dispatched call of `session` (argument values only with `keep_arguments`).
+
+    `bridge` holds the names of the bridge tools.
+    """
     content = outcome.content
     requested = outcome.requested
-    kind = _kind(outcome)
+    kind = _kind(outcome, bridge)
     hits: tuple[str, ...] = ()
     query = None
     if kind == "search" and isinstance(content, Mapping):
@@ -254,10 +277,10 @@ def _code(outcome: ToolOutcome) -> str | None:
     return "tool_reported_error" if outcome.tool_reported_error else None
 
 
-def _kind(outcome: ToolOutcome) -> ActivityKind:
-    if outcome.requested in _SEARCH_NAMES and outcome.name in _SEARCH_NAMES:
+def _kind(outcome: ToolOutcome, bridge: BridgeNames) -> ActivityKind:
+    if outcome.requested == bridge.search and outcome.name == bridge.search:
         return "describe" if outcome.arguments.get("names") not in (None, "", []) else "search"
-    if outcome.requested in _DESCRIBE_NAMES and outcome.name in _DESCRIBE_NAMES:
+    if outcome.requested == bridge.describe and outcome.name == bridge.describe:
         return "describe"
     if outcome.error is not None and outcome.error.code in _REFUSALS:
         return "refusal"

@@ -11,7 +11,7 @@ from ._auto import StyleChoice, choose_style, native_supported
 from ._calls import CallKind, NativeSearch, ProviderCall, Rendering, dispatch_call, found_tools, presented, result_text
 from ._names import ANTHROPIC_NAMES, GEMINI_NAMES, OPENAI_NAMES, NameMap, NameRules, provider_name
 from ._registry import Adapter, ProviderAdapter, get_provider, provider_names, register_provider
-from ._surface import NATIVE_SEARCH_TOOL, Provider, ProviderStyle, Surface, build_surface, name_map
+from ._surface import Provider, ProviderStyle, Surface, build_surface, name_map, native_search_tool
 
 # The built-in adapters; a new provider is one module with an ADAPTER and one line here.
 register_provider(openai_chat.ADAPTER)
@@ -32,7 +32,7 @@ __all__ = [
     "name_map",
     "NameMap",
     "NameRules",
-    "NATIVE_SEARCH_TOOL",
+    "native_search_tool",
     "native_supported",
     "NativeSearch",
     "OPENAI_NAMES",

@@ -13,7 +13,6 @@ from typing import Generic, Literal, TypeAlias, TypeVar
 
 from .._scout import ScoutSession
 from .._types import JsonObject
-from ..disclosure._bridge import CALL, DESCRIBE, SEARCH
 from ..dispatch._call import ToolOutcome
 from ._names import NameMap
 from ._surface import Provider, ProviderStyle, Surface
@@ -86,9 +85,9 @@ class ProviderCall:
 async def dispatch_call(session: ScoutSession, call: ProviderCall, names: NameMap) -> ToolOutcome:
     """Run one parsed call through `session.dispatch` (never raises for bad model input)."""
     if call.kind == "search":
-        return await session.dispatch(SEARCH, _search_arguments(call.arguments), call_id=call.call_id)
+        return await session.dispatch(names.bridge.search, _search_arguments(call.arguments), call_id=call.call_id)
     arguments = call.arguments
-    if call.name in (CALL, DESCRIBE, SEARCH) and names.renamed:
+    if call.name in names.bridge.all and names.renamed:
         arguments = _unmap_arguments(call.name, arguments, names)
     return await session.dispatch(call.name, arguments, call_id=call.call_id)
 
@@ -96,7 +95,9 @@ async def dispatch_call(session: ScoutSession, call: ProviderCall, names: NameMa
 def presented(outcome: ToolOutcome, names: NameMap) -> object:
     """The outcome's content with tool names as the provider knows them."""
     content = outcome.content
-    if not names.renamed or (outcome.error is None and outcome.name not in (SEARCH, DESCRIBE)):
+    if not names.renamed or (
+        outcome.error is None and outcome.name not in (names.bridge.search, names.bridge.describe)
+    ):
         return content
     return _rename(content, names)
 
@@ -107,10 +108,10 @@ def result_text(outcome: ToolOutcome, names: NameMap) -> str:
     return content if isinstance(content, str) else json.dumps(content, ensure_ascii=False, default=str)
 
 
-def found_tools(outcome: ToolOutcome) -> tuple[str, ...]:
-    """The tool names a successful ``tool_search`` answer lists, best first."""
+def found_tools(outcome: ToolOutcome, names: NameMap) -> tuple[str, ...]:
+    """The tool names a successful search (``names.bridge.search``) answer lists, best first."""
     content = outcome.content
-    if outcome.error is not None or outcome.name != SEARCH or not isinstance(content, dict):
+    if outcome.error is not None or outcome.name != names.bridge.search or not isinstance(content, dict):
         return ()
     tools = content.get("tools")
     if not isinstance(tools, list):
@@ -148,10 +149,11 @@ def _unmap_arguments(tool: str, arguments: object, names: NameMap) -> object:
     if not isinstance(arguments, dict):
         return arguments
     out = dict(arguments)
-    if tool == CALL and isinstance(out.get("name"), str):
+    bridge = names.bridge
+    if tool == bridge.call and isinstance(out.get("name"), str):
         out["name"] = names.to_tool(out["name"])
-    if tool in (DESCRIBE, SEARCH):
-        for key in ("names", "name") if tool == DESCRIBE else ("names",):
+    if tool in (bridge.describe, bridge.search):
+        for key in ("names", "name") if tool == bridge.describe else ("names",):
             value = out.get(key)
             if isinstance(value, str):
                 out[key] = names.to_tool(value)

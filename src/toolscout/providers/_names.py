@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from .._errors import CatalogError
+from .._settings import BridgeNames
 
 __all__ = ["ANTHROPIC_NAMES", "GEMINI_NAMES", "OPENAI_NAMES", "NameMap", "NameRules", "provider_name"]
 
@@ -74,16 +75,20 @@ class NameMap(Mapping[str, str]):
 
     As a mapping it goes from toolscout name to provider name. `to_tool` goes back and passes
     unknown names through unchanged, so a model that calls a tool by its original name still
-    reaches it (dispatch then refuses names that are not tools).
+    reaches it (dispatch then refuses names that are not tools). `bridge` holds the names of the
+    session's bridge tools, which adapters need to recognise searches and loads.
     """
 
-    def __init__(self, names: Iterable[str], rules: NameRules) -> None:
+    def __init__(self, names: Iterable[str], rules: NameRules, *, bridge: BridgeNames | None = None) -> None:
         """Map every name in `names` for the provider described by `rules`.
+
+        `bridge` names the bridge tools of the session the map is made for (default: the default names).
 
         Raises:
             CatalogError: Two names share a full SHA-256 prefix (not expected to happen).
         """
         self.rules = rules
+        self.bridge = bridge or BridgeNames()
         unique = sorted(set(names))
         forward: dict[str, str] = {name: name for name in unique if rules.accepts(name)}
         taken = set(forward)

@@ -17,21 +17,22 @@ from typing import Literal, TypeAlias
 
 from .._errors import ConfigError
 from .._scout import ScoutSession
+from .._settings import BridgeNames
 from .._texts import Bridge, Guidance
 from ..catalog import ToolSpec
 from ..disclosure._assembly import Assembly
-from ..disclosure._bridge import BRIDGE_NAMES, SEARCH, bridge_tools
+from ..disclosure._bridge import bridge_tools
 from ..disclosure._guidance import render_guidance
 from ..disclosure._listing import render_listing
 from ._names import NameMap, NameRules
 
 __all__ = [
-    "NATIVE_SEARCH_TOOL",
     "Provider",
     "ProviderStyle",
     "Surface",
     "build_surface",
     "name_map",
+    "native_search_tool",
     "surface_guidance",
 ]
 
@@ -41,11 +42,10 @@ Provider: TypeAlias = str
 """A registered provider API's name (``openai-chat``, ``openai-responses``, ``anthropic``, ``gemini``, or
 one registered with `register_provider`)."""
 
-NATIVE_SEARCH_TOOL = dataclasses.replace(
-    bridge_tools("reveal")[0],
-    description=Bridge.SEARCH_NATIVE,
-)
-"""toolscout's own search tool in native style (Anthropic's client-side search with tool_reference results)."""
+
+def native_search_tool(names: BridgeNames) -> ToolSpec:
+    """The search tool in native style (Anthropic's client-side search with tool_reference results)."""
+    return dataclasses.replace(bridge_tools("reveal", names)[0], description=Bridge.SEARCH_NATIVE)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -101,10 +101,11 @@ def build_surface(
             key="style",
         )
     tools = assembly.tools
-    cut = next((i for i, tool in enumerate(tools) if tool.name in BRIDGE_NAMES), len(tools))
+    bridge = scout.settings.bridge_names.all
+    cut = next((i for i, tool in enumerate(tools) if tool.name in bridge), len(tools))
     head = tools[:cut]
     end = cut
-    while end < len(tools) and tools[end].name in BRIDGE_NAMES:
+    while end < len(tools) and tools[end].name in bridge:
         end += 1
     plan = scout.plan(session.scope)
     searchable = tuple(tool for tool in plan.scoped if tool.name in plan.deferred)
@@ -162,16 +163,18 @@ def surface_guidance(
         budget_tokens=budget,
         counter=session.scout.counter,
     )
+    bridge = settings.bridge_names
     if surface.style != "native":
-        return render_guidance(surface.style, rendered)
-    head = Guidance.NATIVE_HOSTED if hosted else Guidance.NATIVE_CLIENT
+        return render_guidance(surface.style, rendered, bridge)
+    head = Guidance.NATIVE_HOSTED if hosted else Guidance.native_client(bridge)
     if rendered.level == "none":
         return head
-    where = "tool search" if hosted else SEARCH
-    return f"{head}\n\nTools available through {where}:\n{rendered.text}"
+    where = Guidance.HOSTED_SEARCH if hosted else bridge.search
+    return f"{head}\n\n{Guidance.listing_header(where)}\n{rendered.text}"
 
 
 def name_map(session: ScoutSession, rules: NameRules) -> NameMap:
     """The name map of `session`'s live catalog (plus the bridge tools) for a provider."""
     plan = session.scout.plan(session.scope)
-    return NameMap([*(tool.name for tool in plan.catalog), *BRIDGE_NAMES], rules)
+    bridge = session.scout.settings.bridge_names
+    return NameMap([*(tool.name for tool in plan.catalog), *bridge.all], rules, bridge=bridge)

@@ -22,13 +22,12 @@ from .._errors import ConfigError
 from .._scout import ScoutSession
 from .._types import JsonObject
 from ..catalog import ToolSpec
-from ..disclosure._bridge import SEARCH
 from ..dispatch._call import ToolOutcome
 from ._calls import ProviderCall, Rendering, found_tools, result_text
 from ._json import as_json, dicts, text_of
 from ._names import ANTHROPIC_NAMES, NameMap
 from ._registry import Adapter
-from ._surface import NATIVE_SEARCH_TOOL, ProviderStyle, build_surface, name_map, surface_guidance
+from ._surface import ProviderStyle, build_surface, name_map, native_search_tool, surface_guidance
 
 __all__ = [
     "AnthropicFields",
@@ -144,7 +143,7 @@ def render(
     tools: list[AnthropicToolParam] = [custom_tool(tool, names) for tool in surface.fixed]
     if native:
         if search == "hybrid":
-            tools.append(custom_tool(NATIVE_SEARCH_TOOL, names))
+            tools.append(custom_tool(native_search_tool(names.bridge), names))
         else:
             name, kind = _SERVER_TOOLS[search]
             tools.append({"type": kind, "name": name})
@@ -223,10 +222,11 @@ def format_result(outcome: ToolOutcome, call: ProviderCall, rendering: Rendering
     for the deferred tools it found; everything else answers with text, errors flagged.
     """
     result: ToolResult = {"type": "tool_result", "tool_use_id": call.call_id or "", "content": ""}
-    if rendering.search == "hybrid" and outcome.name == SEARCH and call.name == SEARCH:
+    search = rendering.names.bridge.search
+    if rendering.search == "hybrid" and outcome.name == search and call.name == search:
         refs: list[ToolReference] = [
             {"type": "tool_reference", "tool_name": rendering.names.to_provider(name)}
-            for name in found_tools(outcome)
+            for name in found_tools(outcome, rendering.names)
             if name in rendering.deferred
         ]
         if refs:

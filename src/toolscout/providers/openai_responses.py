@@ -24,7 +24,6 @@ from .._errors import ConfigError
 from .._scout import ScoutSession
 from .._types import JsonObject
 from ..catalog import ToolSpec
-from ..disclosure._bridge import SEARCH
 from ..dispatch._call import ToolOutcome
 from ._calls import ProviderCall, Rendering, found_tools, result_text
 from ._json import as_json, dicts, text_of
@@ -39,7 +38,7 @@ from ._responses_types import (
     ToolSearch,
     ToolSearchOutput,
 )
-from ._surface import NATIVE_SEARCH_TOOL, ProviderStyle, build_surface, name_map, surface_guidance
+from ._surface import ProviderStyle, build_surface, name_map, native_search_tool, surface_guidance
 
 __all__ = [
     "FunctionCallOutput",
@@ -107,7 +106,7 @@ def render(
             {
                 "type": "tool_search",
                 "execution": "client",
-                "description": NATIVE_SEARCH_TOOL.description,
+                "description": native_search_tool(names.bridge).description,
                 "parameters": _CLIENT_SEARCH_PARAMETERS,
             }
         )
@@ -164,7 +163,7 @@ def parse_calls(response: object, names: NameMap) -> list[ProviderCall]:
         elif kind == "tool_search_call" and item.get("execution") == "client":
             calls.append(
                 ProviderCall(
-                    name=SEARCH,
+                    name=names.bridge.search,
                     provider_name="tool_search",
                     arguments=item.get("arguments"),
                     call_id=text_of(item.get("call_id")),
@@ -197,7 +196,7 @@ def format_result(
         plan_tools = {tool.name: tool for tool in rendering.surface.deferred}
         tools = [
             function_tool(plan_tools[name], rendering.names, defer=True)
-            for name in found_tools(outcome)
+            for name in found_tools(outcome, rendering.names)
             if name in plan_tools and name not in rendering.preloaded
         ]
         return {
