@@ -168,6 +168,11 @@ class ScoutSettings(BaseSettings):
     """Hits a search returns when the model gives no limit (at most ``search_max_limit``)."""
     listing_budget_tokens: Annotated[int, NoBool, Field(ge=0)] = 800
     """Token budget of the catalog listing in the guidance (0 turns the listing off)."""
+    search_listing_tokens: Annotated[int, NoBool, Field(ge=0)] = 0
+    """Token budget of a catalog listing appended to the search tool's description, for hosts whose framework
+    drops the guidance (most MCP clients ignore a server's ``instructions``): what exists travels with the tool
+    that finds it, byte-stable while the catalog is unchanged. 0: none (the library's host sends the guidance
+    itself); the gateway's default is 150."""
     description_chars: Annotated[int, NoBool, Field(ge=40)] = 300
     """Search results cut tool descriptions to this many characters, at a word boundary."""
     max_query_chars: Annotated[int, NoBool, Field(ge=16)] = 2_000

@@ -83,6 +83,7 @@ class Bridge:
     NAMES = "Instead of query: exact names of tools to load."
     OFFSET = "For paging."
     SEARCH = f"Find tools that exist but are not in your tool list; returns names and descriptions. {_NOT_MISSING}"
+    LISTING_HEADER = "Tools it can find:"
     SEARCH_REVEAL = (
         "Find tools that exist but are not in your tool list; the matches are added to your tool list "
         f"for your next step. {_NOT_MISSING}"

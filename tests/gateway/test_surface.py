@@ -6,6 +6,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from mcp.types import ListToolsResult
 
 from tests.gateway.conftest import LIMIT_S, names, payload, real_servers, stdio_gateway, write_config
 
@@ -54,3 +55,23 @@ async def test_bridge_style_describes_several_named_tools_with_their_schemas(tmp
     assert [entry["name"] for entry in answer["tools"]] == ["time__convert_time", "time__get_current_time"]
     assert all(entry["parameters"]["properties"] for entry in answer["tools"])
     assert payload(ran)["timezone"] == "UTC"
+
+
+async def test_the_search_tool_tells_a_client_that_ignores_instructions_what_it_can_find(tmp_path: Path) -> None:
+    def search_description(listed: ListToolsResult) -> str:
+        return next(str(tool.description) for tool in listed.tools if tool.name == "tool_search")
+
+    with anyio.fail_after(LIMIT_S):
+        async with stdio_gateway(config(tmp_path, "bridge")) as client:
+            described = search_description(await client.list_tools())
+            while not ("time" in described and "memory" in described):  # upstreams attach in the background
+                await anyio.sleep(0.2)
+                described = search_description(await client.list_tools())
+            again = search_description(await client.list_tools())
+            found = payload(await client.call_tool("tool_search", {"query": "current time"}))
+
+    head, listing = described.split("\n\nTools it can find:\n")
+    assert head.startswith("Find tools that exist but are not in your tool list")
+    assert "time" in listing and "memory" in listing
+    assert again == described  # byte-stable while the catalog is unchanged
+    assert found["tools"][0]["name"].startswith("time__")

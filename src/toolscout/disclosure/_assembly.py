@@ -9,6 +9,7 @@ across a session. Stubs (reveal style with
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,6 +44,8 @@ class TurnPlan:
     """Whether deferral is active, and which tools are deferred."""
     listing: Listing
     """The catalog listing of the deferred tools (rendered once per plan: it depends on nothing else)."""
+    search_listing: Listing = Listing(text="", level="none", tokens=0)
+    """The listing appended to the search tool's description (``search_listing_tokens``)."""
 
     @property
     def deferred(self) -> frozenset[str]:
@@ -109,12 +112,17 @@ def plan_turn(
     classification = classify(scoped, core=core, never_defer=settings.never_defer)
     activation = decide_activation(classification, settings, counter, context_overrides=context_overrides)
     deferred = frozenset(activation.deferred)
-    listing = render_listing(
-        (tool for tool in scoped if tool.name in deferred),
-        budget_tokens=settings.listing_budget_tokens,
-        counter=counter,
+    hidden = [tool for tool in scoped if tool.name in deferred]
+    listing = render_listing(hidden, budget_tokens=settings.listing_budget_tokens, counter=counter)
+    search_listing = render_listing(hidden, budget_tokens=settings.search_listing_tokens, counter=counter)
+    return TurnPlan(
+        catalog=live,
+        scoped=scoped,
+        classification=classification,
+        activation=activation,
+        listing=listing,
+        search_listing=search_listing,
     )
-    return TurnPlan(catalog=live, scoped=scoped, classification=classification, activation=activation, listing=listing)
 
 
 def assemble(
@@ -151,7 +159,11 @@ def assemble(
         if tool is not None and name in deferred and name not in shown:
             shown[name] = tool
     names = settings.bridge_names
-    tools = [*first, *bridge_tools(settings.style, names), *shown.values()]
+    bridge = bridge_tools(settings.style, names)
+    if plan.search_listing.level != "none":
+        described = f"{bridge[0].description}\n\n{Bridge.LISTING_HEADER}\n{plan.search_listing.text}"
+        bridge = (dataclasses.replace(bridge[0], description=described), *bridge[1:])
+    tools = [*first, *bridge, *shown.values()]
     stubs: list[ToolSpec] = []
     if settings.style == "reveal" and settings.reveal_stubs:
         stubs = [_stub(tool, names) for tool in plan.scoped if tool.name in deferred and tool.name not in shown]

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from .._settings import BridgeNames
+from .._texts import Bridge
 from ..catalog import Catalog, ToolSpec, canonical_json
 from ._bridge import bridge_tools
 
@@ -50,4 +51,6 @@ def deconflict(catalog: Catalog, names: BridgeNames) -> Deconflicted:
 
 
 def _content(tool: ToolSpec) -> str:
-    return canonical_json([tool.name, tool.description, tool.parameters])
+    """The tool's identity as a bridge tool: a listing appended to the search description does not count."""
+    description = tool.description.split(f"\n\n{Bridge.LISTING_HEADER}\n", 1)[0]
+    return canonical_json([tool.name, description, tool.parameters])

@@ -111,6 +111,9 @@ class GatewaySettings(ScoutSettings):
     for nested keys).
     """
 
+    search_listing_tokens: Annotated[int, NoBool, Field(ge=0)] = 150
+    """Token budget of the catalog listing in the search tool's description (see the library key; 150 here,
+    because most MCP clients never show the model the gateway's ``instructions``)."""
     separator: str = Field(default="__", pattern=r"^[A-Za-z0-9_.:-]{1,8}$")
     """Joins server and tool name: ``github__create_issue`` (1-8 of letters, digits, ``_ . : -``)."""
     call_timeout_s: Annotated[float, Finite, Field(gt=0)] = 60.0
