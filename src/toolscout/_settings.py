@@ -166,6 +166,12 @@ class ScoutSettings(BaseSettings):
     """The most hits the model may ask one search for."""
     search_default_limit: Annotated[int, NoBool, Field(ge=1, le=100)] = 5
     """Hits a search returns when the model gives no limit (at most ``search_max_limit``)."""
+    search_max_reveal: Annotated[int, NoBool, Field(ge=1, le=100)] = 8
+    """Reveal style: the most tools one search adds to the tool list; its other hits are listed without their
+    schema (how many it lists is the search limit)."""
+    search_top_band: Annotated[float, Finite, Field(ge=0, lt=1)] = 0.3
+    """Search hits scoring below this share of the best hit's score are dropped (0 keeps every hit above the
+    engine's relevance floor)."""
     listing_budget_tokens: Annotated[int, NoBool, Field(ge=0)] = 800
     """Token budget of the catalog listing in the guidance (0 turns the listing off)."""
     search_listing_tokens: Annotated[int, NoBool, Field(ge=0)] = 0

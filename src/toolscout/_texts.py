@@ -129,6 +129,14 @@ class Search:
     QUERY_OR_NAMES = "Give either 'query' (keywords) or 'names' (exact tool names to load), not both."
 
     @staticmethod
+    def revealed_first(limit: int, names: BridgeNames) -> str:
+        """A reveal-style search found more tools than one search may reveal."""
+        return (
+            f"The first {limit} of these tools are now in your tool list: call them directly from your next step. "
+            f"To add one listed under not_revealed, call {names.search} with its exact name."
+        )
+
+    @staticmethod
     def too_many_names(limit: int) -> str:
         """A load by name (describe, or search with names) asked for more than `limit` names."""
         return f"Load at most {limit} tools per call."

@@ -106,6 +106,30 @@ def test_everruns_a_broad_search_lists_at_most_8_tools() -> None:
     assert len(found["tools"]) == 8
 
 
+def test_everruns_a_search_reveals_at_most_8_tools_even_when_asked_for_more() -> None:
+    scout = ToolScout(mcp_tools(30), settings=settings({"capabilities": ["tool_search"]}, search_max_limit=20))
+    session = scout.session("s")
+    outcome = session.dispatch_sync("tool_search", {"query": "CRM operation customer records", "limit": 20})
+    assert len(outcome.content["tools"]) == 20
+    assert len(outcome.revealed) == 8 and len(outcome.content["not_revealed"]) == 12
+    assert sum(name.startswith("crm__") for name in session.assemble().loaded) == 8
+
+
+def test_everruns_drops_hits_scoring_under_half_the_top_score() -> None:
+    weak = [
+        ToolSpec(name="crm__export", namespace="crm", description="Export records as CSV."),
+        ToolSpec(name="audit__log", namespace="audit", description="Read the log of audit records."),
+    ]
+    others = [ToolSpec(name=f"weather__city_{i}", description=f"Weather forecast for city {i}.") for i in range(12)]
+    tools = [*mcp_tools(3), *weak, *others]
+    everruns = {"capabilities": ["tool_search"]}
+    query = {"query": "customer records"}
+    found = ToolScout(tools, settings=settings(everruns)).session("s").dispatch_sync("tool_search", query)
+    unbanded = ToolScout(tools, settings=settings(everruns, search_top_band=0)).session("s")
+    assert [tool["name"] for tool in found.content["tools"]] == [f"crm__operation_{i}" for i in range(3)]
+    assert len(unbanded.dispatch_sync("tool_search", query).content["tools"]) == 5
+
+
 # --- AstrBot: auto above 25 tools; only core + tool_search + discovered are sent -------------------------------
 
 

@@ -45,7 +45,13 @@ def test_the_four_systems_are_registered_in_order() -> None:
         ),
         pytest.param(
             {"capabilities": {"tool_search": {"threshold": 20, "never_defer": ["read_file", "bash"]}}},
-            {"threshold_tools": 20, "never_defer": ["read_file", "bash"], "search_max_limit": 8},
+            {
+                "threshold_tools": 20,
+                "never_defer": ["read_file", "bash"],
+                "search_max_reveal": 8,
+                "search_top_band": 0.5,
+                "search_max_limit": 8,
+            },
             id="everruns-object",
         ),
         pytest.param({"capabilities": {"tool_search": None}}, {"threshold_tools": 15}, id="everruns-bare-key"),

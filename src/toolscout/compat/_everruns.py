@@ -18,6 +18,7 @@ _ROOT = "capabilities"
 _KEY = "tool_search"
 _BLOCK = f"{_ROOT}.{_KEY}"
 _RESULT_CAP = 8  # everruns returns (and reveals) at most 8 tools per search
+_TOP_BAND = 0.5  # everruns returns only hits scoring at least half the top score
 
 
 class _Block(BaseModel):
@@ -33,7 +34,8 @@ class EverrunsTranslator:
     """``capabilities: ["tool_search"]`` or ``capabilities.tool_search`` → reveal style with stubs.
 
     Deferral starts once ``threshold`` tools (default 15) are deferrable; the context share does
-    not decide. ``never_defer`` keeps tools in full. Searches list at most 8 tools.
+    not decide. ``never_defer`` keeps tools in full. A search returns, and reveals, at most 8 tools, and only
+    those scoring at least half the best score.
     """
 
     name = "everruns"
@@ -65,7 +67,9 @@ class EverrunsTranslator:
         out.imply("threshold_pct", None, reason="everruns activates by tool count only, never by context share")
         out.imply("style", "reveal", reason="tool_search reveals its matches into the tool list")
         out.imply("reveal_stubs", True, reason="deferred tools are sent as name + description stubs")
-        out.imply("search_default_limit", _RESULT_CAP, reason="everruns returns at most 8 tools per search")
+        out.imply("search_max_reveal", _RESULT_CAP, reason="everruns reveals at most 8 tools per search")
+        out.imply("search_top_band", _TOP_BAND, reason="everruns drops hits scoring under half the top score")
+        out.imply("search_default_limit", _RESULT_CAP, reason="everruns returns up to 8 tools per search unasked")
         out.imply("search_max_limit", _RESULT_CAP, reason="everruns returns at most 8 tools per search")
         return out
 

@@ -1,7 +1,9 @@
 """Answers to ``tool_search`` and ``tool_describe``, computed from the session's scoped catalog.
 
 ``tool_search`` takes one of: ``query`` (keywords; empty browses the catalog page by page) or
-``names`` (load those tools, as ``tool_describe`` does; see `answer_load`).
+``names`` (load those tools, as ``tool_describe`` does; see `answer_load`). A search's hits are
+bounded twice: hits under ``search_top_band`` times the best score are dropped, and in reveal
+style at most ``search_max_reveal`` of them are revealed (the others are listed as ``not_revealed``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from .._texts import Search
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..disclosure._assembly import TurnPlan
-from ..search._base import SearchIndex
+from ..search._base import SearchHit, SearchIndex
 from ._entries import bad_request, tool_entry
 from ._errors import ToolError
 from ._load import answer_load
@@ -61,24 +63,34 @@ def answer_search(
         )
     except SearchError as exc:
         return ToolError(code="search_failed", message=str(exc), hint=Search.REPHRASE)
-    hits = result.hits[offset : offset + wanted]
+    banded = _top_band(result.hits, settings.search_top_band)
+    # Hits come best first: once the band cut some, none further down passes it either.
+    total = result.total if len(banded) == len(result.hits) else len(banded)
+    hits = banded[offset : offset + wanted]
     reveal = settings.style == "reveal"
     entries: list[JsonObject] = []
     discovered: list[str] = []
+    held: list[str] = []
     for hit in hits:
         tool = plan.scoped[hit.name]
         entry = tool_entry(tool, settings.description_chars)
         if hit.name in listed:
             entry["listed"] = True
         elif hit.name in plan.deferred:
-            discovered.append(hit.name)
-            if reveal:
-                entry["parameters"] = tool.parameters
+            if reveal and len(discovered) >= settings.search_max_reveal:
+                held.append(hit.name)
+            else:
+                discovered.append(hit.name)
+                if reveal:
+                    entry["parameters"] = tool.parameters
         entries.append(entry)
-    content: JsonObject = {"query": query, "total": result.total, "tools": entries}
-    if offset + len(hits) < result.total:
+    content: JsonObject = {"query": query, "total": total, "tools": entries}
+    if offset + len(hits) < total:
         content["next_offset"] = offset + len(hits)
-    if entries:
+    if held:
+        content["not_revealed"] = list(held)
+        content["hint"] = Search.revealed_first(settings.search_max_reveal, settings.bridge_names)
+    elif entries:
         content["hint"] = (
             Search.REVEALED
             if reveal and discovered
@@ -98,6 +110,14 @@ def answer_describe(
 ) -> tuple[JsonObject, tuple[str, ...]] | ToolError:
     """Answer a ``tool_describe`` call (`names`, or one `name`); returns the content and the tools it discovers."""
     return answer_load(arguments.get("names", arguments.get("name")), plan=plan, listed=listed, settings=settings)
+
+
+def _top_band(hits: tuple[SearchHit, ...], band: float) -> tuple[SearchHit, ...]:
+    """The hits scoring at least `band` times the best hit's score (all of them when `band` is 0)."""
+    top = max((hit.score for hit in hits), default=0.0)
+    if not band or top <= 0:
+        return hits
+    return tuple(hit for hit in hits if hit.score >= band * top)
 
 
 def _browse(plan: TurnPlan, listed: frozenset[str], *, page: int, offset: int, settings: ScoutSettings) -> JsonObject:

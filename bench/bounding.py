@@ -1,0 +1,105 @@
+"""Result bounding: recall and result size of `tool_search` per top-band value (``search_top_band``).
+
+    .venv/bin/python bench/bfcl.py          # once: the BFCL catalog and requests
+    .venv/bin/python bench/bounding.py      # -> results/bounding.md
+
+Every BFCL tuning request goes through ``ToolScout(catalog, settings).session(...).dispatch_sync(
+"tool_search", {"query": ...})`` with default settings except ``search_top_band`` (and, for the
+second table, ``search_mode="lexical"``, what a host without an embedding backend runs). The band
+is applied by ``tool_search`` to the engine's hits, so the engine's answers are computed once per
+request and shared by the runs of every band value (`SharedIndex`); the hybrid engine is queried
+once the catalog's embeddings are in. R@k is capped recall (gold tools in the top k / min(k, gold
+tools)), from `toolscout.search._evaluation`; hits are what one call lists (default limit 5).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Set
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from bfcl import load_bfcl
+
+from toolscout import Catalog, ScoutSettings, ToolScout
+from toolscout.search import HybridIndex, SearchIndex, SearchMode, SearchResult, search_engine
+from toolscout.search._evaluation import recall_at_k
+
+BANDS = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6)
+RESERVED = frozenset({"tool_search", "tool_describe", "tool_call"})
+OUT = Path(__file__).parent / "results" / "bounding.md"
+
+
+class SharedIndex:
+    """A `SearchIndex` that answers each distinct search once and replays it (the band runs share it)."""
+
+    def __init__(self, index: SearchIndex) -> None:
+        self._index = index
+        self._answers: dict[tuple[str, int, str, frozenset[str] | None], SearchResult] = {}
+
+    @property
+    def fingerprint(self) -> str:
+        return self._index.fingerprint
+
+    def search(
+        self, query: str, *, limit: int = 5, mode: SearchMode = "lexical", allowed: Set[str] | None = None
+    ) -> SearchResult:
+        key = (query, limit, mode, None if allowed is None else frozenset(allowed))
+        if key not in self._answers:
+            self._answers[key] = self._index.search(query, limit=limit, mode=mode, allowed=allowed)
+        return self._answers[key]
+
+
+def measure(catalog: Catalog, queries: list[tuple[str, list[str]]], original: dict[str, str], mode: str) -> list[str]:
+    base = ScoutSettings(search_mode=mode)  # type: ignore[arg-type]
+    index = search_engine(base.search_mode, base.embeddings)(catalog)
+    if isinstance(index, HybridIndex) and not index.wait(3600):
+        raise RuntimeError("embedding the catalog did not finish")
+    engine = index.status.mode if isinstance(index, HybridIndex) else "lexical"
+    shared = SharedIndex(index)
+    rows = []
+    for band in BANDS:
+        settings = ScoutSettings(search_mode=mode, search_top_band=band)  # type: ignore[arg-type]
+        session = ToolScout(catalog, settings=settings, index_builder=lambda _: shared).session("bench")
+        r1 = r5 = hits = empty = 0.0
+        for text, gold in queries:
+            content = session.dispatch_sync("tool_search", {"query": text}).content
+            assert isinstance(content, dict), content
+            names = [original.get(str(tool["name"]), str(tool["name"])) for tool in content["tools"]]
+            r1 += recall_at_k(names, gold, 1)
+            r5 += recall_at_k(names, gold, 5)
+            hits += len(names)
+            empty += not names
+        n = len(queries)
+        rows.append(f"| {band:g} | {r1 / n:.3f} | {r5 / n:.3f} | {hits / n:.2f} | {empty / n:.1%} |")
+        print(rows[-1], flush=True)
+    return [
+        f"### search_mode = `{mode}` (engine: {engine})",
+        "",
+        "| search_top_band | R@1 | R@5 | mean hits returned | answered with nothing |",
+        "|---:|---:|---:|---:|---:|",
+        *rows,
+        "",
+    ]
+
+
+def main() -> None:
+    data = load_bfcl()
+    # BFCL has a function named tool_search: a bridge tool's name, which ToolScout refuses in a catalog.
+    catalog = Catalog(tool for tool in data.catalog if tool.name not in RESERVED)
+    queries = [(q.query, list(q.gold)) for q in data.queries]
+    lines = [
+        f"`tool_search` per `search_top_band` on the pooled BFCL catalog ({len(catalog):,} tools), "
+        f"{len(queries):,} tuning requests, default settings otherwise (limit 5) "
+        "(`.venv/bin/python bench/bfcl.py && .venv/bin/python bench/bounding.py`).",
+        "",
+    ]
+    for mode in ("auto", "lexical"):
+        lines += measure(catalog, queries, data.original_name, mode)
+    OUT.write_text("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
