@@ -30,3 +30,24 @@ async def test_a_reveal_search_lists_every_hit_but_reveals_at_most_search_max_re
     assert revealed == listed[:2]
     assert found["not_revealed"] == listed[2:]
     assert [name for name in following if name.startswith("memory__")] == revealed
+
+
+async def test_a_query_that_is_exactly_a_tool_name_finds_that_tool_alone(tmp_path: Path) -> None:
+    config = gateway_config(tmp_path)
+    with anyio.fail_after(LIMIT_S):
+        async with stdio_gateway(config) as client:
+            answers = [
+                payload(await client.call_tool("tool_search", {"query": query}))
+                for query in ("memory__search_nodes", "`Search_Nodes`", "memory.open_nodes")
+            ]
+            mentioned = payload(
+                await client.call_tool(
+                    "tool_search", {"query": "memory__read_graph is empty; get the current time in a specific timezone"}
+                )
+            )
+    assert [[tool["name"] for tool in answer["tools"]] for answer in answers] == [
+        ["memory__search_nodes"],
+        ["memory__search_nodes"],
+        ["memory__open_nodes"],
+    ]
+    assert [tool["name"] for tool in mentioned["tools"]][:2] == ["time__get_current_time", "memory__read_graph"]

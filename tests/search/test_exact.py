@@ -35,3 +35,19 @@ def test_exact_names_are_found_in_their_accepted_forms(query: str, expected: lis
 def test_exact_names_respect_the_mask() -> None:
     mask = np.array([False, True, True, True])
     assert NAMES.find("github.create_issue", mask) == []
+
+
+def test_a_whole_query_name_is_told_apart_from_a_name_mentioned_in_a_request() -> None:
+    assert NAMES.whole("github.create_issue") == [0]
+    assert NAMES.mentions("github.create_issue") == []
+    assert NAMES.whole("use slack__post now") == []
+    assert NAMES.mentions("use slack__post now") == [3]
+
+
+def test_a_tool_named_with_its_namespace_answers_to_its_bare_identifier_name() -> None:
+    names = ExactNames(
+        [ToolSpec(name="github__create_issue", namespace="github"), ToolSpec(name="slack__post", namespace="slack")]
+    )
+    assert names.whole("`Create_Issue`") == [0]
+    assert names.mentions("then create_issue for it") == [0]
+    assert names.whole("post") == []  # a plain word stays a keyword

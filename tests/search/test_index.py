@@ -66,6 +66,15 @@ def test_exact_name_wins_over_a_better_keyword_match() -> None:
     assert names("slack.send_message send email")[0] == "send_message"
 
 
+def test_a_name_mentioned_in_a_longer_request_follows_the_best_match_of_the_whole_request() -> None:
+    query = "send_message failed, so open a new issue in my repository"
+    assert names(query)[:2] == ["create_issue", "send_message"]
+    dense = _FixedDense([("create_issue", 0.9), ("list_pull_requests", 0.5)])
+    hybrid = build_index(CATALOG, dense=dense).search(query, mode="hybrid")
+    assert [hit.name for hit in hybrid.hits][:2] == ["create_issue", "send_message"]
+    assert hybrid.hits[1].score == hybrid.hits[0].score  # kept at the top score: no cutoff drops a named tool
+
+
 def test_no_match_returns_zero_hits_and_suggestions() -> None:
     result = INDEX.search("quantum entanglement simulator")
     assert result.hits == ()

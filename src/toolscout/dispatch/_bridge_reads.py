@@ -1,7 +1,8 @@
 """Answers to ``tool_search`` and ``tool_describe``, computed from the session's scoped catalog.
 
 ``tool_search`` takes one of: ``query`` (keywords; empty browses the catalog page by page) or
-``names`` (load those tools, as ``tool_describe`` does; see `answer_load`). A search's hits are
+``names`` (load those tools, as ``tool_describe`` does; see `answer_load`). A query that is exactly a
+tool's name (any case, quoted, with or without its namespace) answers with that tool alone. A search's hits are
 bounded twice: hits under ``search_top_band`` times the best score are dropped, and in reveal
 style at most ``search_max_reveal`` of them are revealed (the others are listed as ``not_revealed``).
 """
@@ -16,10 +17,11 @@ from .._texts import Search
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..disclosure._assembly import TurnPlan
-from ..search._base import SearchHit, SearchIndex
+from ..search._base import SearchHit, SearchIndex, SearchResult
 from ._entries import bad_request, tool_entry
 from ._errors import ToolError
 from ._load import answer_load
+from ._names import ToolNames
 
 __all__ = ["answer_describe", "answer_search"]
 
@@ -53,16 +55,21 @@ def answer_search(
         page = min(limit or _BROWSE_PAGE, _BROWSE_MAX)
         return _browse(plan, listed, page=page, offset=offset, settings=settings), ()
     wanted = min(max(limit or settings.search_default_limit, 1), settings.search_max_limit)
-    allowed = None if plan.scoped is plan.catalog else frozenset(tool.name for tool in plan.scoped)
-    try:
-        result = index.search(
-            query,
-            limit=min(wanted + offset, settings.search_max_limit + offset),
-            mode="lexical" if settings.search_mode == "lexical" else "hybrid",
-            allowed=allowed,
-        )
-    except SearchError as exc:
-        return ToolError(code="search_failed", message=str(exc), hint=Search.REPHRASE)
+    named = ToolNames.of(plan.scoped).query_match(query)
+    if named is not None:  # exactly a tool's name: that tool alone (each server's, for a bare name they share)
+        alone = tuple(SearchHit(name=name, score=1.0) for name in named.names)
+        result = SearchResult(query=query, mode="lexical", hits=alone, total=len(alone))
+    else:
+        allowed = None if plan.scoped is plan.catalog else frozenset(tool.name for tool in plan.scoped)
+        try:
+            result = index.search(
+                query,
+                limit=min(wanted + offset, settings.search_max_limit + offset),
+                mode="lexical" if settings.search_mode == "lexical" else "hybrid",
+                allowed=allowed,
+            )
+        except SearchError as exc:
+            return ToolError(code="search_failed", message=str(exc), hint=Search.REPHRASE)
     banded = _top_band(result.hits, settings.search_top_band)
     # Hits come best first: once the band cut some, none further down passes it either.
     total = result.total if len(banded) == len(result.hits) else len(banded)

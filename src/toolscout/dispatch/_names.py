@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..catalog import Catalog
+from ..search._exact import bare_name
 
 __all__ = ["NameMatch", "ToolNames"]
 
 _SEPARATORS = re.compile(r"__|[.:/]")
-_PREFIX_SEPARATORS = "_.:/-"
 _EDGE = "`'\"“”‘’ \t\r\n"
 _IDENTIFIER = re.compile(r"[_.:/\-0-9]|[a-z][A-Z]")
 
@@ -42,7 +42,7 @@ class ToolNames:
         self._full: dict[str, list[str]] = {}
         self._bare: dict[str, list[str]] = {}
         for tool in catalog:
-            bare = _bare_name(tool.name, tool.namespace)
+            bare = bare_name(tool.name, tool.namespace)
             spellings = {tool.name}
             if tool.namespace:
                 spellings.add(f"{tool.namespace}.{bare or tool.name}")
@@ -85,15 +85,6 @@ class ToolNames:
 @lru_cache(maxsize=32)
 def _cached(catalog: Catalog) -> ToolNames:
     return ToolNames(catalog)
-
-
-def _bare_name(name: str, namespace: str | None) -> str | None:
-    """The name without its ``namespace<sep>`` prefix, when it has one."""
-    if not namespace or len(name) <= len(namespace) + 1:
-        return None
-    if not name.casefold().startswith(namespace.casefold()) or name[len(namespace)] not in _PREFIX_SEPARATORS:
-        return None
-    return name[len(namespace) :].lstrip(_PREFIX_SEPARATORS) or None
 
 
 def _strip(text: str) -> str:

@@ -2,9 +2,13 @@
 
 Accepted forms: the bare name (any case), quoted or backticked, with a trailing ``()``, and
 qualified by its namespace as ``namespace__name``, ``namespace.name``, ``namespace:name`` or
-``namespace/name``. Inside a longer request only identifier-like parts count (``snake_case``,
-``camelCase``, dotted or namespaced): a plain quoted word such as ``'temperature'`` is usually
-an argument value, not a tool.
+``namespace/name``; a tool whose name carries its namespace as a prefix (``github__create_issue``
+in namespace ``github``, as the gateway names them) also answers to its bare name when that looks
+like an identifier (``create_issue``, not ``post``). A query that is one such name
+(`ExactNames.whole`) is told apart from a name mentioned inside a longer request
+(`ExactNames.mentions`), where only identifier-like parts count (``snake_case``, ``camelCase``,
+dotted or namespaced): a plain quoted word such as ``'temperature'`` is usually an argument value,
+not a tool.
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ import numpy.typing as npt
 
 from ..catalog import ToolSpec
 
-__all__ = ["ExactNames"]
+__all__ = ["ExactNames", "bare_name"]
 
 _SEPARATORS = re.compile(r"__|[.:/]")
 _QUOTED = re.compile(r"`([^`\n]{1,256})`|\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'")
 _IDENTIFIER_HINT = re.compile(r"[_.:/]|[a-z][A-Z]")
 _EDGE = "`'\"“”‘’ \t\r\n"
+_PREFIX_SEPARATORS = "_.:/-"
 
 
 class ExactNames:
@@ -35,6 +40,9 @@ class ExactNames:
             spellings = {tool.name}
             if tool.namespace:
                 spellings.update(f"{tool.namespace}{sep}{tool.name}" for sep in ("__", ".", ":", "/"))
+            bare = bare_name(tool.name, tool.namespace)
+            if bare and _IDENTIFIER_HINT.search(bare):  # a plain word ("post") stays a keyword
+                spellings.add(bare)
             for key in {_key(spelling) for spelling in spellings}:
                 self._keys.setdefault(key, []).append(i)
 
@@ -45,16 +53,36 @@ class ExactNames:
             query: The search query.
             mask: Only positions where the mask is true are returned.
         """
-        candidates = [query]
-        if " " in query.strip() and _IDENTIFIER_HINT.search(query):
-            parts = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(query)] + query.split()
-            candidates += [part for part in parts if _IDENTIFIER_HINT.search(part) and _looks_like_identifier(part)]
+        found = self.whole(query, mask)
+        return found + [i for i in self.mentions(query, mask) if i not in found]
+
+    def whole(self, query: str, mask: npt.NDArray[np.bool_] | None = None) -> list[int]:
+        """Positions of the tools the whole of `query` names (one name, quoted or not)."""
+        return self._lookup([query], mask)
+
+    def mentions(self, query: str, mask: npt.NDArray[np.bool_] | None = None) -> list[int]:
+        """Positions of the tools named by identifier-like parts of a longer `query`, in order of mention."""
+        if " " not in query.strip() or not _IDENTIFIER_HINT.search(query):
+            return []
+        parts = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(query)] + query.split()
+        return self._lookup([part for part in parts if _looks_like_identifier(part)], mask)
+
+    def _lookup(self, candidates: list[str], mask: npt.NDArray[np.bool_] | None) -> list[int]:
         found: list[int] = []
         for candidate in candidates:
             for i in self._keys.get(_key(candidate), ()):
                 if i not in found and (mask is None or mask[i]):
                     found.append(i)
         return found
+
+
+def bare_name(name: str, namespace: str | None) -> str | None:
+    """`name` without its ``namespace<sep>`` prefix (``time__get_time`` -> ``get_time``), when it has one."""
+    if not namespace or len(name) <= len(namespace) + 1:
+        return None
+    if not name.casefold().startswith(namespace.casefold()) or name[len(namespace)] not in _PREFIX_SEPARATORS:
+        return None
+    return name[len(namespace) :].lstrip(_PREFIX_SEPARATORS) or None
 
 
 def _strip(text: str) -> str:

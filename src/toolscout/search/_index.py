@@ -4,8 +4,10 @@ A query runs through these steps:
 
 1. ``allowed`` becomes a mask applied before any ranking, cutoff or suggestion, so tools
    outside the caller's scope can never appear.
-2. An exact tool name (also quoted, backticked, with ``()`` or as ``namespace__name`` /
-   ``namespace.name`` / ``namespace:name``) ranks that tool first.
+2. A query that is exactly a tool's name (also quoted, backticked, with ``()`` or as
+   ``namespace__name`` / ``namespace.name`` / ``namespace:name``) ranks that tool first. A name
+   mentioned inside a longer request keeps its tool in the hits right after the best match of the
+   whole request (or first, when it is that match), never above it.
 3. Lexical scoring (`LexicalIndex`); action words also count, at a reduced weight, as the
    conventional verbs they stand for ("erase" -> "delete", `ActionSynonyms`), and words in other
    languages as their English words ("删除", "löschen" -> "delete", `Translations`); query words the
@@ -204,19 +206,22 @@ class ToolIndex:
         return self._names[found[0]] if found else None
 
     def _search_lexical(self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
-        exact = self._exact.find(query, mask)
+        whole = self._exact.whole(query, mask)
+        mentioned = self._exact.mentions(query, mask)
         terms = self._terms(query)
         scores = self._lexical.scores(terms)
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
         top = float(scores.max()) if len(scores) else 0.0
         threshold = max(self.config.floor * self._lexical.ideal(terms), self.config.band * top, 1e-9)
-        if exact:
-            scores[exact] = 0.0
+        if whole:
+            scores[whole] = 0.0
         passing = np.flatnonzero(scores >= threshold)
-        best = passing[_by_score_then_name(scores[passing], self._name_rank[passing])[:limit]]
-        ranked = [(i, top + 1.0) for i in exact] + [(int(i), float(scores[i])) for i in best]
-        return self._result(query, "lexical", ranked[:limit], len(exact) + len(passing), mask)
+        best = passing[_by_score_then_name(scores[passing], self._name_rank[passing])[: limit + len(mentioned)]]
+        ranked = _with_mentions([(int(i), float(scores[i])) for i in best], mentioned)
+        ranked = [(i, top + 1.0) for i in whole] + ranked
+        total = len(whole) + len(passing) + sum(scores[i] < threshold for i in mentioned)
+        return self._result(query, "lexical", ranked[:limit], total, mask)
 
     def _search_hybrid(
         self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None, allowed: Set[str] | None
@@ -233,12 +238,12 @@ class ToolIndex:
         ranking = self.rank(query, allowed=allowed, depth=depth)
         lexical = [(name, score / ideal) for name, score in ranking if score >= self.config.floor * ideal]
         fused = self._fuse(lexical, dense)
-        exact = self._exact.find(query, mask)
+        whole = self._exact.whole(query, mask)
         top = fused[0][1] if fused else 0.0
-        ranked = [(i, top + 1.0) for i in exact]
-        ranked += [(self._position[name], score) for name, score in fused if self._position.get(name) not in exact]
+        ranked = [(self._position[name], score) for name, score in fused if self._position.get(name) not in whole]
         if mask is not None:
             ranked = [(i, score) for i, score in ranked if mask[i]]
+        ranked = [(i, top + 1.0) for i in whole] + _with_mentions(ranked, self._exact.mentions(query, mask))
         return self._result(query, "hybrid", ranked[:limit], len(ranked), mask)
 
     def _search_regex(self, pattern: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
@@ -307,6 +312,21 @@ class ToolIndex:
         positions = [self._position[name] for name in allowed if name in self._position]
         mask[positions] = True
         return mask
+
+
+def _with_mentions(ranked: list[tuple[int, float]], mentioned: Sequence[int]) -> list[tuple[int, float]]:
+    """Tools named inside a longer request follow its best hit, in order of mention, at its score.
+
+    A named tool never drops out, but it does not outrank the tool that best matches the whole
+    request either, unless it is that tool. With no other hit, the named tools are the answer.
+    """
+    if not mentioned:
+        return ranked
+    if not ranked:
+        return [(i, 1.0) for i in mentioned]
+    (lead, score), named = ranked[0], set(mentioned)
+    following = [(i, score) for i in mentioned if i != lead]
+    return [ranked[0], *following, *((i, s) for i, s in ranked[1:] if i not in named)]
 
 
 def _by_score_then_name(scores: npt.NDArray[np.float64], name_rank: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
