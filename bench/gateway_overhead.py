@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -42,6 +43,8 @@ TOOLSCOUT = str(Path(sys.executable).with_name("toolscout"))
 ECHO = {"command": sys.executable, "args": [str(ROOT / "bench" / "servers" / "echo_server.py")]}
 REAL = ROOT / ".mcp-servers"
 WARMUP = 50
+# Measure the gateway with every upstream attached (it otherwise answers at once and attaches them after).
+SERVE = ("serve", "--wait-for-upstreams")
 
 
 def write_config(folder: Path, name: str, servers: dict[str, Any], **settings: Any) -> Path:
@@ -53,7 +56,8 @@ def write_config(folder: Path, name: str, servers: dict[str, Any], **settings: A
 
 @asynccontextmanager
 async def stdio(command: str, *args: str) -> AsyncIterator[Client]:
-    params = StdioServerParameters(command=command, args=list(args))
+    # The whole environment, so a gateway runs the toolscout on PYTHONPATH like the HTTP one does.
+    params = StdioServerParameters(command=command, args=list(args), env=dict(os.environ))
     with open("/dev/null", "w") as sink:
         async with Client(stdio_client(params, errlog=sink)) as client:
             yield client
@@ -61,7 +65,7 @@ async def stdio(command: str, *args: str) -> AsyncIterator[Client]:
 
 @asynccontextmanager
 async def http_gateway(config: Path) -> AsyncIterator[Client]:
-    command = [TOOLSCOUT, "serve", str(config), "--transport", "http", "--port", "0"]
+    command = [TOOLSCOUT, *SERVE, str(config), "--transport", "http", "--port", "0"]
     async with await anyio.open_process(command, stderr=None) as process:
         assert process.stdout is not None
         line = b""
@@ -86,8 +90,8 @@ async def measure_latency(calls: int, rounds: int, workdir: Path) -> dict[str, d
     samples: dict[str, list[float]] = {}
     async with (
         stdio(*[ECHO["command"], *ECHO["args"]]) as direct,
-        stdio(TOOLSCOUT, "serve", str(bridged)) as via_bridge,
-        stdio(TOOLSCOUT, "serve", str(pinned)) as via_pinned,
+        stdio(TOOLSCOUT, *SERVE, str(bridged)) as via_bridge,
+        stdio(TOOLSCOUT, *SERVE, str(pinned)) as via_pinned,
         http_gateway(bridged) as via_http,
     ):
         paths: dict[str, Callable[[], Awaitable[Any]]] = {
@@ -150,7 +154,7 @@ async def first_turn(name: str, servers: dict[str, Any], workdir: Path) -> dict[
         ("bridge_no_offload", "bridge", False),
     ):
         config = write_config(workdir, f"{name}-{key}", servers, style=style, offload=offload)
-        async with stdio(TOOLSCOUT, "serve", str(config)) as client:
+        async with stdio(TOOLSCOUT, *SERVE, str(config)) as client:
             listed = await client.list_tools()
             instructions = client.instructions or ""
         tools = [{"name": t.name, "description": t.description, "input_schema": t.input_schema} for t in listed.tools]

@@ -82,6 +82,7 @@ class Bridge:
     QUERY = "Keywords (service + action) or an exact tool name; empty lists every tool."
     NAMES = "Instead of query: exact names of tools to load."
     OFFSET = "For paging."
+    PATTERN = "Regex over tool names and descriptions; with query, only matching tools are ranked."
     SEARCH = f"Find tools that exist but are not in your tool list; returns names and descriptions. {_NOT_MISSING}"
     LISTING_HEADER = "Tools it can find:"
     SEARCH_REVEAL = (
@@ -126,7 +127,21 @@ class Search:
     LAST_PAGE = "Search by keyword to see descriptions, or describe a tool by its exact name."
     REPHRASE = "Rephrase the query as plain keywords."
     QUERY_NOT_STRING = "'query' must be a string of keywords or a tool name (empty to list tools)."
-    QUERY_OR_NAMES = "Give either 'query' (keywords) or 'names' (exact tool names to load), not both."
+    QUERY_OR_NAMES = "Give either 'query' or 'pattern' (to search) or 'names' (exact tool names to load), not both."
+    PATTERN_NOT_STRING = "'pattern' must be a string: a regular expression such as 'issue|ticket'."
+
+    @staticmethod
+    def invalid_pattern(detail: str) -> str:
+        """The regex pattern of a search does not compile (`detail` is the regex engine's reason)."""
+        return f"The pattern is not a valid regular expression: {detail}."
+
+    @staticmethod
+    def fix_pattern(limit: int) -> str:
+        """How to write a pattern that compiles."""
+        return (
+            f"Fix the pattern: Python regex syntax without backreferences or look-around, at most {limit} "
+            "characters, e.g. 'get_.*weather'."
+        )
 
     @staticmethod
     def revealed_first(limit: int, names: BridgeNames) -> str:

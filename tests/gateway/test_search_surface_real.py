@@ -51,3 +51,31 @@ async def test_a_query_that_is_exactly_a_tool_name_finds_that_tool_alone(tmp_pat
         ["memory__open_nodes"],
     ]
     assert [tool["name"] for tool in mentioned["tools"]][:2] == ["time__get_current_time", "memory__read_graph"]
+
+
+@pytest.mark.parametrize("style", ["bridge", "reveal"])
+async def test_a_pattern_searches_by_regex_and_a_bad_one_is_a_clear_error(tmp_path: Path, style: str) -> None:
+    config = gateway_config(tmp_path, style=style)
+    with anyio.fail_after(LIMIT_S):
+        async with stdio_gateway(config) as client:
+            listed = await client.list_tools()
+            alone = payload(await client.call_tool("tool_search", {"pattern": "^memory__delete_", "limit": 10}))
+            both = payload(
+                await client.call_tool("tool_search", {"query": "current time", "pattern": "^time__", "limit": 10})
+            )
+            invalid = await client.call_tool("tool_search", {"pattern": "delete("})
+            too_long = await client.call_tool("tool_search", {"pattern": "a" * 201})
+    search_tool = next(tool for tool in listed.tools if tool.name == "tool_search")
+    assert "Regex" in search_tool.input_schema["properties"]["pattern"]["description"]
+    assert sorted(tool["name"] for tool in alone["tools"]) == [
+        "memory__delete_entities",
+        "memory__delete_observations",
+        "memory__delete_relations",
+    ]
+    assert [tool["name"] for tool in both["tools"]][0] == "time__get_current_time"
+    assert all(tool["name"].startswith("time__") for tool in both["tools"])
+    assert invalid.is_error and too_long.is_error
+    error = payload(invalid)["error"]
+    assert error["message"].startswith("The pattern is not a valid regular expression: missing )")
+    assert "at most 200 characters" in error["hint"]
+    assert payload(too_long)["error"]["message"] == "The regex pattern (in characters) is 201 long; the limit is 200."

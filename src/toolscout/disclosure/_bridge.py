@@ -23,6 +23,7 @@ _SEARCH_PARAMETERS: JsonObject = {
             "type": "string",
             "description": Bridge.QUERY,
         },
+        "pattern": {"type": "string", "description": Bridge.PATTERN},
         "limit": {"type": "integer"},
         "offset": {"type": "integer", "description": Bridge.OFFSET},
     },
@@ -32,6 +33,7 @@ _SEARCH_REVEAL_PARAMETERS: JsonObject = {
     "type": "object",
     "properties": {
         "query": {"type": "string", "description": Bridge.QUERY},
+        "pattern": {"type": "string", "description": Bridge.PATTERN},
         "names": {"type": "array", "items": {"type": "string"}, "description": Bridge.NAMES},
         "limit": {"type": "integer"},
         "offset": {"type": "integer", "description": Bridge.OFFSET},

@@ -1,10 +1,13 @@
 """Answers to ``tool_search`` and ``tool_describe``, computed from the session's scoped catalog.
 
-``tool_search`` takes one of: ``query`` (keywords; empty browses the catalog page by page) or
-``names`` (load those tools, as ``tool_describe`` does; see `answer_load`). A query that is exactly a
-tool's name (any case, quoted, with or without its namespace) answers with that tool alone. A search's hits are
-bounded twice: hits under ``search_top_band`` times the best score are dropped, and in reveal
-style at most ``search_max_reveal`` of them are revealed (the others are listed as ``not_revealed``).
+``tool_search`` takes ``names`` (load those tools, as ``tool_describe`` does; see `answer_load`), or
+a search: ``query`` (keywords), ``pattern`` (a regex over names, descriptions and parameters, run on
+RE2 like the CLI's regex mode), or both, where the pattern filters and the query ranks what it lets
+through. Neither browses the catalog page by page. A query that is exactly a tool's name (any case,
+quoted, with or without its namespace) answers with that tool alone. A search's hits are bounded
+twice: hits under ``search_top_band`` times the best score are dropped (not for a pattern alone,
+whose scores count matching fields), and in reveal style at most ``search_max_reveal`` of them are
+revealed (the others are listed as ``not_revealed``).
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ from .._texts import Search
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..disclosure._assembly import TurnPlan
-from ..search._base import SearchHit, SearchIndex, SearchResult
+from ..search._base import SearchHit, SearchIndex, SearchMode, SearchResult
+from ..search._regex import MAX_PATTERN_LENGTH, PatternError
 from ._entries import bad_request, tool_entry
 from ._errors import ToolError
 from ._load import answer_load
 from ._names import ToolNames
+from ._pattern import pattern_matches
 
 __all__ = ["answer_describe", "answer_search"]
 
@@ -44,33 +49,36 @@ def answer_search(
         query = ""
     if not isinstance(query, str):
         return bad_request(Search.QUERY_NOT_STRING)
+    pattern = arguments.get("pattern", "")
+    if pattern is None:
+        pattern = ""
+    if not isinstance(pattern, str):
+        return bad_request(Search.PATTERN_NOT_STRING)
     names = arguments.get("names")
     if names not in (None, "", []):
-        if query.strip():
+        if query.strip() or pattern:
             return bad_request(Search.QUERY_OR_NAMES)
         return answer_load(names, plan=plan, listed=listed, settings=settings)
     limit = _int_argument(arguments.get("limit"))
     offset = _int_argument(arguments.get("offset")) or 0
-    if not query.strip():
+    if not query.strip() and not pattern:
         page = min(limit or _BROWSE_PAGE, _BROWSE_MAX)
         return _browse(plan, listed, page=page, offset=offset, settings=settings), ()
     wanted = min(max(limit or settings.search_default_limit, 1), settings.search_max_limit)
-    named = ToolNames.of(plan.scoped).query_match(query)
-    if named is not None:  # exactly a tool's name: that tool alone (each server's, for a bare name they share)
-        alone = tuple(SearchHit(name=name, score=1.0) for name in named.names)
-        result = SearchResult(query=query, mode="lexical", hits=alone, total=len(alone))
-    else:
-        allowed = None if plan.scoped is plan.catalog else frozenset(tool.name for tool in plan.scoped)
-        try:
-            result = index.search(
-                query,
-                limit=min(wanted + offset, settings.search_max_limit + offset),
-                mode="lexical" if settings.search_mode == "lexical" else "hybrid",
-                allowed=allowed,
-            )
-        except SearchError as exc:
-            return ToolError(code="search_failed", message=str(exc), hint=Search.REPHRASE)
-    banded = _top_band(result.hits, settings.search_top_band)
+    try:
+        result = _find(query, pattern, plan=plan, index=index, settings=settings, limit=wanted + offset)
+    except PatternError as exc:
+        return ToolError(
+            code="invalid_request",
+            message=Search.invalid_pattern(exc.detail),
+            hint=Search.fix_pattern(MAX_PATTERN_LENGTH),
+            tool=settings.bridge_names.search,
+            details={"limit": MAX_PATTERN_LENGTH},
+        )
+    except SearchError as exc:
+        return ToolError(code="search_failed", message=str(exc), hint=Search.REPHRASE)
+    # A pattern alone is a filter whose scores count matching fields, not relevance: no band.
+    banded = _top_band(result.hits, settings.search_top_band if query.strip() else 0.0)
     # Hits come best first: once the band cut some, none further down passes it either.
     total = result.total if len(banded) == len(result.hits) else len(banded)
     hits = banded[offset : offset + wanted]
@@ -91,7 +99,8 @@ def answer_search(
                 if reveal:
                     entry["parameters"] = tool.parameters
         entries.append(entry)
-    content: JsonObject = {"query": query, "total": total, "tools": entries}
+    content: JsonObject = {"query": query, **({"pattern": pattern} if pattern else {}), "total": total}
+    content["tools"] = entries
     if offset + len(hits) < total:
         content["next_offset"] = offset + len(hits)
     if held:
@@ -110,6 +119,27 @@ def answer_search(
         content["suggestions"] = list(result.suggestions)
         content["namespaces"] = _namespaces(plan)
     return content, tuple(discovered)
+
+
+def _find(
+    query: str, pattern: str, *, plan: TurnPlan, index: SearchIndex, settings: ScoutSettings, limit: int
+) -> SearchResult:
+    """The hits of `query` among the tools `pattern` matches (either may be empty, not both)."""
+    allowed: frozenset[str] | None = None
+    if plan.scoped is not plan.catalog:
+        allowed = frozenset(tool.name for tool in plan.scoped)
+    if not query.strip():
+        return index.search(pattern, limit=limit, mode="regex", allowed=allowed)
+    if pattern:
+        allowed = pattern_matches(pattern, plan.scoped)
+    named = ToolNames.of(plan.scoped).query_match(query)
+    if named is not None:  # exactly a tool's name: that tool alone (each server's, for a bare name they share)
+        alone = tuple(SearchHit(name=name, score=1.0) for name in named.names if allowed is None or name in allowed)
+        return SearchResult(query=query, mode="lexical", hits=alone, total=len(alone))
+    if allowed is not None and not allowed:
+        return SearchResult(query=query, mode="regex", hits=(), total=0)
+    mode: SearchMode = "lexical" if settings.search_mode == "lexical" else "hybrid"
+    return index.search(query, limit=limit, mode=mode, allowed=allowed)
 
 
 def answer_describe(

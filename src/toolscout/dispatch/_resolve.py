@@ -14,6 +14,7 @@ from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..disclosure._assembly import TurnPlan
 from ..search._base import SearchIndex
+from ..search._regex import MAX_PATTERN_LENGTH
 from ._arguments import parse_arguments, validate_arguments
 from ._bridge_reads import answer_describe, answer_search
 from ._call import BridgeAnswer, Resolution, ToolCall
@@ -108,12 +109,15 @@ def _oversized(name: str, raw_arguments: object, settings: ScoutSettings) -> Too
 
 
 def _oversized_inner(name: str, arguments: JsonObject, settings: ScoutSettings) -> ToolError | None:
-    """Refuse the names and queries inside bridge calls over their limits."""
+    """Refuse the names, queries and patterns inside bridge calls over their limits."""
     bridge = settings.bridge_names
     if name == bridge.search:
         query = arguments.get("query")
         if isinstance(query, str) and len(query) > settings.max_query_chars:
             return _too_long("query (in characters)", len(query), settings.max_query_chars, name)
+        pattern = arguments.get("pattern")
+        if isinstance(pattern, str) and len(pattern) > MAX_PATTERN_LENGTH:
+            return _too_long("regex pattern (in characters)", len(pattern), MAX_PATTERN_LENGTH, name)
     reads = (bridge.describe, bridge.search)
     names = arguments.get("names") if name in reads else [arguments.get("name")] if name == bridge.call else []
     if name == bridge.describe and names is None:

@@ -19,7 +19,7 @@ from ._fuzzy import FuzzyMatch, FuzzyVocabulary
 from ._hybrid import FusionMethod, HybridFusion
 from ._index import DenseRanking, Fusion, IndexConfig, ToolIndex, build_index
 from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
-from ._regex import MAX_PATTERN_LENGTH, RegexIndex, compile_pattern
+from ._regex import MAX_PATTERN_LENGTH, PatternError, RegexIndex, compile_pattern
 from ._select import ConfiguredMode, resolve_search_mode, search_engine
 from ._semantic import build_hybrid_index
 from ._synonyms import ACTION_GROUPS, ActionSynonyms
@@ -53,6 +53,7 @@ __all__ = [
     "LexicalConfig",
     "LexicalIndex",
     "MAX_PATTERN_LENGTH",
+    "PatternError",
     "QueryTerms",
     "RegexIndex",
     "register_embedder",

@@ -24,13 +24,25 @@ import re2
 from .._errors import SearchError
 from ._fields import ToolFields
 
-__all__ = ["MAX_PATTERN_LENGTH", "RegexIndex", "compile_pattern"]
+__all__ = ["MAX_PATTERN_LENGTH", "PatternError", "RegexIndex", "compile_pattern"]
 
 MAX_PATTERN_LENGTH = 200
 """Longest accepted pattern, in characters (as Anthropic's regex tool search)."""
 
 _NAME_SCORE, _DESCRIPTION_SCORE, _PARAMETER_SCORE = 3.0, 2.0, 1.0
 _MAX_MEMORY = 8 << 20
+
+
+class PatternError(SearchError):
+    """A regex pattern RE2 cannot compile.
+
+    Attributes:
+        detail: RE2's description of the problem (e.g. ``missing ): a(``).
+    """
+
+    def __init__(self, message: str, *, detail: str) -> None:
+        self.detail = detail
+        super().__init__(message)
 
 
 class _Pattern(Protocol):
@@ -48,7 +60,8 @@ def compile_pattern(pattern: str) -> _Pattern:
         The compiled, case-insensitive pattern.
 
     Raises:
-        SearchError: The pattern is empty, too long, invalid, or uses a feature RE2 lacks.
+        SearchError: The pattern is empty or too long.
+        PatternError: The pattern is invalid or uses a feature RE2 lacks.
     """
     if not pattern:
         raise SearchError("empty regex pattern: give a pattern such as 'weather|forecast'")
@@ -66,9 +79,10 @@ def compile_pattern(pattern: str) -> _Pattern:
     except re2.error as exc:
         raw = exc.args[0] if exc.args else b""
         detail = (raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)) or "invalid pattern"
-        raise SearchError(
+        raise PatternError(
             f"invalid regex pattern {pattern!r}: {detail}. Use Python regex syntax without "
-            "backreferences or look-around (e.g. 'get_.*weather')"
+            "backreferences or look-around (e.g. 'get_.*weather')",
+            detail=detail,
         ) from None
 
 
