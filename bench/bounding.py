@@ -27,7 +27,6 @@ from toolscout.search import HybridIndex, SearchIndex, SearchMode, SearchResult,
 from toolscout.search._evaluation import recall_at_k
 
 BANDS = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6)
-RESERVED = frozenset({"tool_search", "tool_describe", "tool_call"})
 OUT = Path(__file__).parent / "results" / "bounding.md"
 
 
@@ -53,7 +52,9 @@ class SharedIndex:
 
 def measure(catalog: Catalog, queries: list[tuple[str, list[str]]], original: dict[str, str], mode: str) -> list[str]:
     base = ScoutSettings(search_mode=mode)  # type: ignore[arg-type]
-    index = search_engine(base.search_mode, base.embeddings)(catalog)
+    # BFCL has a function named tool_search, a bridge tool's name: ToolScout renames it tool_search_2
+    # (ToolScout.renamed); the shared index is built on the catalog as ToolScout holds it.
+    index = search_engine(base.search_mode, base.embeddings)(ToolScout(catalog, settings=base).catalog)
     if isinstance(index, HybridIndex) and not index.wait(3600):
         raise RuntimeError("embedding the catalog did not finish")
     engine = index.status.mode if isinstance(index, HybridIndex) else "lexical"
@@ -61,12 +62,14 @@ def measure(catalog: Catalog, queries: list[tuple[str, list[str]]], original: di
     rows = []
     for band in BANDS:
         settings = ScoutSettings(search_mode=mode, search_top_band=band)  # type: ignore[arg-type]
-        session = ToolScout(catalog, settings=settings, index_builder=lambda _: shared).session("bench")
+        scout = ToolScout(catalog, settings=settings, index_builder=lambda _: shared)
+        session = scout.session("bench")
         r1 = r5 = hits = empty = 0.0
         for text, gold in queries:
             content = session.dispatch_sync("tool_search", {"query": text}).content
             assert isinstance(content, dict), content
-            names = [original.get(str(tool["name"]), str(tool["name"])) for tool in content["tools"]]
+            own = [scout.renamed.get(str(tool["name"]), str(tool["name"])) for tool in content["tools"]]
+            names = [original.get(name, name) for name in own]
             r1 += recall_at_k(names, gold, 1)
             r5 += recall_at_k(names, gold, 5)
             hits += len(names)
@@ -86,8 +89,7 @@ def measure(catalog: Catalog, queries: list[tuple[str, list[str]]], original: di
 
 def main() -> None:
     data = load_bfcl()
-    # BFCL has a function named tool_search: a bridge tool's name, which ToolScout refuses in a catalog.
-    catalog = Catalog(tool for tool in data.catalog if tool.name not in RESERVED)
+    catalog = data.catalog
     queries = [(q.query, list(q.gold)) for q in data.queries]
     lines = [
         f"`tool_search` per `search_top_band` on the pooled BFCL catalog ({len(catalog):,} tools), "
