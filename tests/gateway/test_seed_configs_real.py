@@ -78,9 +78,8 @@ async def test_an_everruns_config_gives_stubs_and_a_search_loads_the_full_schema
     assert names(first)[:2] == ["time__get_current_time", "tool_search"]
     stub = next(tool for tool in first.tools if tool.name == "memory__search_nodes")
     assert not stub.input_schema.get("properties")  # name + description only
-    assert found["tools"][0]["name"] == "memory__search_nodes"
+    assert [tool["name"] for tool in found["tools"]] == ["memory__search_nodes"]  # an exact name: that tool alone
     assert "query" in found["tools"][0]["parameters"]["properties"]
-    assert len(found["tools"]) <= 8
     full = next(tool for tool in following.tools if tool.name == "memory__search_nodes")
     assert "query" in full.input_schema["properties"]
     assert not called.is_error, text(called)
