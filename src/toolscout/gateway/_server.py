@@ -129,6 +129,7 @@ class Gateway:
         # A shared output store expires idle sessions itself: one idle here may be busy on another replica.
         shared = offload is not None and offload.store.shared
         self.reaper = SessionReaper(idle_s=settings.session_idle_s, end=self._end_session, ends_durable=not shared)
+        self.metrics.track_sessions(lambda: len(self.reaper))
         self._tasks: anyio.abc.TaskGroup | None = None
         self.server: Server[Any] = Server(
             "toolscout",
