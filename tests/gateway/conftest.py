@@ -53,6 +53,11 @@ def fragile_server(state: Path) -> dict[str, Any]:
     return {"command": sys.executable, "args": [str(SERVERS / "fragile.py"), str(state)]}
 
 
+def slow_server(state: Path, delay_s: float, tool: str = "ping") -> dict[str, Any]:
+    """The test server of servers/slow.py: pid in STATE/pid at once, serving only after `delay_s`."""
+    return {"command": sys.executable, "args": [str(SERVERS / "slow.py"), str(state), str(delay_s), tool]}
+
+
 def write_config(path: Path, servers: dict[str, Any], **settings: Any) -> Path:
     """Write a gateway config; the store defaults to an SQLite file next to it.
 

@@ -4,10 +4,25 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 from pathlib import Path
 
-from tests.gateway.conftest import LIMIT_S, TOOLSCOUT
+import anyio
+import httpx2
+import pytest
+
+from tests.gateway.conftest import (
+    LIMIT_S,
+    TOOLSCOUT,
+    gateway_log,
+    http_gateway,
+    slow_server,
+    stdio_gateway,
+    text,
+    tools_once,
+    write_config,
+)
 
 
 def serve(config: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -40,3 +55,91 @@ def test_an_http_upstream_at_the_gateways_own_address_is_refused(tmp_path: Path)
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "mcpServers.loop" in done.stderr and "this gateway's own address" in done.stderr
+
+
+def gateways_running(folder: Path) -> list[int]:
+    """Pids of the `toolscout serve` processes serving a config in `folder`."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+            here = Path(os.readlink(entry / "cwd")) == folder
+        except OSError:
+            continue
+        if b"serve" in words and (here or any(word.startswith(str(folder).encode()) for word in words)):
+            pids.append(int(entry.name))
+    return pids
+
+
+def loop_configs(folder: Path) -> Path:
+    """a.json lists B (`toolscout serve b.json`, its logs in gateway.log too), whose config lists A: a loop."""
+    env = {"PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    b = f"exec {TOOLSCOUT} serve b.json -v --log-format json 2>>gateway.log"
+    a_servers = {
+        "other": slow_server(folder / "alpha", 0, "alpha"),
+        "b": {"command": "sh", "args": ["-c", b], "cwd": str(folder), "env": env},
+    }
+    b_servers = {
+        "beta": slow_server(folder / "beta", 0, "beta"),
+        "a": {"command": TOOLSCOUT, "args": ["serve", "a.json"], "cwd": str(folder), "env": env},
+    }
+    write_config(folder / "b.json", b_servers, store="memory")
+    return write_config(folder / "a.json", a_servers, store="memory")
+
+
+@pytest.mark.anyio
+async def test_a_gateway_that_its_upstream_gateway_starts_again_refuses_and_nothing_spawns_forever(
+    tmp_path: Path,
+) -> None:
+    config = loop_configs(tmp_path)
+    counts: list[int] = []
+    with anyio.fail_after(LIMIT_S):
+        async with stdio_gateway(config) as client:
+            tools = await tools_once(client, lambda names: {"other__alpha", "b__beta__beta"} <= names)
+            for _ in range(40):  # 8 s: before the fix a new gateway started every second or two
+                counts.append(len(gateways_running(tmp_path)))
+                await anyio.sleep(0.2)
+            alpha = text(await client.call_tool("other__alpha", {}))
+    assert alpha == "pong" and "b__beta__beta" in tools
+    assert max(counts) <= 3, counts  # A, B, and at most one short-lived copy of A that refuses
+    refusals = [r["message"] for r in gateway_log(config) if "gateway loop" in r["message"]]
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert refusals and f"{a} → {b} → {a}" in refusals[0] and "upstream 'a'" in refusals[0]
+    with anyio.fail_after(LIMIT_S):
+        while gateways_running(tmp_path):
+            await anyio.sleep(0.1)
+
+
+def test_a_gateway_started_more_than_eight_gateways_deep_is_refused(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "gw.json", {"beta": slow_server(tmp_path / "beta", 0, "beta")}, store="memory")
+    chain = [f"{socket.gethostname()}:{tmp_path}/g{depth}.json" for depth in range(8)]
+    done = subprocess.run(
+        [TOOLSCOUT, "serve", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT_S,
+        env={**os.environ, "TOOLSCOUT_GATEWAY_CHAIN": json.dumps(chain)},
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert "gateways nested more than 8 deep" in done.stderr and f"g7.json → {config}" in done.stderr
+
+
+@pytest.mark.anyio
+async def test_an_http_gateway_refuses_a_gateway_upstream_whose_chain_already_holds_it(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "gw.json", {"beta": slow_server(tmp_path / "beta", 0, "beta")}, store="memory")
+    me, other = f"{socket.gethostname()}:{config}", f"{socket.gethostname()}:{tmp_path}/other.json"
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+        initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}
+        headers = {"Accept": "application/json, text/event-stream"}
+        looped = await http.post(
+            url, json=initialize, headers={**headers, "Toolscout-Gateway-Chain": json.dumps([me, other])}
+        )
+        fine = await http.post(
+            url, json=initialize, headers={**headers, "Toolscout-Gateway-Chain": json.dumps([other])}
+        )
+    assert looped.status_code == 508
+    message = looped.json()["error"]["message"]
+    assert f"gateway loop {config} → {tmp_path}/other.json → {config}" in message
+    assert fine.status_code != 508

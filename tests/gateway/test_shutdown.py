@@ -5,22 +5,15 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import anyio
 import anyio.abc
 import pytest
 
-from tests.gateway.conftest import LIMIT_S, SERVERS, TOOLSCOUT, fragile_server, http_client, write_config
+from tests.gateway.conftest import LIMIT_S, TOOLSCOUT, fragile_server, http_client, slow_server, write_config
 
 pytestmark = pytest.mark.anyio
-
-
-def slow_server(state: Path, delay_s: float) -> dict[str, Any]:
-    """The test server of servers/slow.py: pid in STATE/pid, serving only after `delay_s`."""
-    return {"command": sys.executable, "args": [str(SERVERS / "slow.py"), str(state), str(delay_s)]}
 
 
 def alive(pid: int) -> bool:

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import anyio
 import pytest
@@ -17,16 +15,11 @@ from mcp.client.session import IncomingMessage
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types import ToolListChangedNotification
 
-from tests.gateway.conftest import LIMIT_S, SERVERS, TOOLSCOUT, names, text, write_config
+from tests.gateway.conftest import LIMIT_S, TOOLSCOUT, names, slow_server, text, write_config
 from toolscout.gateway import GatewayConfig
 from toolscout.gateway._pool import UpstreamPool
 
 pytestmark = pytest.mark.anyio
-
-
-def slow_server(state: Path, delay_s: float, tool: str = "ping") -> dict[str, Any]:
-    """The test server of servers/slow.py: pid in STATE/pid at once, serving only after `delay_s`."""
-    return {"command": sys.executable, "args": [str(SERVERS / "slow.py"), str(state), str(delay_s), tool]}
 
 
 async def no_change() -> None:

@@ -7,6 +7,7 @@ from contextlib import AbstractAsyncContextManager
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend, RequireAuthMiddleware
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types import INVALID_REQUEST
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.authentication import AuthenticationMiddleware
@@ -17,6 +18,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..observe import CONTENT_TYPE
 from ._auth import StaticTokenVerifier
+from ._chain import CHAIN_HEADER, GatewayChain
 from ._health import health_report, visible_servers
 from ._server import Gateway
 from ._ui import AsgiEndpoint, UiSource, ui_routes
@@ -42,7 +44,7 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         )
     manager = StreamableHTTPSessionManager(app=gateway.server, security_settings=security)
     auth = gateway.config.settings.auth
-    mcp = _EndingSessions(StreamableHTTPASGIApp(manager), gateway)
+    mcp = _RefusingLoops(_EndingSessions(StreamableHTTPASGIApp(manager), gateway), gateway.chain)
     middleware: list[Middleware] = []
     if auth is not None:
         middleware.append(Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(StaticTokenVerifier(auth))))
@@ -84,6 +86,23 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         *ui_routes(ui, protect=protect),
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+
+
+class _RefusingLoops:
+    """``/mcp``: ``508 Loop Detected`` for a gateway upstream whose chain already holds this gateway."""
+
+    def __init__(self, app: ASGIApp, chain: GatewayChain) -> None:
+        self._app = app
+        self._chain = chain
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        header = Request(scope).headers.get(CHAIN_HEADER) if scope["type"] == "http" else None
+        refusal = self._chain.refusal(header) if header is not None else None
+        if refusal is None:
+            await self._app(scope, receive, send)
+            return
+        body = {"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": refusal}}
+        await JSONResponse(body, status_code=508)(scope, receive, send)
 
 
 class _EndingSessions:

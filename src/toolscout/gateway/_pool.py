@@ -28,6 +28,7 @@ from mcp_types import CallToolResult
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
 from .._types import Transport
+from ._chain import GatewayChain
 from ._config import GatewayConfig, HttpServer, ServerConfig
 from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamTool
 from ._upstream import Upstream
@@ -111,6 +112,7 @@ class UpstreamPool:
         on_change: Callable[[], Awaitable[None]],
         start_concurrency: int | None = None,
         max_restarts: int | None = None,
+        chain: GatewayChain | None = None,
     ) -> None:
         """Prepare the pool (nothing starts before `__aenter__`).
 
@@ -122,6 +124,7 @@ class UpstreamPool:
             max_restarts: Failed attempts in a row (crashes, failed starts; not handshakes that were
                 merely slow) after which an upstream is marked failed for good (at least 1; default:
                 ``toolscout.max_restarts``).
+            chain: The gateways that led here, passed on to every upstream (see `GatewayChain`).
 
         Raises:
             ValueError: `start_concurrency` or `max_restarts` is not a positive integer.
@@ -134,6 +137,7 @@ class UpstreamPool:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
         self._max_restarts = max_restarts
+        self._chain = chain
         self.settings = config.settings
         self._starting = anyio.CapacityLimiter(start_concurrency)
         self._slots = {name: _Slot(name, server) for name, server in config.enabled_servers().items()}
@@ -314,6 +318,7 @@ class UpstreamPool:
             separator=settings.separator,
             connect_timeout_s=slot.connect_timeout_s,
             on_tools_changed=announce,
+            chain=self._chain,
         )
         connected_at: float | None = None
         await self._starting.acquire()

@@ -23,6 +23,7 @@ from mcp.server.stdio import stdio_server
 
 from .._types import Transport
 from ..observe._tracing import install_provider_from_environment
+from ._chain import GatewayChain
 from ._config import GatewayConfig
 from ._http import MCP_PATH, http_app
 from ._selfref import check_not_self_referencing
@@ -88,7 +89,8 @@ async def run_gateway(
     exporters ``OTEL_TRACES_EXPORTER`` names (see `install_provider_from_environment`), flushed at exit.
 
     Raises:
-        ConfigError: An upstream is this gateway itself (see `check_not_self_referencing`), or
+        ConfigError: An upstream is this gateway itself (see `check_not_self_referencing`), this gateway
+            was started by a chain of gateways it is already part of (see `GatewayChain`), or
             ``OTEL_TRACES_EXPORTER`` names an exporter that is not installed.
     """
     settings = config.settings
@@ -98,9 +100,10 @@ async def run_gateway(
         check_not_self_referencing(config, host=None, port=None)
     else:
         check_not_self_referencing(config, host=http_host, port=http_port)
+    chain = GatewayChain.enter(config)
     stop_tracing = install_provider_from_environment() if settings.tracing else None
     try:
-        await _serve(config, transport, http_host, http_port, on_listening, wait_for_upstreams)
+        await _serve(config, chain, transport, http_host, http_port, on_listening, wait_for_upstreams)
     finally:
         if stop_tracing is not None:
             stop_tracing()
@@ -108,6 +111,7 @@ async def run_gateway(
 
 async def _serve(
     config: GatewayConfig,
+    chain: GatewayChain,
     transport: Transport,
     http_host: str,
     http_port: int,
@@ -118,7 +122,9 @@ async def _serve(
         with anyio.CancelScope() as scope:
             shutdown = _Shutdown(scope)
             group.start_soon(shutdown.watch)
-            async with Gateway(config, transport=transport, wait_for_upstreams=wait_for_upstreams) as gateway:
+            async with Gateway(
+                config, transport=transport, wait_for_upstreams=wait_for_upstreams, chain=chain
+            ) as gateway:
                 if transport == "stdio":
                     await serve_stdio(gateway)
                 else:

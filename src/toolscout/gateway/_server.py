@@ -51,6 +51,7 @@ from ..offload import Offloader, open_output_store
 from ..search._engines import resolve_backend
 from ..search._select import resolve_search_mode
 from ..session import DiscoveryStore
+from ._chain import GatewayChain
 from ._config import GatewayConfig
 from ._faults import UpstreamFault, unrouted_fault, upstream_fault
 from ._feed import open_feed
@@ -86,6 +87,7 @@ class Gateway:
         store: DiscoveryStore | None = None,
         start_concurrency: int | None = None,
         wait_for_upstreams: bool = False,
+        chain: GatewayChain | None = None,
     ) -> None:
         """Build the gateway (upstreams start in `__aenter__`).
 
@@ -98,13 +100,16 @@ class Gateway:
             start_concurrency: Upstreams started at the same time (default: ``toolscout.start_concurrency``).
             wait_for_upstreams: Let `__aenter__` wait for every upstream's first start attempt
                 (default: return at once; tools appear as upstreams attach).
+            chain: The gateways that led to this one, this one last (default: entered from the
+                environment, see `GatewayChain.enter`); passed on to every upstream.
 
         Raises:
-            ConfigError: The store setting is unusable.
+            ConfigError: The store setting is unusable, or this gateway is already in its chain.
             StoreError: The store cannot be opened.
         """
         settings = config.settings
         self.config = config
+        self.chain = chain if chain is not None else GatewayChain.enter(config)
         self.store = TimedStore(
             store if store is not None else open_store(settings.store), timeout_s=settings.store_timeout_s
         )
@@ -117,7 +122,9 @@ class Gateway:
         self.scout = ToolScout(
             (), activity=self.activity, settings=settings, store=self.store, executor=self._execute, offload=offload
         )
-        self.pool = UpstreamPool(config, on_change=self._tools_changed, start_concurrency=start_concurrency)
+        self.pool = UpstreamPool(
+            config, on_change=self._tools_changed, start_concurrency=start_concurrency, chain=self.chain
+        )
         self._wait_for_upstreams = wait_for_upstreams
         self.identities = Identities(settings, transport)
         self.metrics = Metrics()

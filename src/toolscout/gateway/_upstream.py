@@ -33,6 +33,7 @@ from mcp_types import CONNECTION_CLOSED, CallToolResult, Implementation, Tool, T
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._version import __version__
+from ._chain import CHAIN_ENV, CHAIN_HEADER, GatewayChain
 from ._config import HttpServer, ServerConfig
 from ._diagnose import StderrCapture, leaf, start_failure
 from ._lenient import RepairLog, lenient_tool_listing, namespaced_tools
@@ -56,6 +57,7 @@ class Upstream:
         separator: str = "__",
         connect_timeout_s: float = 30.0,
         on_tools_changed: Callable[[], None] | None = None,
+        chain: GatewayChain | None = None,
     ) -> None:
         """Prepare (not open) a connection.
 
@@ -66,12 +68,15 @@ class Upstream:
             connect_timeout_s: Seconds to start the server and finish the MCP handshake.
             on_tools_changed: Called (from the connection's task; must not raise) when the
                 server announces that its tool list changed.
+            chain: The gateways that led here, passed to a gateway upstream so that it can refuse
+                to close a loop (see `GatewayChain`).
         """
         self.name = name
         self.config = config
         self.separator = separator
         self.connect_timeout_s = connect_timeout_s
         self._on_tools_changed = on_tools_changed
+        self._chain = chain
         self._repairs = RepairLog()
         self._closing = anyio.Event()
         self._lost = anyio.Event()
@@ -249,17 +254,18 @@ class Upstream:
 
     async def _transport(self, stack: AsyncExitStack) -> Transport:
         if isinstance(self.config, HttpServer):
+            headers = self.config.plain_headers()
+            if self._chain is not None:
+                headers[CHAIN_HEADER] = self._chain.encoded
             http = await stack.enter_async_context(
-                httpx2.AsyncClient(
-                    headers=self.config.plain_headers(), timeout=httpx2.Timeout(self.connect_timeout_s, read=300.0)
-                )
+                httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(self.connect_timeout_s, read=300.0))
             )
             return streamable_http_client(self.config.url, http_client=http)
+        env = self.config.plain_env()
+        if self._chain is not None:
+            env[CHAIN_ENV] = self._chain.encoded
         params = StdioServerParameters(
-            command=self.config.command,
-            args=list(self.config.args),
-            env=self.config.plain_env(),
-            cwd=self.config.cwd,
+            command=self.config.command, args=list(self.config.args), env=env, cwd=self.config.cwd
         )
         return stdio_client(params, errlog=self._stderr.file if self._stderr is not None else sys.stderr)
 

@@ -1,0 +1,109 @@
+"""Gateways that start or reach themselves again through other gateways: refused, never spawned forever.
+
+A gateway's identity is its config file on this host (a gateway built from no file gets a
+random one). Every gateway hands the chain of identities that led to it, itself last, to its
+stdio upstreams in the ``TOOLSCOUT_GATEWAY_CHAIN`` environment variable and to its HTTP upstreams
+in the ``Toolscout-Gateway-Chain`` header (a JSON list of strings). A gateway started with its
+own identity already in the chain (A's config lists B, whose config lists A), or more than
+`MAX_DEPTH` gateways deep, refuses to start; an HTTP gateway answers such a request with
+``508 Loop Detected``. Each refusal names the loop.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .._errors import ConfigError
+from ._config import GatewayConfig
+
+__all__ = ["CHAIN_ENV", "CHAIN_HEADER", "MAX_DEPTH", "GatewayChain"]
+
+CHAIN_ENV = "TOOLSCOUT_GATEWAY_CHAIN"
+CHAIN_HEADER = "Toolscout-Gateway-Chain"
+MAX_DEPTH = 8
+"""Gateways in one chain, at most (the outermost one included)."""
+
+_MAX_LINKS = 64
+_MAX_LINK_CHARS = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayChain:
+    """The identities of the gateways that led to this one, outermost first, this one last."""
+
+    links: tuple[str, ...]
+
+    @classmethod
+    def enter(cls, config: GatewayConfig, environ: Mapping[str, str] = os.environ) -> GatewayChain:
+        """This gateway's chain: the one its parent passed in `environ`, plus itself.
+
+        Raises:
+            ConfigError: This gateway is already in the chain, the chain is too long, or the variable is malformed.
+        """
+        inherited = _decode(environ.get(CHAIN_ENV, "[]"), key=CHAIN_ENV)
+        me = _identity(config)
+        problem = _refusal(inherited, me, how="starts")
+        if problem is not None:
+            raise ConfigError(problem, key=CHAIN_ENV)
+        return cls((*inherited, me))
+
+    @property
+    def encoded(self) -> str:
+        """The chain as `CHAIN_ENV` and `CHAIN_HEADER` carry it (ASCII JSON)."""
+        return json.dumps(list(self.links))
+
+    def refusal(self, header: str) -> str | None:
+        """Why a request carrying `header` as its `CHAIN_HEADER` must be refused, or None."""
+        try:
+            inherited = _decode(header, key=CHAIN_HEADER)
+        except ConfigError as exc:
+            return str(exc)
+        return _refusal(inherited, self.links[-1], how="calls")
+
+
+def _identity(config: GatewayConfig) -> str:
+    if config.source is None:
+        return f"{socket.gethostname()}:unnamed-{uuid.uuid4().hex}"
+    return f"{socket.gethostname()}:{config.source}"
+
+
+def _decode(value: str, *, key: str) -> tuple[str, ...]:
+    try:
+        links = json.loads(value)
+    except ValueError:
+        links = None
+    if (
+        not isinstance(links, list)
+        or not all(isinstance(link, str) and 0 < len(link) <= _MAX_LINK_CHARS for link in links)
+        or len(links) > _MAX_LINKS
+    ):
+        raise ConfigError(
+            f"must be a JSON list of at most {_MAX_LINKS} gateway identities (strings of 1 to {_MAX_LINK_CHARS} "
+            "characters); it is set by the gateway that started or called this one",
+            key=key,
+        )
+    return tuple(links)
+
+
+def _refusal(inherited: tuple[str, ...], me: str, *, how: str) -> str | None:
+    if me in inherited:
+        loop = " → ".join(_shown(link) for link in (*inherited[inherited.index(me) :], me))
+        return (
+            f"gateway loop {loop}: the gateway of {_shown(inherited[-1])} {how} this one again as its upstream, "
+            "which would start it again, forever; remove one of the entries that close the loop"
+        )
+    if len(inherited) >= MAX_DEPTH:
+        chain = " → ".join(_shown(link) for link in (*inherited, me))
+        return f"gateways nested more than {MAX_DEPTH} deep ({chain}): at most {MAX_DEPTH} gateways may be chained"
+    return None
+
+
+def _shown(link: str) -> str:
+    """An identity as errors show it: the config file only, when on this host."""
+    host, _, rest = link.partition(":")
+    return rest if host == socket.gethostname() else link
