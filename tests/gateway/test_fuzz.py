@@ -206,7 +206,8 @@ def messages(handle: str) -> st.SearchStrategy[tuple[str, bytes, dict[str, str]]
     ]
     body = weighted([*[tool_calls] * 6, *others])
     encoded = st.tuples(body, st.booleans()).map(lambda pair: _encode(*pair))
-    garbage = st.binary(max_size=200).map(lambda raw: ("bytes", raw, {}))
+    no_headers: dict[str, str] = {}
+    garbage = st.binary(max_size=200).map(lambda raw: ("bytes", raw, no_headers))
     return weighted([*[encoded] * 9, garbage])
 
 

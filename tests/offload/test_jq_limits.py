@@ -38,9 +38,9 @@ async def stored_handle(tool_scout: ToolScout, session_id: str) -> str:
     return str(stub["parts"][0]["handle"])
 
 
-def jq_workers() -> int:
-    """Live jq worker processes started by this test process."""
-    count = 0
+def jq_workers() -> dict[int, int]:
+    """Live jq worker processes started by this test process: their niceness by pid."""
+    workers = {}
     for entry in PROC.iterdir():
         if not entry.name.isdigit():
             continue
@@ -49,10 +49,10 @@ def jq_workers() -> int:
             cmdline = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        if parent == os.getpid() and b"_jq_worker.py" in cmdline:
-            count += 1
-    return count
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == os.getpid() and b"_jq_worker.py" in cmdline:
+            workers[int(entry.name)] = int(fields[16])
+    return workers
 
 
 async def test_a_burst_of_queries_runs_at_most_jq_concurrency_workers_at_once(tmp_path: Path) -> None:
@@ -71,7 +71,7 @@ async def test_a_burst_of_queries_runs_at_most_jq_concurrency_workers_at_once(tm
     async def watch() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, jq_workers())
+            peak = max(peak, len(jq_workers()))
             await anyio.sleep(0.02)
 
     with anyio.fail_after(120):
@@ -89,6 +89,26 @@ async def test_a_burst_of_queries_runs_at_most_jq_concurrency_workers_at_once(tm
         assert error.code in ("query_failed", "busy"), error
 
 
+async def test_a_runaway_query_runs_at_the_lowest_cpu_priority(tmp_path: Path) -> None:
+    require(sys.platform == "linux", "reads worker processes in /proc")
+    tool_scout = scout(tmp_path, OffloadSettings(budget_tokens=1000, preview_tokens=300, jq_timeout_s=1.5))
+    handle = await stored_handle(tool_scout, "s")
+    niceness: dict[int, int] = {}
+    with anyio.fail_after(120):
+        async with anyio.create_task_group() as group:
+
+            async def query() -> None:
+                await tool_scout.session("s").dispatch("output_query", {"handle": handle, "expression": ENDLESS})
+                group.cancel_scope.cancel()
+
+            group.start_soon(query)
+            while True:
+                niceness.update(jq_workers())
+                await anyio.sleep(0.05)
+    # The gateway and its clients keep the CPU a runaway query would otherwise share with them.
+    assert niceness and set(niceness.values()) == {19}
+
+
 async def test_when_every_worker_is_busy_a_query_waits_then_is_told_to_retry(tmp_path: Path) -> None:
     settings = OffloadSettings(budget_tokens=1000, preview_tokens=300, jq_timeout_s=4, jq_concurrency=1, jq_queue_s=0.5)
     tool_scout = scout(tmp_path, settings)
@@ -103,7 +123,7 @@ async def test_when_every_worker_is_busy_a_query_waits_then_is_told_to_retry(tmp
     with anyio.fail_after(60):
         async with anyio.create_task_group() as group:
             group.start_soon(long_query)
-            while jq_workers() == 0 and sys.platform == "linux":
+            while not jq_workers() and sys.platform == "linux":
                 await anyio.sleep(0.02)
             await anyio.sleep(0.2)
             busy = await tool_scout.session("t").dispatch("output_query", {"handle": other, "expression": "length"})

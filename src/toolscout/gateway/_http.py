@@ -26,6 +26,8 @@ from ._ui import AsgiEndpoint, UiSource, ui_routes
 __all__ = ["MCP_PATH", "http_app"]
 
 MCP_PATH = "/mcp"
+_ENVELOPE_BYTES = 64 * 1024
+"""What a request may add around the largest arguments a call may have (``max_argument_bytes``)."""
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
@@ -42,9 +44,14 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
             allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
             allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
         )
-    manager = StreamableHTTPSessionManager(app=gateway.server, security_settings=security)
+    body_limit = gateway.config.settings.max_argument_bytes + _ENVELOPE_BYTES
+    manager = StreamableHTTPSessionManager(
+        app=gateway.server, security_settings=security, max_request_body_size=body_limit
+    )
     auth = gateway.config.settings.auth
-    mcp = _RefusingLoops(_EndingSessions(StreamableHTTPASGIApp(manager), gateway), gateway.chain)
+    mcp = _LimitedBodies(
+        _RefusingLoops(_EndingSessions(StreamableHTTPASGIApp(manager), gateway), gateway.chain), body_limit
+    )
     middleware: list[Middleware] = []
     if auth is not None:
         middleware.append(Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(StaticTokenVerifier(auth))))
@@ -86,6 +93,29 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         *ui_routes(ui, protect=protect),
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+
+
+class _LimitedBodies:
+    """``/mcp``: ``413`` for a body declared larger than any valid call, before anything reads or parses it.
+
+    A body without a length is cut off at the same limit by the SDK's own check.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self._app = app
+        self._limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        declared = Request(scope).headers.get("content-length", "") if scope["type"] == "http" else ""
+        if not declared.isdigit() or int(declared) <= self._limit:
+            await self._app(scope, receive, send)
+            return
+        message = (
+            f"The request body is {int(declared):,} bytes; the limit is {self._limit:,} "
+            f"(max_argument_bytes plus {_ENVELOPE_BYTES // 1024} KiB for the rest of the message)."
+        )
+        body = {"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": message}}
+        await JSONResponse(body, status_code=413)(scope, receive, send)
 
 
 class _RefusingLoops:
