@@ -15,66 +15,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
-import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx2
+from gateway_clients import ECHO, RESULTS, TOOLSCOUT, Tally, echoed, percentiles, process_url, timed
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
-
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "bench" / "results"
-TOOLSCOUT = str(Path(sys.executable).with_name("toolscout"))
-ECHO = [sys.executable, str(ROOT / "bench" / "servers" / "echo_server.py")]
-
-
-@dataclass
-class Tally:
-    latencies: dict[str, list[float]] = field(default_factory=lambda: {"search": [], "call": []})
-    failures: int = 0
-    examples: list[str] = field(default_factory=list)
-
-    def fail(self, what: str) -> None:
-        self.failures += 1
-        if len(self.examples) < 5:
-            self.examples.append(what[:300])
-
-
-@asynccontextmanager
-async def process_url(command: list[str]) -> AsyncIterator[str]:
-    async with await anyio.open_process(command, stderr=None) as process:
-        assert process.stdout is not None
-        line = b""
-        while b"\n" not in line:
-            line += await process.stdout.receive()
-        try:
-            yield line.decode().split()[0]
-        finally:
-            process.terminate()
-
-
-async def timed(tally: Tally, kind: str, run: Callable[[], Awaitable[Any]], check: Callable[[Any], bool]) -> None:
-    started = time.perf_counter()
-    try:
-        result = await run()
-    except Exception as exc:  # a failure to count, not to stop the run
-        tally.fail(f"{kind}: {type(exc).__name__}: {exc}")
-        return
-    tally.latencies[kind].append((time.perf_counter() - started) * 1000)
-    if getattr(result, "is_error", False) or not check(result):
-        tally.fail(f"{kind}: {result}")
-
-
-def echoed(expected: str) -> Callable[[Any], bool]:
-    return lambda result: bool(result.content) and getattr(result.content[0], "text", None) == expected
 
 
 async def client_loop(url: str, index: int, until: float, tally: Tally, *, via_gateway: bool) -> None:
@@ -100,7 +50,7 @@ async def client_loop(url: str, index: int, until: float, tally: Tally, *, via_g
 
 
 async def run_load(url: str, clients: int, seconds: float, *, via_gateway: bool) -> dict[str, Any]:
-    tally = Tally()
+    tally = Tally(latencies={"search": [], "call": []})
     started = time.monotonic()
     until = started + seconds
     async with anyio.create_task_group() as group:
@@ -110,13 +60,7 @@ async def run_load(url: str, clients: int, seconds: float, *, via_gateway: bool)
     row: dict[str, Any] = {"clients": clients, "seconds": round(elapsed, 1), "failures": tally.failures}
     for kind, values in tally.latencies.items():
         if values:
-            ordered = sorted(values)
-            row[kind] = {
-                "count": len(values),
-                "per_s": round(len(values) / elapsed, 1),
-                "p50_ms": round(statistics.median(values), 2),
-                "p99_ms": round(ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))], 2),
-            }
+            row[kind] = {**percentiles(values), "per_s": round(len(values) / elapsed, 1)}
     row["failure_examples"] = tally.examples
     return row
 
@@ -152,11 +96,11 @@ async def main(args: argparse.Namespace) -> None:
         servers = {"echo": {"command": ECHO[0], "args": ECHO[1:]}}
         settings = {"mode": "on", "store": str(Path(folder) / "sessions.sqlite3")}
         config.write_text(json.dumps({"mcpServers": servers, "toolscout": settings}))
-        command = [TOOLSCOUT, "serve", str(config), "--transport", "http", "--port", "0"]
-        async with process_url(command) as url:
-            gateway = await run_load(url, args.clients, args.seconds, via_gateway=True)
-        async with process_url([*ECHO, "--http"]) as url:
-            direct = await run_load(url, args.clients, args.seconds, via_gateway=False)
+        command = [TOOLSCOUT, "serve", str(config), "--transport", "http", "--port", "0", "--wait-for-upstreams"]
+        async with process_url(command) as started:
+            gateway = await run_load(started.url, args.clients, args.seconds, via_gateway=True)
+        async with process_url([*ECHO, "--http"]) as started:
+            direct = await run_load(started.url, args.clients, args.seconds, via_gateway=False)
     report = {
         "clients": args.clients,
         "seconds": args.seconds,
