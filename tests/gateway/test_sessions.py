@@ -74,10 +74,12 @@ async def test_reveal_over_http_sends_list_changed_to_a_2025_client(tmp_path: Pa
             http_client(url, mode="legacy", message_handler=on_message) as client,
         ):
             assert names(await client.list_tools()) == ["tool_search"]
-            await client.call_tool("tool_search", {"query": "convert time between zones"})
+            found = payload(await client.call_tool("tool_search", {"query": "convert time between zones"}))
             await changed.wait()
             after = names(await client.list_tools())
-    assert sorted(after[1:]) == sorted(TIME_TOOLS)
+    revealed = [tool["name"] for tool in found["tools"]]
+    assert revealed[0] == "time__convert_time"
+    assert after[0] == "tool_search" and sorted(after[1:]) == sorted(revealed)  # the list carries what was revealed
 
 
 async def test_discoveries_survive_a_stdio_gateway_restart(tmp_path: Path) -> None:
