@@ -134,6 +134,10 @@ class GatewaySettings(ScoutSettings):
     discoveries stay in the store; with a shared ``offload.store`` its ``offload.ttl_s`` applies instead).
     Sessions tied to one HTTP connection or one stateless request end, outputs and discoveries, as soon
     as it does."""
+    max_sessions_per_token: Annotated[int, NoBool, Field(ge=1, le=10_000)] = 1_000
+    """HTTP: open MCP sessions one bearer token may hold (callers without a token count as one); past it the
+    token's least recently used session is closed, so a client opening sessions without end never locks others
+    out of the SDK's 10,000-session table."""
     host: str = Field(default="127.0.0.1", min_length=1)
     """HTTP: the address to bind."""
     port: Annotated[int, NoBool, Field(ge=0, le=65535)] = 8765

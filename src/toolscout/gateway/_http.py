@@ -21,6 +21,7 @@ from ._auth import StaticTokenVerifier
 from ._chain import CHAIN_HEADER, GatewayChain
 from ._health import health_report, visible_servers
 from ._server import Gateway
+from ._session_cap import SessionCap
 from ._ui import AsgiEndpoint, UiSource, ui_routes
 
 __all__ = ["MCP_PATH", "http_app"]
@@ -44,14 +45,14 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
             allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
             allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
         )
-    body_limit = gateway.config.settings.max_argument_bytes + _ENVELOPE_BYTES
+    settings = gateway.config.settings
+    body_limit = settings.max_argument_bytes + _ENVELOPE_BYTES
     manager = StreamableHTTPSessionManager(
         app=gateway.server, security_settings=security, max_request_body_size=body_limit
     )
     auth = gateway.config.settings.auth
-    mcp = _LimitedBodies(
-        _RefusingLoops(_EndingSessions(StreamableHTTPASGIApp(manager), gateway), gateway.chain), body_limit
-    )
+    sessions = SessionCap(_EndingSessions(StreamableHTTPASGIApp(manager), gateway), settings.max_sessions_per_token)
+    mcp = _LimitedBodies(_RefusingLoops(sessions, gateway.chain), body_limit)
     middleware: list[Middleware] = []
     if auth is not None:
         middleware.append(Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(StaticTokenVerifier(auth))))
