@@ -7,11 +7,13 @@ import os
 import socket
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import anyio
 import httpx2
 import pytest
 
+from tests.conftest import free_port
 from tests.gateway.conftest import (
     LIMIT_S,
     TOOLSCOUT,
@@ -143,3 +145,41 @@ async def test_an_http_gateway_refuses_a_gateway_upstream_whose_chain_already_ho
     message = looped.json()["error"]["message"]
     assert f"gateway loop {config} → {tmp_path}/other.json → {config}" in message
     assert fine.status_code != 508
+
+
+async def upstream_states(http: httpx2.AsyncClient, gateway_url: str) -> dict[str, dict[str, Any]]:
+    health = await http.get(gateway_url.removesuffix("/mcp") + "/healthz")
+    return {entry["name"]: entry for entry in health.json()["upstreams"]}
+
+
+@pytest.mark.anyio
+async def test_two_http_gateways_started_apart_that_list_each_other_find_the_loop(tmp_path: Path) -> None:
+    port_a, port_b = free_port(), free_port()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a_servers = {"alpha": slow_server(tmp_path / "alpha", 0, "alpha"), "b": {"url": f"http://127.0.0.1:{port_b}/mcp"}}
+    b_servers = {"beta": slow_server(tmp_path / "beta", 0, "beta"), "a": {"url": f"http://127.0.0.1:{port_a}/mcp"}}
+    a = write_config(tmp_path / "a" / "a.json", a_servers, store="memory", port=port_a)
+    b = write_config(tmp_path / "b" / "b.json", b_servers, store="memory", port=port_b)
+    async with (
+        http_gateway(a, "--port", str(port_a)) as url_a,
+        http_gateway(b, "--port", str(port_b)) as url_b,
+        httpx2.AsyncClient(timeout=LIMIT_S) as http,
+    ):
+        with anyio.move_on_after(LIMIT_S):
+            while True:  # until one gateway refuses the other (before the fix: never; the catalogs churned)
+                links = [(await upstream_states(http, url_a))["b"], (await upstream_states(http, url_b))["a"]]
+                if any("gateway loop" in (link.get("error") or "") for link in links):
+                    break
+                await anyio.sleep(0.2)
+        counts = []
+        for _ in range(10):  # the side that kept its link sees a steady catalog
+            settled = [(await upstream_states(http, url_a))["b"], (await upstream_states(http, url_b))["a"]]
+            counts.append(tuple(link["tools"] for link in settled))
+            await anyio.sleep(0.3)
+        a_alpha = (await upstream_states(http, url_a))["alpha"]
+    refused = [link for link in links if "gateway loop" in (link.get("error") or "")]
+    assert len(refused) == 1, links
+    assert f"{a} → {b} → {a}" in refused[0]["error"] or f"{b} → {a} → {b}" in refused[0]["error"]
+    assert len(set(counts)) == 1, counts
+    assert a_alpha["state"] == "connected"

@@ -7,6 +7,12 @@ in the ``Toolscout-Gateway-Chain`` header (a JSON list of strings). A gateway st
 own identity already in the chain (A's config lists B, whose config lists A), or more than
 `MAX_DEPTH` gateways deep, refuses to start; an HTTP gateway answers such a request with
 ``508 Loop Detected``. Each refusal names the loop.
+
+Gateways started apart that list each other over HTTP never pass a chain along the loop, so each
+HTTP answer also carries the ``Toolscout-Gateway-Reach`` header: the answering gateway's identity,
+then every gateway it reaches through its own HTTP upstreams. A gateway refuses (``508``) a caller
+whose chain holds a gateway it reaches: serving it would close a loop, and the two catalogs would
+relist each other forever.
 """
 
 from __future__ import annotations
@@ -15,16 +21,17 @@ import json
 import os
 import socket
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .._errors import ConfigError
 from ._config import GatewayConfig
 
-__all__ = ["CHAIN_ENV", "CHAIN_HEADER", "MAX_DEPTH", "GatewayChain"]
+__all__ = ["CHAIN_ENV", "CHAIN_HEADER", "MAX_DEPTH", "REACH_HEADER", "GatewayChain", "decode_reach"]
 
 CHAIN_ENV = "TOOLSCOUT_GATEWAY_CHAIN"
 CHAIN_HEADER = "Toolscout-Gateway-Chain"
+REACH_HEADER = "Toolscout-Gateway-Reach"
 MAX_DEPTH = 8
 """Gateways in one chain, at most (the outermost one included)."""
 
@@ -57,13 +64,44 @@ class GatewayChain:
         """The chain as `CHAIN_ENV` and `CHAIN_HEADER` carry it (ASCII JSON)."""
         return json.dumps(list(self.links))
 
-    def refusal(self, header: str) -> str | None:
-        """Why a request carrying `header` as its `CHAIN_HEADER` must be refused, or None."""
+    def refusal(self, header: str, reach: Sequence[tuple[str, ...]] = ()) -> str | None:
+        """Why a request carrying `header` as its `CHAIN_HEADER` must be refused, or None.
+
+        Args:
+            header: The caller's chain.
+            reach: What each HTTP gateway upstream of this one said it reaches (`decode_reach`).
+        """
         try:
             inherited = _decode(header, key=CHAIN_HEADER)
         except ConfigError as exc:
             return str(exc)
-        return _refusal(inherited, self.links[-1], how="calls")
+        me = self.links[-1]
+        problem = _refusal(inherited, me, how="calls")
+        if problem is not None:
+            return problem
+        for caller in reversed(inherited):
+            direct = any(reached[0] == caller for reached in reach)
+            if direct or any(caller in reached for reached in reach):
+                path = " → ".join(_shown(link) for link in (caller, me, *(() if direct else ("…",)), caller))
+                return (
+                    f"gateway loop {path}: the gateway of {_shown(caller)} calls this one, which reaches it again "
+                    "through its own upstreams, and each would relist the other forever; remove one of the entries "
+                    "that close the loop"
+                )
+        return None
+
+    def reach(self, upstreams: Sequence[tuple[str, ...]]) -> str:
+        """The `REACH_HEADER` value: this gateway, then the gateways its HTTP upstreams reach (ASCII JSON)."""
+        links = dict.fromkeys((self.links[-1], *(link for reached in upstreams for link in reached)))
+        return json.dumps(list(links)[:_MAX_LINKS])
+
+
+def decode_reach(value: str) -> tuple[str, ...]:
+    """A `REACH_HEADER` value as identities, the answering gateway first; () when malformed or empty."""
+    try:
+        return _decode(value, key=REACH_HEADER)
+    except ConfigError:
+        return ()
 
 
 def _identity(config: GatewayConfig) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend, RequireAuthMiddleware
@@ -14,11 +15,11 @@ from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..observe import CONTENT_TYPE
 from ._auth import StaticTokenVerifier
-from ._chain import CHAIN_HEADER, GatewayChain
+from ._chain import CHAIN_HEADER, REACH_HEADER, GatewayChain
 from ._health import health_report, visible_servers
 from ._server import Gateway
 from ._session_cap import SessionCap
@@ -52,7 +53,7 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
     )
     auth = gateway.config.settings.auth
     sessions = SessionCap(_EndingSessions(StreamableHTTPASGIApp(manager), gateway), settings.max_sessions_per_token)
-    mcp = _LimitedBodies(_RefusingLoops(sessions, gateway.chain), body_limit)
+    mcp = _LimitedBodies(_RefusingLoops(sessions, gateway.chain, gateway.pool.reach), body_limit)
     middleware: list[Middleware] = []
     if auth is not None:
         middleware.append(Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(StaticTokenVerifier(auth))))
@@ -120,20 +121,35 @@ class _LimitedBodies:
 
 
 class _RefusingLoops:
-    """``/mcp``: ``508 Loop Detected`` for a gateway upstream whose chain already holds this gateway."""
+    """``/mcp``: ``508 Loop Detected`` for a gateway upstream whose chain holds this gateway or one it reaches.
 
-    def __init__(self, app: ASGIApp, chain: GatewayChain) -> None:
+    Every answer carries this gateway's reach (`REACH_HEADER`), so that gateways calling it can tell.
+    """
+
+    def __init__(self, app: ASGIApp, chain: GatewayChain, reach: Callable[[], tuple[tuple[str, ...], ...]]) -> None:
         self._app = app
         self._chain = chain
+        self._reach = reach
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        header = Request(scope).headers.get(CHAIN_HEADER) if scope["type"] == "http" else None
-        refusal = self._chain.refusal(header) if header is not None else None
-        if refusal is None:
+        if scope["type"] != "http":
             await self._app(scope, receive, send)
             return
+        reach = self._reach()
+        header = Request(scope).headers.get(CHAIN_HEADER)
+        refusal = self._chain.refusal(header, reach) if header is not None else None
+        advertised = (REACH_HEADER.lower().encode(), self._chain.reach(reach).encode())
+
+        async def send_with_reach(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), advertised]}
+            await send(message)
+
+        if refusal is None:
+            await self._app(scope, receive, send_with_reach)
+            return
         body = {"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": refusal}}
-        await JSONResponse(body, status_code=508)(scope, receive, send)
+        await JSONResponse(body, status_code=508)(scope, receive, send_with_reach)
 
 
 class _EndingSessions:

@@ -191,6 +191,11 @@ class UpstreamPool:
         """The ``(server, upstream tool name)`` a namespaced tool name is called by, if known."""
         return self._routes.get(name)
 
+    def reach(self) -> tuple[tuple[str, ...], ...]:
+        """What each connected HTTP gateway upstream says it reaches, itself first (see `GatewayChain`)."""
+        upstreams = (slot.upstream for slot in self._slots.values())
+        return tuple(upstream.reach for upstream in upstreams if upstream is not None and upstream.reach)
+
     def status(self) -> tuple[UpstreamStatus, ...]:
         """Every upstream's state, in config order."""
         return tuple(_status(slot, self._labels.get(slot.name)) for slot in self._slots.values())

@@ -33,7 +33,7 @@ from mcp_types import CONNECTION_CLOSED, CallToolResult, Implementation, Tool, T
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._version import __version__
-from ._chain import CHAIN_ENV, CHAIN_HEADER, GatewayChain
+from ._chain import CHAIN_ENV, CHAIN_HEADER, REACH_HEADER, GatewayChain, decode_reach
 from ._config import HttpServer, ServerConfig
 from ._diagnose import StderrCapture, leaf, start_failure
 from ._lenient import RepairLog, lenient_tool_listing, namespaced_tools
@@ -77,6 +77,8 @@ class Upstream:
         self.connect_timeout_s = connect_timeout_s
         self._on_tools_changed = on_tools_changed
         self._chain = chain
+        self.reach: tuple[str, ...] = ()
+        """The gateways this upstream says it reaches, itself first (empty: not a toolscout HTTP gateway)."""
         self._repairs = RepairLog()
         self._closing = anyio.Event()
         self._lost = anyio.Event()
@@ -258,7 +260,11 @@ class Upstream:
             if self._chain is not None:
                 headers[CHAIN_HEADER] = self._chain.encoded
             http = await stack.enter_async_context(
-                httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(self.connect_timeout_s, read=300.0))
+                httpx2.AsyncClient(
+                    headers=headers,
+                    timeout=httpx2.Timeout(self.connect_timeout_s, read=300.0),
+                    event_hooks={"response": [self._note_reach]},
+                )
             )
             return streamable_http_client(self.config.url, http_client=http)
         env = self.config.plain_env()
@@ -268,6 +274,11 @@ class Upstream:
             command=self.config.command, args=list(self.config.args), env=env, cwd=self.config.cwd
         )
         return stdio_client(params, errlog=self._stderr.file if self._stderr is not None else sys.stderr)
+
+    async def _note_reach(self, response: httpx2.Response) -> None:
+        reach = response.headers.get(REACH_HEADER)
+        if reach is not None:
+            self.reach = decode_reach(reach)
 
     def _connected(self) -> Client:
         if self._client is None:
