@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import anyio
+import anyio.abc
 import pytest
 
 from toolscout.gateway._feed import Deliver, LocalFeed, open_feed
@@ -64,6 +65,92 @@ async def test_a_dropped_listener_reconnects_and_hears_later_changes(redis_url: 
     await first.aclose()
     await second.aclose()
     assert heard == ["after-the-drop"]
+
+
+class FreezingProxy:
+    """Forwards TCP connections to a port; `freeze` stalls those open now for good, without closing them.
+
+    A stalled connection is what a network partition leaves: no data, no reset, nothing to read.
+    """
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.generation = 0
+        self.port = 0
+
+    def freeze(self) -> None:
+        self.generation += 1
+
+    async def serve(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        listener = await anyio.create_tcp_listener(local_host="127.0.0.1")
+        self.port = listener.extra(anyio.abc.SocketAttribute.local_port)
+        task_status.started()
+        await listener.serve(self._forward)
+
+    async def _forward(self, client: anyio.abc.SocketStream) -> None:
+        generation = self.generation
+
+        async def pump(source: anyio.abc.SocketStream, target: anyio.abc.SocketStream) -> None:
+            async for chunk in source:
+                while self.generation != generation:
+                    await anyio.sleep(3600)
+                await target.send(chunk)
+
+        async with client, await anyio.connect_tcp("127.0.0.1", self.target_port) as server:
+            async with anyio.create_task_group() as group:
+                group.start_soon(pump, client, server)
+                group.start_soon(pump, server, client)
+
+
+async def test_a_listener_whose_link_goes_silent_reconnects_and_hears_later_changes(redis_url: str) -> None:
+    import redis
+
+    proxy = FreezingProxy(int(redis_url.rsplit(":", 1)[1].split("/")[0]))
+    heard: list[str] = []
+    arrived = anyio.Event()
+
+    async def deliver(session_id: str) -> None:
+        heard.append(session_id)
+        arrived.set()
+
+    admin = redis.Redis.from_url(redis_url)
+    with anyio.fail_after(LIMIT_S):
+        async with anyio.create_task_group() as group:
+            await group.start(proxy.serve)
+            feed = RedisFeed(f"redis://127.0.0.1:{proxy.port}/0", timeout_s=1, ping_every_s=0.5)
+            group.start_soon(feed.run, deliver)
+            await subscribed(redis_url, listeners=1)
+            proxy.freeze()  # Redis still counts the stalled connection as a subscriber
+            await subscribed(redis_url, listeners=2)  # the listener noticed the silence and came back
+            admin.publish("toolscout:changes", '{"origin": "another-replica", "session": "after-the-silence"}')
+            await arrived.wait()
+            group.cancel_scope.cancel()
+    admin.close()
+    await feed.aclose()
+    assert heard == ["after-the-silence"]
+
+
+async def test_a_quiet_healthy_link_is_kept(redis_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    import redis
+
+    feed = RedisFeed(redis_url, timeout_s=1, ping_every_s=0.3)
+
+    async def deliver(session_id: str) -> None:
+        raise AssertionError(f"nothing was published, yet {session_id!r} arrived")
+
+    admin = redis.Redis.from_url(redis_url)
+    with caplog.at_level("WARNING", logger="toolscout.gateway"), anyio.fail_after(LIMIT_S):
+        async with anyio.create_task_group() as group:
+            group.start_soon(feed.run, deliver)
+            await subscribed(redis_url, listeners=1)
+            first = [client["id"] for client in admin.client_list(_type="pubsub")]
+            await anyio.sleep(3)  # ten ping intervals with no message
+            later = [client["id"] for client in admin.client_list(_type="pubsub")]
+            group.cancel_scope.cancel()
+    admin.close()
+    await feed.aclose()
+    assert first == later and len(first) == 1
+    assert not caplog.records
 
 
 async def test_any_other_store_gets_a_local_feed() -> None:
