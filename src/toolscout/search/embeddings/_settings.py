@@ -36,7 +36,8 @@ class EmbeddingSettings(BaseModel):
     document_prefix: str | None = None
     """Text put before each tool text for the endpoint's model (null: the model's known prefix, if any)."""
     cache_dir: Path | None = None
-    """Where tool embeddings are cached (null: ``$TOOLSCOUT_CACHE_DIR``, else the user cache directory)."""
+    """Where tool embeddings and the int8 model built from the packaged one are cached (null:
+    ``$TOOLSCOUT_CACHE_DIR``, else the user cache directory)."""
     languages: tuple[Annotated[str, Field(pattern=r"^([a-z]{2}|\*)$")], ...] | None = None
     """The languages the model knows, as ISO 639-1 codes (``["en"]``); null or ``["*"]``: every language.
     Hybrid search weighs the model's similarities by the share of a query's words in them, so a request

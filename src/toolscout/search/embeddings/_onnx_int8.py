@@ -1,0 +1,132 @@
+"""The packaged ONNX model made fast: its matrix products quantized to int8 once, then cached on disk.
+
+The packaged ``model.onnx`` stores int8 weights but dequantizes them when onnxruntime loads it, so
+every matrix product runs in fp32, as torch's would. `int8_model` folds those weights (onnxruntime's
+basic graph optimisation), then quantizes the attention projections and the feed-forward input
+projections with onnxruntime's dynamic quantization: int8 weights per output channel, activations
+scaled per run (one text per run, so a text's vector never depends on other texts). The
+feed-forward output projections stay fp32: their inputs carry the GELU's outliers, and quantizing
+them too drops 1–4 % of catalog texts below cosine 0.99 of the fp32 model (``bench/embedders.py``
+shows the speed, ``tests/search/embeddings/test_onnx.py`` the cosines).
+
+Built once per source model and library versions (a few seconds), written atomically under
+``<cache>/models/`` with a sha256 trailer (a damaged file is rebuilt); any failure is logged and
+the caller runs the packaged model as it is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import tempfile
+import threading
+from pathlib import Path
+
+import onnxruntime
+
+__all__ = ["RECIPE", "int8_model"]
+
+logger = logging.getLogger("toolscout.search")
+
+RECIPE = "dynamic-int8-r1"
+"""Names this module's quantization recipe; a change of recipe must change it (it keys the cache)."""
+
+_BUILD_LOCK = threading.Lock()
+_DIGEST_BYTES = 32
+_FFN_HIDDEN = 1536  # all-MiniLM-L6-v2's feed-forward width: a (1536, 384) weight is a feed-forward output projection
+
+
+def int8_model(source: Path, source_sha256: str, cache_root: Path) -> bytes | None:
+    """The int8 model derived from `source`, read from `cache_root` or built there; None if it cannot be had.
+
+    Args:
+        source: The packaged ONNX file (int8 weights, fp32 compute).
+        source_sha256: Its checked sha256 (part of the cache key).
+        cache_root: The cache directory; the model goes under its ``models/`` folder.
+    """
+    try:
+        import onnx
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError:
+        logger.warning(
+            "the ONNX embedder runs its matrix products in fp32 (slower): the onnx package is missing; "
+            "pip install 'toolscout[semantic]'"
+        )
+        return None
+    key = f"{source_sha256[:16]}-{RECIPE}-ort{onnxruntime.__version__}-onnx{onnx.__version__}"
+    cached = cache_root / "models" / f"all-MiniLM-L6-v2-{key}.onnx"
+    with _BUILD_LOCK:
+        stored = _read(cached)
+        if stored is not None:
+            return stored
+        try:
+            with tempfile.TemporaryDirectory(prefix="toolscout-int8-") as scratch:
+                folded = Path(scratch, "folded.onnx")
+                quantized = Path(scratch, "int8.onnx")
+                _fold_weights(source, folded)
+                model = onnx.load(str(folded))
+                weights = {item.name: tuple(item.dims) for item in model.graph.initializer}
+                keep_fp32 = [
+                    node.name
+                    for node in model.graph.node
+                    if node.op_type == "MatMul" and weights.get(node.input[1], (0,))[0] == _FFN_HIDDEN
+                ]
+                root = logging.getLogger()
+                root.addFilter(_not_the_quantizer)
+                try:
+                    quantize_dynamic(
+                        str(folded),
+                        str(quantized),
+                        weight_type=QuantType.QInt8,
+                        per_channel=True,
+                        nodes_to_exclude=keep_fp32,
+                        extra_options={"MatMulConstBOnly": True},
+                    )
+                finally:
+                    root.removeFilter(_not_the_quantizer)
+                built = quantized.read_bytes()
+        except Exception as exc:  # onnx and the quantizer raise many types; any failure means "run as is"
+            logger.warning("the ONNX embedder runs its matrix products in fp32 (slower): quantizing failed: %s", exc)
+            return None
+        _store(cached, built)
+        return built
+
+
+def _fold_weights(source: Path, target: Path) -> None:
+    """Write `source` with its weight dequantization folded into fp32 constants (standard ONNX ops only)."""
+    options = onnxruntime.SessionOptions()
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    options.optimized_model_filepath = str(target)
+    options.log_severity_level = 3
+    onnxruntime.InferenceSession(str(source), sess_options=options, providers=["CPUExecutionProvider"])
+
+
+def _not_the_quantizer(record: logging.LogRecord) -> bool:
+    """Drops the quantizer's advice to its own users (pre-processing), which it logs on the root logger."""
+    return f"onnxruntime{os.sep}quantization" not in record.pathname
+
+
+def _read(path: Path) -> bytes | None:
+    """The model cached at `path` if it is there and intact (its sha256 trailer matches), else None."""
+    try:
+        stored = path.read_bytes()
+    except OSError:
+        return None
+    data, trailer = stored[:-_DIGEST_BYTES], stored[-_DIGEST_BYTES:]
+    return data if len(stored) > _DIGEST_BYTES and hashlib.sha256(data).digest() == trailer else None
+
+
+def _store(path: Path, data: bytes) -> None:
+    """Write `data` and its sha256 to `path` atomically; a cache that cannot be written only costs a rebuild."""
+    temporary: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".part")
+        with os.fdopen(handle, "wb") as out:
+            out.write(data + hashlib.sha256(data).digest())
+        os.replace(temporary, path)
+    except OSError as exc:
+        logger.warning("cannot cache the int8 embedding model in %s: %s", path.parent, exc)
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
