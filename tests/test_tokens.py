@@ -3,6 +3,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import socket
 import subprocess
 import sys
@@ -181,3 +182,19 @@ def test_bpe_openai_counts_o200k_tokens_exactly() -> None:
     assert counter.count("hello world") == 2
     assert counter.count("") == 0
     assert counter.name == "bpe-openai:o200k_base"
+
+
+def test_the_default_counter_loads_its_tables_on_its_first_count_not_when_made() -> None:
+    # Loading o200k's tables takes about half a second: a gateway must not spend it before its first answer.
+    script = (
+        "import sys\n"
+        "from toolscout import default_token_counter\n"
+        "counter = default_token_counter()\n"
+        "assert counter.name == 'bpe-openai:o200k_base', counter.name\n"
+        "assert 'bpe_openai' not in sys.modules, 'loaded when made'\n"
+        "assert counter.count('hello world') == 2\n"
+        "assert 'bpe_openai' in sys.modules\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", script], env={**os.environ, "TIKTOKEN_CACHE_DIR": ""}, check=True, timeout=120
+    )

@@ -13,7 +13,9 @@ import json
 import math
 import os
 import tempfile
+import threading
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -219,11 +221,47 @@ def default_token_counter() -> TokenCounter:
 
     Never triggers a download: see `TiktokenCounter.available`.
     """
-    if TiktokenCounter.available("o200k_base"):
+    if tiktoken is not None and "o200k_base" in tiktoken.registry.ENCODINGS:
         return TiktokenCounter("o200k_base")
+    if TiktokenCounter.available("o200k_base"):
+        return _DeferredCounter("tiktoken:o200k_base", lambda: TiktokenCounter("o200k_base"))
     if _HAVE_BPE_OPENAI:
-        return BpeOpenAICounter("o200k_base")
+        return _DeferredCounter("bpe-openai:o200k_base", lambda: BpeOpenAICounter("o200k_base"))
     return CharsPerToken()
+
+
+class _DeferredCounter:
+    """A counter whose token tables load on its first count, not when it is made.
+
+    Loading o200k's tables takes about half a second; a gateway would otherwise spend it before
+    answering its first client, although nothing is counted until a catalog or an output arrives.
+    """
+
+    __slots__ = ("_build", "_counter", "_lock", "_name")
+
+    def __init__(self, name: str, build: Callable[[], TokenCounter]) -> None:
+        self._name = name
+        self._build = build
+        self._counter: TokenCounter | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        """The loaded counter's name."""
+        return self._name
+
+    def count(self, text: str) -> int:
+        """Return the loaded counter's count (loading it first, once, if needed)."""
+        counter = self._counter
+        if counter is None:
+            with self._lock:
+                if self._counter is None:
+                    self._counter = self._build()
+                counter = self._counter
+        return counter.count(text)
+
+    def __repr__(self) -> str:
+        return f"default_token_counter() -> {self._name}"
 
 
 def schema_tokens(value: object, counter: TokenCounter) -> int:
