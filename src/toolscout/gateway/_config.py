@@ -138,6 +138,10 @@ class GatewaySettings(ScoutSettings):
     """HTTP: open MCP sessions one bearer token may hold (callers without a token count as one); past it the
     token's least recently used session is closed, so a client opening sessions without end never locks others
     out of the SDK's 10,000-session table."""
+    new_sessions_per_minute: Annotated[int, NoBool, Field(ge=1, le=1_000_000)] = 300
+    """HTTP: new MCP sessions one bearer token (a caller without one: one client address) may open per minute, in
+    bursts of up to as many; past it the request gets 429 with Retry-After. Opening a session costs the gateway far
+    more than a request in one, so this keeps a client that opens sessions in a loop from slowing every other."""
     host: str = Field(default="127.0.0.1", min_length=1)
     """HTTP: the address to bind."""
     port: Annotated[int, NoBool, Field(ge=0, le=65535)] = 8765

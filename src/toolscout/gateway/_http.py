@@ -23,6 +23,7 @@ from ._chain import CHAIN_HEADER, REACH_HEADER, GatewayChain
 from ._health import health_report, visible_servers
 from ._server import Gateway
 from ._session_cap import SessionCap
+from ._session_rate import SessionRate
 from ._ui import AsgiEndpoint, UiSource, ui_routes
 
 __all__ = ["MCP_PATH", "http_app"]
@@ -52,7 +53,10 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         app=gateway.server, security_settings=security, max_request_body_size=body_limit
     )
     auth = gateway.config.settings.auth
-    sessions = SessionCap(_EndingSessions(StreamableHTTPASGIApp(manager), gateway), settings.max_sessions_per_token)
+    sessions = SessionRate(
+        SessionCap(_EndingSessions(StreamableHTTPASGIApp(manager), gateway), settings.max_sessions_per_token),
+        settings.new_sessions_per_minute,
+    )
     mcp = _LimitedBodies(_RefusingLoops(sessions, gateway.chain, gateway.pool.reach), body_limit)
     middleware: list[Middleware] = []
     if auth is not None:

@@ -18,7 +18,7 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["SessionCap"]
+__all__ = ["SessionCap", "header_value", "token_label"]
 
 logger = logging.getLogger("toolscout.gateway")
 
@@ -42,8 +42,8 @@ class SessionCap:
         if scope["type"] != "http":
             await self._app(scope, receive, send)
             return
-        sessions = self._open.setdefault(_token(scope), OrderedDict())
-        asked = _header(scope, MCP_SESSION_ID_HEADER.encode())
+        sessions = self._open.setdefault(token_label(scope), OrderedDict())
+        asked = header_value(scope, MCP_SESSION_ID_HEADER.encode())
         if asked is not None and asked in sessions:
             sessions.move_to_end(asked)
         status = 0
@@ -52,7 +52,7 @@ class SessionCap:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                opened = _header(message, MCP_SESSION_ID_HEADER.encode()) if asked is None else None
+                opened = header_value(message, MCP_SESSION_ID_HEADER.encode()) if asked is None else None
                 if opened is not None and status < 400:
                     sessions[opened] = scope  # before the client can see the id and use it
             await send(message)
@@ -66,7 +66,7 @@ class SessionCap:
                 logger.warning(
                     "token %r holds more than max_sessions_per_token (%d) MCP sessions: closing its least "
                     "recently used one",
-                    _token(scope) or "(none)",
+                    token_label(scope) or "(none)",
                     self._limit,
                 )
                 await self._close(victim, opener)
@@ -91,12 +91,14 @@ class SessionCap:
         await self._app(scope, receive, discard)
 
 
-def _token(scope: Scope) -> str:
+def token_label(scope: Scope) -> str:
+    """The label of the bearer token the request was authenticated with ("" without one)."""
     user = scope.get("user")
     return user.username if isinstance(user, AuthenticatedUser) else _NO_TOKEN
 
 
-def _header(holder: Scope | Message, name: bytes) -> str | None:
+def header_value(holder: Scope | Message, name: bytes) -> str | None:
+    """The value of header `name` (lower case) of a request scope or response start message."""
     for key, value in holder.get("headers", ()):
         if key.lower() == name:
             return bytes(value).decode("latin-1")

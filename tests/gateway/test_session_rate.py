@@ -1,0 +1,62 @@
+"""A token opening MCP sessions faster than `new_sessions_per_minute` gets 429, never another token."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx2
+import pytest
+
+from tests.gateway.conftest import LIMIT_S, http_client, http_gateway, real_servers, write_config
+from tests.gateway.test_session_cap import ACCEPT, INITIALIZE, TOKENS, open_session, ping
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_a_token_opening_sessions_too_fast_is_told_to_wait_and_keeps_its_sessions(tmp_path: Path) -> None:
+    auth = {"tokens": {label: {"token": token} for label, token in TOKENS.items()}}
+    config = write_config(
+        tmp_path / "gw.json", {"time": real_servers(tmp_path)["time"]}, mode="on", auth=auth, new_sessions_per_minute=4
+    )
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+        flood = [await open_session(http, url, TOKENS["flood"]) for _ in range(4)]
+        refused = await http.post(
+            url, json=INITIALIZE, headers={**ACCEPT, "Authorization": f"Bearer {TOKENS['flood']}"}
+        )
+        calm = await open_session(http, url, TOKENS["calm"])
+        still = [await ping(http, url, TOKENS["flood"], session) for session in flood]
+
+    assert refused.status_code == 429
+    assert 1 <= int(refused.headers["retry-after"]) <= 15  # a session every 15 s at 4 a minute
+    message = refused.json()["error"]["message"]
+    assert "new_sessions_per_minute (4)" in message and "flood" in message and "retry in" in message
+    assert "mcp-session-id" not in refused.headers
+    assert calm and still == [200, 200, 200, 200]
+
+
+def test_the_limit_is_a_whole_number_of_at_least_one(tmp_path: Path) -> None:
+    from toolscout import ConfigError
+    from toolscout.gateway import load_config
+
+    for bad, problem in ((0, "at least 1"), (True, "not true/false"), (1.5, "whole number")):
+        config = write_config(tmp_path / "gw.json", {"t": {"command": "t"}}, new_sessions_per_minute=bad)
+        with pytest.raises(ConfigError, match=f"toolscout.new_sessions_per_minute: must be .*{problem}"):
+            load_config(config)
+
+
+async def test_sessionless_requests_and_requests_in_a_session_never_count(tmp_path: Path) -> None:
+    auth = {"tokens": {label: {"token": token} for label, token in TOKENS.items()}}
+    config = write_config(
+        tmp_path / "gw.json", {"time": real_servers(tmp_path)["time"]}, mode="on", auth=auth, new_sessions_per_minute=2
+    )
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+        async with http_client(url, token=TOKENS["flood"], session="modern") as modern:
+            searches = [await modern.call_tool("tool_search", {"query": "current time"}) for _ in range(6)]
+        legacy = await open_session(http, url, TOKENS["flood"])
+        pings = [await ping(http, url, TOKENS["flood"], legacy) for _ in range(6)]
+        second = await open_session(http, url, TOKENS["flood"])
+        third = await http.post(url, json=INITIALIZE, headers={**ACCEPT, "Authorization": f"Bearer {TOKENS['flood']}"})
+
+    assert [result.is_error for result in searches] == [False] * 6
+    assert pings == [200] * 6 and second
+    assert third.status_code == 429
