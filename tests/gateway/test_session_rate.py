@@ -60,3 +60,26 @@ async def test_sessionless_requests_and_requests_in_a_session_never_count(tmp_pa
     assert [result.is_error for result in searches] == [False] * 6
     assert pings == [200] * 6 and second
     assert third.status_code == 429
+
+
+async def test_a_body_without_a_length_is_cut_off_at_the_limit_before_it_ends(tmp_path: Path) -> None:
+    import anyio
+
+    config = write_config(tmp_path / "gw.json", {"time": real_servers(tmp_path)["time"]}, max_argument_bytes=10_000)
+    async with http_gateway(config) as url:
+        host, port = url.split("//")[1].split("/")[0].rsplit(":", 1)
+        async with await anyio.connect_tcp(host, int(port)) as stream:
+            head = (
+                f"POST /mcp HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+                "Accept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+            )
+            await stream.send(head.encode())
+            chunk = b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"pad": "' + b"x" * 16_000
+            for _ in range(16):  # 256 KB sent, the limit is 10,000 + 64 KiB; the body never ends
+                await stream.send(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+            answer = b""
+            with anyio.fail_after(10):
+                while b"\r\n" not in answer:
+                    answer += await stream.receive()
+
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]

@@ -8,7 +8,6 @@ from contextlib import AbstractAsyncContextManager
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend, RequireAuthMiddleware
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp_types import INVALID_REQUEST
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.authentication import AuthenticationMiddleware
@@ -19,6 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..observe import CONTENT_TYPE
 from ._auth import StaticTokenVerifier
+from ._bodies import ENVELOPE_BYTES, json_error, too_large
 from ._chain import CHAIN_HEADER, REACH_HEADER, GatewayChain
 from ._health import health_report, visible_servers
 from ._server import Gateway
@@ -29,8 +29,6 @@ from ._ui import AsgiEndpoint, UiSource, ui_routes
 __all__ = ["MCP_PATH", "http_app"]
 
 MCP_PATH = "/mcp"
-_ENVELOPE_BYTES = 64 * 1024
-"""What a request may add around the largest arguments a call may have (``max_argument_bytes``)."""
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
@@ -48,7 +46,7 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
             allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
         )
     settings = gateway.config.settings
-    body_limit = settings.max_argument_bytes + _ENVELOPE_BYTES
+    body_limit = settings.max_argument_bytes + ENVELOPE_BYTES
     manager = StreamableHTTPSessionManager(
         app=gateway.server, security_settings=security, max_request_body_size=body_limit
     )
@@ -56,6 +54,7 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
     sessions = SessionRate(
         SessionCap(_EndingSessions(StreamableHTTPASGIApp(manager), gateway), settings.max_sessions_per_token),
         settings.new_sessions_per_minute,
+        body_limit,
     )
     mcp = _LimitedBodies(_RefusingLoops(sessions, gateway.chain, gateway.pool.reach), body_limit)
     middleware: list[Middleware] = []
@@ -104,7 +103,7 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
 class _LimitedBodies:
     """``/mcp``: ``413`` for a body declared larger than any valid call, before anything reads or parses it.
 
-    A body without a length is cut off at the same limit by the SDK's own check.
+    A body without a length is cut off at the same limit by whatever reads it first (`SessionRate`, the SDK).
     """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
@@ -116,12 +115,7 @@ class _LimitedBodies:
         if not declared.isdigit() or int(declared) <= self._limit:
             await self._app(scope, receive, send)
             return
-        message = (
-            f"The request body is {int(declared):,} bytes; the limit is {self._limit:,} "
-            f"(max_argument_bytes plus {_ENVELOPE_BYTES // 1024} KiB for the rest of the message)."
-        )
-        body = {"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": message}}
-        await JSONResponse(body, status_code=413)(scope, receive, send)
+        await too_large(send, self._limit, int(declared), declared=True)
 
 
 class _RefusingLoops:
@@ -152,8 +146,7 @@ class _RefusingLoops:
         if refusal is None:
             await self._app(scope, receive, send_with_reach)
             return
-        body = {"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": refusal}}
-        await JSONResponse(body, status_code=508)(scope, receive, send_with_reach)
+        await json_error(send_with_reach, 508, refusal)
 
 
 class _EndingSessions:

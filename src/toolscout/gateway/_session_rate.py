@@ -6,7 +6,8 @@ client down long before ``max_sessions_per_token`` closes any of them. Each toke
 one: each client address) has a bucket of `per_minute` sessions that refills at `per_minute` a
 minute. An ``initialize`` request (a ``POST`` without a session id whose JSON-RPC method is
 ``initialize``: the only request that opens a session) arriving while its bucket is empty gets
-``429 Too Many Requests`` with ``Retry-After`` before the SDK parses it. Requests in a session and
+``429 Too Many Requests`` with ``Retry-After`` before the SDK parses it. Reading a body to tell
+stops at the body limit (``413``), so a body without a length never buffers more than that. Requests in a session and
 sessionless (2026-07-28) requests never count, and no caller's bucket touches another's.
 """
 
@@ -18,9 +19,9 @@ import time
 from collections.abc import Callable
 
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
-from mcp_types import INVALID_REQUEST
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ._bodies import json_error, read_body, too_large
 from ._session_cap import header_value, token_label
 
 __all__ = ["SessionRate"]
@@ -31,9 +32,12 @@ _MAX_IDLE_BUCKETS = 10_000
 class SessionRate:
     """Wraps the ``/mcp`` app; answers ``429`` to a caller opening sessions faster than `per_minute` (module docs)."""
 
-    def __init__(self, app: ASGIApp, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, app: ASGIApp, per_minute: int, body_limit: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self._app = app
         self._per_minute = per_minute
+        self._body_limit = body_limit
         self._clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}  # caller -> (sessions left, when counted)
 
@@ -45,7 +49,13 @@ class SessionRate:
         ):
             await self._app(scope, receive, send)
             return
-        body, replay = await _read_body(receive)
+        read = await read_body(receive, self._body_limit)
+        if read is None:  # the client is gone
+            return
+        if isinstance(read, int):
+            await too_large(send, self._body_limit, read, declared=False)
+            return
+        body, replay = read
         wait_s = self._take(_caller(scope)) if _initializes(body) else 0.0
         if wait_s == 0.0:
             await self._app(scope, replay, send)
@@ -57,10 +67,7 @@ class SessionRate:
             f"{who} opened new_sessions_per_minute ({self._per_minute}) MCP sessions within the last minute; "
             f"retry in {retry} s, or keep using a session you have"
         )
-        answer = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": message}})
-        headers = [(b"content-type", b"application/json"), (b"retry-after", str(retry).encode())]
-        await send({"type": "http.response.start", "status": 429, "headers": headers})
-        await send({"type": "http.response.body", "body": answer.encode()})
+        await json_error(send, 429, message, [(b"retry-after", str(retry).encode())])
 
     def _take(self, caller: str) -> float:
         """Take one session from `caller`'s bucket: 0 if there was one, else the seconds until there is."""
@@ -83,31 +90,6 @@ class SessionRate:
         self._buckets = {
             caller: (left, counted) for caller, (left, counted) in self._buckets.items() if now - counted < refill_s
         }
-
-
-async def _read_body(receive: Receive) -> tuple[bytes, Receive]:
-    """The request body (its size is bounded before this runs), and a `receive` that hands it to the app."""
-    chunks: list[bytes] = []
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            return b"".join(chunks), _replaying(b"".join(chunks), message, receive)
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            return b"".join(chunks), _replaying(b"".join(chunks), None, receive)
-
-
-def _replaying(body: bytes, pending: Message | None, receive: Receive) -> Receive:
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return pending if pending is not None else await receive()
-
-    return replay
 
 
 def _initializes(body: bytes) -> bool:
