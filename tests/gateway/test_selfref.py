@@ -178,6 +178,12 @@ async def test_two_http_gateways_started_apart_that_list_each_other_find_the_loo
             counts.append(tuple(link["tools"] for link in settled))
             await anyio.sleep(0.3)
         a_alpha = (await upstream_states(http, url_a))["alpha"]
+        initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}
+        accept = {"Accept": "application/json, text/event-stream"}
+        answers = [await http.post(url, json=initialize, headers=accept) for url in (url_a, url_b)]
+    reaches = [json.loads(answer.headers["Toolscout-Gateway-Reach"]) for answer in answers]
+    assert sorted(len(reach) for reach in reaches) == [1, 2]  # the side that kept its link reaches the other
+    assert not any("json" in link or socket.gethostname() in link for reach in reaches for link in reach)
     refused = [link for link in links if "gateway loop" in (link.get("error") or "")]
     assert len(refused) == 1, links
     assert f"{a} → {b} → {a}" in refused[0]["error"] or f"{b} → {a} → {b}" in refused[0]["error"]

@@ -9,14 +9,16 @@ own identity already in the chain (A's config lists B, whose config lists A), or
 ``508 Loop Detected``. Each refusal names the loop.
 
 Gateways started apart that list each other over HTTP never pass a chain along the loop, so each
-HTTP answer also carries the ``Toolscout-Gateway-Reach`` header: the answering gateway's identity,
-then every gateway it reaches through its own HTTP upstreams. A gateway refuses (``508``) a caller
+HTTP answer also carries the ``Toolscout-Gateway-Reach`` header: a digest of the answering
+gateway's identity, then of every gateway it reaches through its own HTTP upstreams (digests, so
+that clients never learn hosts or config paths). A gateway refuses (``508``) a caller
 whose chain holds a gateway it reaches: serving it would close a loop, and the two catalogs would
 relist each other forever.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -69,7 +71,7 @@ class GatewayChain:
 
         Args:
             header: The caller's chain.
-            reach: What each HTTP gateway upstream of this one said it reaches (`decode_reach`).
+            reach: What each HTTP gateway upstream of this one said it reaches (`decode_reach`: digests).
         """
         try:
             inherited = _decode(header, key=CHAIN_HEADER)
@@ -80,8 +82,9 @@ class GatewayChain:
         if problem is not None:
             return problem
         for caller in reversed(inherited):
-            direct = any(reached[0] == caller for reached in reach)
-            if direct or any(caller in reached for reached in reach):
+            digest = _digest(caller)
+            direct = any(reached[0] == digest for reached in reach)
+            if direct or any(digest in reached for reached in reach):
                 path = " → ".join(_shown(link) for link in (caller, me, *(() if direct else ("…",)), caller))
                 return (
                     f"gateway loop {path}: the gateway of {_shown(caller)} calls this one, which reaches it again "
@@ -91,17 +94,22 @@ class GatewayChain:
         return None
 
     def reach(self, upstreams: Sequence[tuple[str, ...]]) -> str:
-        """The `REACH_HEADER` value: this gateway, then the gateways its HTTP upstreams reach (ASCII JSON)."""
-        links = dict.fromkeys((self.links[-1], *(link for reached in upstreams for link in reached)))
+        """The `REACH_HEADER` value: this gateway's digest, then those its HTTP upstreams reach (ASCII JSON)."""
+        links = dict.fromkeys((_digest(self.links[-1]), *(link for reached in upstreams for link in reached)))
         return json.dumps(list(links)[:_MAX_LINKS])
 
 
 def decode_reach(value: str) -> tuple[str, ...]:
-    """A `REACH_HEADER` value as identities, the answering gateway first; () when malformed or empty."""
+    """A `REACH_HEADER` value as identity digests, the answering gateway's first; () when malformed or empty."""
     try:
         return _decode(value, key=REACH_HEADER)
     except ConfigError:
         return ()
+
+
+def _digest(identity: str) -> str:
+    """What `REACH_HEADER` shows of a gateway identity."""
+    return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:24]
 
 
 def _identity(config: GatewayConfig) -> str:
