@@ -130,3 +130,25 @@ async def test_a_server_that_keeps_crashing_is_retried_with_backoff_then_marked_
     assert status.state == "failed" and status.restarts == 2
     assert status.error is not None and "exited during start-up" in status.error
     assert "gave up after 3 failed attempts in a row" in str(caught.value) and status.error in str(caught.value)
+
+
+async def test_held_upstreams_start_when_released_or_at_the_longest_hold(tmp_path: Path) -> None:
+    release = anyio.Event()
+    held = UpstreamPool(config(tmp_path), on_change=no_change, hold_until=release, hold_at_most_s=LIMIT_S)
+    capped = UpstreamPool(
+        config(tmp_path / "capped"), on_change=no_change, hold_until=anyio.Event(), hold_at_most_s=0.2
+    )
+    pid_file = tmp_path / "fragile" / "pid"
+    with anyio.fail_after(LIMIT_S):
+        async with held:
+            await anyio.sleep(1.0)
+            not_started = [status.state for status in held.status()]
+            spawned_while_held = pid_file.exists()
+            release.set()
+            await held.started()
+            released = [status.state for status in held.status()]
+        async with capped:
+            await capped.started()  # never released: starts after 0.2 s anyway
+            capped_states = [status.state for status in capped.status()]
+    assert not_started == ["starting"] and not spawned_while_held
+    assert released == ["connected"] and capped_states == ["connected"]

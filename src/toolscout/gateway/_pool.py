@@ -113,6 +113,8 @@ class UpstreamPool:
         start_concurrency: int | None = None,
         max_restarts: int | None = None,
         chain: GatewayChain | None = None,
+        hold_until: anyio.Event | None = None,
+        hold_at_most_s: float = 0.0,
     ) -> None:
         """Prepare the pool (nothing starts before `__aenter__`).
 
@@ -125,6 +127,10 @@ class UpstreamPool:
                 merely slow) after which an upstream is marked failed for good (at least 1; default:
                 ``toolscout.max_restarts``).
             chain: The gateways that led here, passed on to every upstream (see `GatewayChain`).
+            hold_until: When given, upstreams start once it is set, or `hold_at_most_s` after
+                `__aenter__`, whichever comes first (a gateway first answers its client, then
+                spends the CPU that starting servers takes).
+            hold_at_most_s: The longest the first starts wait for `hold_until`.
 
         Raises:
             ValueError: `start_concurrency` or `max_restarts` is not a positive integer.
@@ -138,6 +144,8 @@ class UpstreamPool:
                 raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
         self._max_restarts = max_restarts
         self._chain = chain
+        self._hold_until = hold_until
+        self._hold_at_most_s = hold_at_most_s
         self.settings = config.settings
         self._starting = anyio.CapacityLimiter(start_concurrency)
         self._slots = {name: _Slot(name, server) for name, server in config.enabled_servers().items()}
@@ -238,6 +246,9 @@ class UpstreamPool:
     async def _supervise(self, slot: _Slot) -> None:
         try:
             with slot.scope:
+                if self._hold_until is not None:
+                    with anyio.move_on_after(self._hold_at_most_s):
+                        await self._hold_until.wait()
                 await self._keep_connected(slot)
         finally:
             self._running -= 1

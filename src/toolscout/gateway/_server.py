@@ -68,6 +68,8 @@ __all__ = ["Gateway"]
 logger = logging.getLogger("toolscout.gateway")
 
 _MAX_LISTEN_STREAMS = 4096
+_UPSTREAMS_WAIT_FOR_FIRST_ANSWER_S = 0.5
+"""Upstreams start after the first ``tools/list`` or call is answered, or this long after start-up at most."""
 
 
 class Gateway:
@@ -122,8 +124,15 @@ class Gateway:
         self.scout = ToolScout(
             (), activity=self.activity, settings=settings, store=self.store, executor=self._execute, offload=offload
         )
+        # Answer the first client before the upstream servers' start-up competes for the CPU.
+        self._answered = anyio.Event()
         self.pool = UpstreamPool(
-            config, on_change=self._tools_changed, start_concurrency=start_concurrency, chain=self.chain
+            config,
+            on_change=self._tools_changed,
+            start_concurrency=start_concurrency,
+            chain=self.chain,
+            hold_until=None if wait_for_upstreams else self._answered,
+            hold_at_most_s=_UPSTREAMS_WAIT_FOR_FIRST_ANSWER_S,
         )
         self._wait_for_upstreams = wait_for_upstreams
         self.identities = Identities(settings, transport)
@@ -213,10 +222,12 @@ class Gateway:
         bridge = self.scout.settings.bridge_names
         assembly = await self._assemble(self._caller(ctx))
         tools = [mcp_tool(tool, bridge, offloading=offloading) for tool in assembly.tools]
+        self._answered.set()
         # The list varies by session and token and changes on reveal: never cache it.
         return ListToolsResult(tools=tools, ttl_ms=0, cache_scope="private")
 
     async def _call_tool(self, ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams) -> CallToolResult:
+        self._answered.set()  # a client calling before listing: its call may need an upstream
         caller = self._caller(ctx)
         self.activity.label_session(caller.session_id, caller.principal)
         await self.reaper.touch(caller.session_id, caller.lifetime)
