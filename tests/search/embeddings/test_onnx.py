@@ -55,6 +55,20 @@ def test_the_packaged_model_is_quantized_once_into_the_cache_and_read_back(tmp_p
     np.testing.assert_array_equal(first.embed_query("send an email"), second.embed_query("send an email"))
 
 
+def test_a_new_build_replaces_the_builds_of_other_versions(tmp_path: Path) -> None:
+    models = tmp_path / "models"
+    models.mkdir()
+    older = models / f"all-MiniLM-L6-v2-{onnx.MODEL_SHA256[:16]}-dynamic-int8-r0-ort1.0.0-onnx1.0.0.onnx"
+    older.write_bytes(b"an older build")
+    unrelated = models / "someone-elses-model.onnx"
+    unrelated.write_bytes(b"not ours")
+
+    onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path)
+
+    assert not older.exists() and unrelated.exists()
+    assert len(list(models.glob("all-MiniLM-L6-v2-*.onnx"))) == 1
+
+
 def test_a_damaged_cached_model_is_rebuilt(tmp_path: Path) -> None:
     model_id = onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path).model_id
     [cached] = (tmp_path / "models").iterdir()

@@ -2,16 +2,17 @@
 
 The packaged ``model.onnx`` stores int8 weights but dequantizes them when onnxruntime loads it, so
 every matrix product runs in fp32, as torch's would. `int8_model` folds those weights (onnxruntime's
-basic graph optimisation), then quantizes the attention projections and the feed-forward input
-projections with onnxruntime's dynamic quantization: int8 weights per output channel, activations
-scaled per run (one text per run, so a text's vector never depends on other texts). The
-feed-forward output projections stay fp32: their inputs carry the GELU's outliers, and quantizing
-them too drops 1–4 % of catalog texts below cosine 0.99 of the fp32 model (``bench/embedders.py``
-shows the speed, ``tests/search/embeddings/test_onnx.py`` the cosines).
+basic graph optimisation), then quantizes the matrix products with onnxruntime's dynamic
+quantization: int8 weights per output channel, activations scaled per run (one text per run, so a
+text's vector never depends on other texts). The feed-forward output projections of the first
+three layers stay fp32: their inputs carry the GELU's largest outliers, and quantizing them too
+drops 1–4 % of catalog texts below cosine 0.99 of the fp32 model, while the last three cost
+nothing measurable (``bench/embedders.py`` shows the speed, ``tests/search/embeddings/test_onnx.py``
+the cosines).
 
 Built once per source model and library versions (a few seconds), written atomically under
-``<cache>/models/`` with a sha256 trailer (a damaged file is rebuilt); any failure is logged and
-the caller runs the packaged model as it is.
+``<cache>/models/`` with a sha256 trailer (a damaged file is rebuilt), replacing the builds of
+other versions; any failure is logged and the caller runs the packaged model as it is.
 """
 
 from __future__ import annotations
@@ -30,12 +31,13 @@ __all__ = ["RECIPE", "int8_model"]
 
 logger = logging.getLogger("toolscout.search")
 
-RECIPE = "dynamic-int8-r1"
+RECIPE = "dynamic-int8-r2"
 """Names this module's quantization recipe; a change of recipe must change it (it keys the cache)."""
 
 _BUILD_LOCK = threading.Lock()
 _DIGEST_BYTES = 32
 _FFN_HIDDEN = 1536  # all-MiniLM-L6-v2's feed-forward width: a (1536, 384) weight is a feed-forward output projection
+_FP32_FFN_OUTPUTS = 3  # the first layers' feed-forward output projections, kept fp32
 
 
 def int8_model(source: Path, source_sha256: str, cache_root: Path) -> bytes | None:
@@ -70,11 +72,12 @@ def int8_model(source: Path, source_sha256: str, cache_root: Path) -> bytes | No
                 _fold_weights(source, folded)
                 model = onnx.load(str(folded))
                 weights = {item.name: tuple(item.dims) for item in model.graph.initializer}
-                keep_fp32 = [
+                ffn_outputs = [  # in graph order, which is layer order
                     node.name
                     for node in model.graph.node
                     if node.op_type == "MatMul" and weights.get(node.input[1], (0,))[0] == _FFN_HIDDEN
                 ]
+                keep_fp32 = ffn_outputs[:_FP32_FFN_OUTPUTS]
                 root = logging.getLogger()
                 root.addFilter(_not_the_quantizer)
                 try:
@@ -93,6 +96,7 @@ def int8_model(source: Path, source_sha256: str, cache_root: Path) -> bytes | No
             logger.warning("the ONNX embedder runs its matrix products in fp32 (slower): quantizing failed: %s", exc)
             return None
         _store(cached, built)
+        _forget_older_builds(cached, source_sha256)
         return built
 
 
@@ -108,6 +112,13 @@ def _fold_weights(source: Path, target: Path) -> None:
 def _not_the_quantizer(record: logging.LogRecord) -> bool:
     """Drops the quantizer's advice to its own users (pre-processing), which it logs on the root logger."""
     return f"onnxruntime{os.sep}quantization" not in record.pathname
+
+
+def _forget_older_builds(current: Path, source_sha256: str) -> None:
+    """Delete models built from the same source by other recipes or library versions (each ~30 MB)."""
+    for older in current.parent.glob(f"all-MiniLM-L6-v2-{source_sha256[:16]}-*.onnx"):
+        if older != current:
+            older.unlink(missing_ok=True)
 
 
 def _read(path: Path) -> bytes | None:
