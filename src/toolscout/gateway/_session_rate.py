@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable
 
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -32,14 +31,12 @@ _MAX_IDLE_BUCKETS = 10_000
 class SessionRate:
     """Wraps the ``/mcp`` app; answers ``429`` to a caller opening sessions faster than `per_minute` (module docs)."""
 
-    def __init__(
-        self, app: ASGIApp, per_minute: int, body_limit: int, clock: Callable[[], float] = time.monotonic
-    ) -> None:
+    def __init__(self, app: ASGIApp, per_minute: int, body_limit: int) -> None:
         self._app = app
         self._per_minute = per_minute
         self._body_limit = body_limit
-        self._clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}  # caller -> (sessions left, when counted)
+        self._pruned = 0.0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
@@ -71,7 +68,7 @@ class SessionRate:
 
     def _take(self, caller: str) -> float:
         """Take one session from `caller`'s bucket: 0 if there was one, else the seconds until there is."""
-        now = self._clock()
+        now = time.monotonic()
         rate_per_s = self._per_minute / 60
         left, counted = self._buckets.get(caller, (float(self._per_minute), now))
         left = min(float(self._per_minute), left + (now - counted) * rate_per_s)
@@ -83,10 +80,11 @@ class SessionRate:
         return (1 - left) / rate_per_s
 
     def _forget_full_buckets(self, now: float) -> None:
-        """Drop buckets refilled to the brim (the same as none) once there are many, so memory stays bounded."""
-        if len(self._buckets) <= _MAX_IDLE_BUCKETS:
+        """Drop buckets refilled to the brim (the same as none) once there are many, at most once a second."""
+        if len(self._buckets) <= _MAX_IDLE_BUCKETS or now - self._pruned < 1.0:
             return
-        refill_s = 60.0
+        self._pruned = now
+        refill_s = 60.0  # an untouched bucket is full again after a minute
         self._buckets = {
             caller: (left, counted) for caller, (left, counted) in self._buckets.items() if now - counted < refill_s
         }

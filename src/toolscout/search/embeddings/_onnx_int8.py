@@ -115,10 +115,13 @@ def _not_the_quantizer(record: logging.LogRecord) -> bool:
 
 
 def _forget_older_builds(current: Path, source_sha256: str) -> None:
-    """Delete models built from the same source by other recipes or library versions (each ~30 MB)."""
+    """Delete models built from the same source by other recipes or library versions (each ~30 MB), if allowed."""
     for older in current.parent.glob(f"all-MiniLM-L6-v2-{source_sha256[:16]}-*.onnx"):
         if older != current:
-            older.unlink(missing_ok=True)
+            try:
+                older.unlink(missing_ok=True)
+            except OSError as exc:
+                logger.info("cannot delete an older int8 embedding model %s: %s", older, exc)
 
 
 def _read(path: Path) -> bytes | None:
