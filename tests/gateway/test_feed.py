@@ -44,13 +44,7 @@ async def test_a_dropped_listener_reconnects_and_hears_later_changes(redis_url: 
     import redis
 
     first, second = RedisFeed(redis_url, timeout_s=2), RedisFeed(redis_url, timeout_s=2)
-    heard: list[str] = []
-    arrived = anyio.Event()
-
-    async def deliver(session_id: str) -> None:
-        heard.append(session_id)
-        arrived.set()
-
+    heard, arrived, deliver = recording()
     admin = redis.Redis.from_url(redis_url)
     with anyio.fail_after(LIMIT_S):
         async with anyio.create_task_group() as group:
@@ -106,13 +100,7 @@ async def test_a_listener_whose_link_goes_silent_reconnects_and_hears_later_chan
     import redis
 
     proxy = FreezingProxy(int(redis_url.rsplit(":", 1)[1].split("/")[0]))
-    heard: list[str] = []
-    arrived = anyio.Event()
-
-    async def deliver(session_id: str) -> None:
-        heard.append(session_id)
-        arrived.set()
-
+    heard, arrived, deliver = recording()
     admin = redis.Redis.from_url(redis_url)
     with anyio.fail_after(LIMIT_S):
         async with anyio.create_task_group() as group:
@@ -156,6 +144,18 @@ async def test_a_quiet_healthy_link_is_kept(redis_url: str, caplog: pytest.LogCa
 async def test_any_other_store_gets_a_local_feed() -> None:
     for spec in (None, "memory", "/var/lib/toolscout/sessions.sqlite3", "sqlite:///x.db"):
         assert isinstance(open_feed(spec, timeout_s=1), LocalFeed)
+
+
+def recording() -> tuple[list[str], anyio.Event, Deliver]:
+    """A `Deliver` that records each session id it is given and sets the event."""
+    heard: list[str] = []
+    arrived = anyio.Event()
+
+    async def deliver(session_id: str) -> None:
+        heard.append(session_id)
+        arrived.set()
+
+    return heard, arrived, deliver
 
 
 async def subscribed(redis_url: str, *, listeners: int) -> None:
