@@ -78,7 +78,7 @@ class Upstream:
         self._on_tools_changed = on_tools_changed
         self._chain = chain
         self.reach: tuple[str, ...] = ()
-        """The gateways this upstream says it reaches, itself first (empty: not a toolscout HTTP gateway)."""
+        """Digests of the gateways this upstream reaches, its own first (empty: not a toolscout HTTP gateway)."""
         self._repairs = RepairLog()
         self._closing = anyio.Event()
         self._lost = anyio.Event()

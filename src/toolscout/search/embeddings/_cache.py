@@ -8,8 +8,9 @@ import os
 import tempfile
 import threading
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -17,7 +18,7 @@ import platformdirs
 
 from ._base import Embedder, EmbeddingError, Vectors
 
-__all__ = ["EmbeddingCache", "default_cache_dir"]
+__all__ = ["EmbeddingCache", "default_cache_dir", "write_atomically"]
 
 logger = logging.getLogger("toolscout.search")
 
@@ -96,23 +97,37 @@ class EmbeddingCache:
         others = [key for key in entries if key not in keep][: max(0, self._max_entries - len(keep))]
         ordered = [key for key in entries if key in keep] + others
         path = self.path_for(model_id)
+
+        def write(file: BinaryIO) -> None:
+            np.savez(
+                file,
+                keys=np.frombuffer(b"".join(ordered), dtype=np.uint8).reshape(-1, _KEY_BYTES),
+                vectors=np.stack([entries[key] for key in ordered]).astype(np.float32),
+            )
+
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".npz")
+            write_atomically(path, write)
         except OSError:
             logger.warning("cannot write embedding cache %s; embeddings will be recomputed next time", path)
-            return
-        try:
-            with os.fdopen(handle, "wb") as file:
-                np.savez(
-                    file,
-                    keys=np.frombuffer(b"".join(ordered), dtype=np.uint8).reshape(-1, _KEY_BYTES),
-                    vectors=np.stack([entries[key] for key in ordered]).astype(np.float32),
-                )
-            os.replace(temporary, path)
-        except OSError:
-            logger.warning("cannot write embedding cache %s; embeddings will be recomputed next time", path)
-            Path(temporary).unlink(missing_ok=True)
+
+
+def write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Create `path`'s folder, then `write` a temporary file beside `path` and rename it to `path`.
+
+    Readers see the old file or the whole new one, never a part. The temporary file is removed on failure.
+
+    Raises:
+        OSError: The folder or file cannot be written.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            write(file)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def _checked(embedder: Embedder, texts: list[str]) -> Vectors:

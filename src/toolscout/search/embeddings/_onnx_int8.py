@@ -27,6 +27,8 @@ from pathlib import Path
 
 import onnxruntime
 
+from ._cache import write_atomically
+
 __all__ = ["RECIPE", "int8_model"]
 
 logger = logging.getLogger("toolscout.search")
@@ -136,14 +138,7 @@ def _read(path: Path) -> bytes | None:
 
 def _store(path: Path, data: bytes) -> None:
     """Write `data` and its sha256 to `path` atomically; a cache that cannot be written only costs a rebuild."""
-    temporary: str | None = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".part")
-        with os.fdopen(handle, "wb") as out:
-            out.write(data + hashlib.sha256(data).digest())
-        os.replace(temporary, path)
+        write_atomically(path, lambda file: file.write(data + hashlib.sha256(data).digest()))
     except OSError as exc:
         logger.warning("cannot cache the int8 embedding model in %s: %s", path.parent, exc)
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
