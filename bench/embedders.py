@@ -9,7 +9,7 @@ threads (the ONNX default: half the CPUs): ``onnx`` (the default: int8 matrix pr
 built once from the packaged file and cached), ``onnx-fp32`` (the packaged file run as it is,
 which computes in fp32) and ``sentence-transformers`` (torch, fp32). Loading (import plus model)
 is timed in fresh processes; for ``onnx`` once with an empty cache (the one-time build) and once
-with the built model cached.
+with the built model cached. Each ONNX vector is compared with torch's for the same text (cosine).
 The query rows time `tool_search`'s engine on that catalog: lexical
 and hybrid (query embedding plus fusion) p50/p95 over the BFCL requests.
 """
@@ -25,9 +25,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import numpy as np
 from bfcl import load_bfcl
 
 from toolscout import Catalog, ToolSpec
@@ -76,22 +78,30 @@ def make(backend: str, threads: int) -> Embedder:
     return embedder
 
 
-def embed_interleaved(size: int, threads: int, chunk: int = 50) -> dict[str, float]:
-    """Seconds each backend takes for the same `size` texts, embedded in alternating chunks.
+def embed_interleaved(size: int, threads: int, chunk: int = 50) -> tuple[dict[str, float], dict[str, Any]]:
+    """Seconds each backend takes for the same `size` texts, embedded in alternating chunks, and the
+    cosine of each ONNX vector to torch's (the fp32 model's) for the same text.
 
-    Alternating keeps both backends under the same machine load, which moves on a shared host.
+    Alternating keeps the backends under the same machine load, which moves on a shared host.
     """
     embedders = {backend: make(backend, threads) for backend in BACKENDS}
     for embedder in embedders.values():
         embedder.embed_documents(["warm up"])
     texts = [tool_text(tool) for tool in catalog_of(size)]
     seconds = dict.fromkeys(BACKENDS, 0.0)
+    vectors: dict[str, list[Any]] = {backend: [] for backend in BACKENDS}
     for start in range(0, len(texts), chunk):
         for backend, embedder in embedders.items():
             began = time.perf_counter()
-            embedder.embed_documents(texts[start : start + chunk])
+            vectors[backend].append(embedder.embed_documents(texts[start : start + chunk]))
             seconds[backend] += time.perf_counter() - began
-    return seconds
+    reference = np.concatenate(vectors["sentence-transformers"])
+    cosines = {
+        backend: (np.concatenate(vectors[backend]) * reference).sum(axis=1)
+        for backend in BACKENDS
+        if backend != "sentence-transformers"
+    }
+    return seconds, cosines
 
 
 def queries(size: int, count: int) -> dict[str, dict[str, float]]:
@@ -143,7 +153,7 @@ def main() -> None:
             loads.setdefault("onnx-build" if backend == "onnx" else backend, seconds_taken)
             loads[backend] = seconds_taken
             print(backend, "load", seconds_taken, flush=True)
-    seconds = embed_interleaved(args.tools, threads)
+    seconds, cosines = embed_interleaved(args.tools, threads)
     print("embed", seconds, flush=True)
     latency = queries(args.tools, args.queries)
     onnx, fp32, torch = seconds["onnx"], seconds["onnx-fp32"], seconds["sentence-transformers"]
@@ -162,6 +172,13 @@ def main() -> None:
         f"ONNX vs torch: embedding {torch / onnx:.2f}× faster (the packaged file as it is: {torch / fp32:.2f}×), "
         f"loading {loads['sentence-transformers'] / loads['onnx']:.1f}× faster; the first load, which builds "
         f"the int8 model, took {loads['onnx-build']:.2f} s.",
+        "",
+        "Cosine of each ONNX vector to torch's (the fp32 model) for the same text: "
+        + "; ".join(
+            f"{backend} worst {cosine.min():.4f}, {float((cosine < 0.99).mean()):.2%} of texts below 0.99"
+            for backend, cosine in cosines.items()
+        )
+        + ".",
         "",
         f"Query latency on the {args.tools:,}-tool catalog ({args.queries} BFCL requests, ONNX embedder):",
         "",
