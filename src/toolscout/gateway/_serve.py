@@ -4,7 +4,8 @@ A first SIGINT or SIGTERM, whenever it comes (even while upstreams are still sta
 stops the gateway cleanly: over HTTP no new connection is accepted and calls in flight get
 `SHUTDOWN_GRACE_S` to finish; then every upstream session is closed and its process group
 reaped, the offload store's temporary folder removed, and the process exits 0. A second
-signal skips the grace.
+signal skips the grace. While serving, the process keeps its long-lived objects out of the
+garbage collector's full passes (see `keep_heap_settled`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .._types import Transport
 from ..observe._tracing import install_provider_from_environment
 from ._chain import GatewayChain
 from ._config import GatewayConfig
+from ._heap import keep_heap_settled
 from ._http import MCP_PATH, http_app
 from ._selfref import check_not_self_referencing
 from ._server import Gateway
@@ -125,6 +127,7 @@ async def _serve(
             async with Gateway(
                 config, transport=transport, wait_for_upstreams=wait_for_upstreams, chain=chain
             ) as gateway:
+                group.start_soon(keep_heap_settled, gateway.pool.started, name="heap settling")
                 if transport == "stdio":
                     await serve_stdio(gateway)
                 else:
