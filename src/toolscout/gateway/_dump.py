@@ -9,13 +9,12 @@ read it and two dumps of unchanged servers are byte-identical.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
 
+from .._files import write_atomically
 from .._types import JsonObject
 from ..catalog import Catalog, ToolSpec
 from ._config import GatewayConfig, ServerConfig
@@ -65,15 +64,7 @@ class CatalogDump:
         """Write the catalog file (atomically: a reader never sees half a file)."""
         target = Path(path)
         text = json.dumps(self.definitions(), indent=2, ensure_ascii=False) + "\n"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(temp, target)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        write_atomically(target, lambda file: file.write(text.encode()))
 
 
 def mcp_definition(tool: ToolSpec) -> JsonObject:

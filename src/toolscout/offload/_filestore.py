@@ -14,6 +14,7 @@ from collections import OrderedDict, deque
 from pathlib import Path
 
 from .._errors import StoreError
+from .._files import write_atomically
 from ..session._base import check_session_id
 from ._handles import is_handle, new_handle
 from ._store import OutputKind, OutputMeta, OutputMissing
@@ -263,17 +264,10 @@ def _folder_name(session_id: str) -> str:
 
 
 def _write(folder: Path, name: str, data: bytes) -> None:
-    """Write `data` to `folder/name` atomically, refusing to follow or replace a link."""
-    final = folder / name
-    temporary = folder / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"
+    """Write `data` to `folder/name` atomically (the new file replaces a link there, never follows it)."""
     try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-        os.replace(temporary, final)
+        write_atomically(folder / name, lambda file: file.write(data))
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
         raise StoreError(f"cannot write a stored output: {exc.strerror or exc}") from None
 
 

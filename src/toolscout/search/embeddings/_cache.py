@@ -5,10 +5,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import tempfile
 import threading
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -16,9 +15,10 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
+from ..._files import write_atomically
 from ._base import Embedder, EmbeddingError, Vectors
 
-__all__ = ["EmbeddingCache", "default_cache_dir", "write_atomically"]
+__all__ = ["EmbeddingCache", "default_cache_dir"]
 
 logger = logging.getLogger("toolscout.search")
 
@@ -109,25 +109,6 @@ class EmbeddingCache:
             write_atomically(path, write)
         except OSError:
             logger.warning("cannot write embedding cache %s; embeddings will be recomputed next time", path)
-
-
-def write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
-    """Create `path`'s folder, then `write` a temporary file beside `path` and rename it to `path`.
-
-    Readers see the old file or the whole new one, never a part. The temporary file is removed on failure.
-
-    Raises:
-        OSError: The folder or file cannot be written.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            write(file)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _checked(embedder: Embedder, texts: list[str]) -> Vectors:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import onnxruntime
 
-from ._cache import write_atomically
+from ..._files import write_atomically
 
 __all__ = ["RECIPE", "int8_model"]
 
