@@ -26,6 +26,9 @@ __all__ = ["ExactNames", "bare_name"]
 _SEPARATORS = re.compile(r"__|[.:/]")
 _QUOTED = re.compile(r"`([^`\n]{1,256})`|\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'")
 _IDENTIFIER_HINT = re.compile(r"[_.:/]|[a-z][A-Z]")
+# Whether a query may hold an identifier-like part, without splitting it: a dot counts only when a
+# character a tool name may hold follows it (not a sentence's full stop).
+_QUERY_HINT = re.compile(r"[_:/]|[a-z][A-Z]|\.[^\s.,;!?'\"`“”‘’]")
 _EDGE = "`'\"“”‘’ \t\r\n"
 _PREFIX_SEPARATORS = "_.:/-"
 
@@ -62,7 +65,7 @@ class ExactNames:
 
     def mentions(self, query: str, mask: npt.NDArray[np.bool_] | None = None) -> list[int]:
         """Positions of the tools named by identifier-like parts of a longer `query`, in order of mention."""
-        if " " not in query.strip() or not _IDENTIFIER_HINT.search(query):
+        if " " not in query.strip() or not _QUERY_HINT.search(query):
             return []
         parts = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(query)] + query.split()
         return self._lookup([part for part in parts if _looks_like_identifier(part)], mask)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Callable, Sequence, Set
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Protocol, TypeAlias
 
 import numpy as np
@@ -40,7 +40,7 @@ from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
 from ._regex import RegexIndex
 from ._suggest import NameSuggester
 from ._synonyms import ACTION_GROUPS, ActionSynonyms, Translation, Translations, default_translations
-from ._tokenize import STOPWORDS, stem, tokenize, without_request_frames, words
+from ._tokenize import STOPWORDS, stem, without_request_frames, words
 
 __all__ = ["DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
 
@@ -192,8 +192,10 @@ class ToolIndex:
 
     def rank(self, query: str, *, allowed: Set[str] | None = None, depth: int = 50) -> Ranking:
         """The lexical ranking without cutoffs: up to `depth` ``(name, score)`` pairs, best first, score > 0."""
-        mask = self._mask(allowed)
-        scores = self._lexical.scores(self._terms(query))
+        return self._rank(self._terms(query), self._mask(allowed), depth)
+
+    def _rank(self, terms: QueryTerms, mask: npt.NDArray[np.bool_] | None, depth: int) -> Ranking:
+        scores = self._lexical.scores(terms)
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
         order = _top(scores, depth, self._name_rank)
@@ -234,8 +236,9 @@ class ToolIndex:
             logger.warning("dense ranking failed; serving lexical results", exc_info=True)
             return None
         # Fusion gets lexical scores as a share of the best the query's words allow, above the floor.
-        ideal = self._lexical.ideal(self._terms(query)) or 1.0
-        ranking = self.rank(query, allowed=allowed, depth=depth)
+        terms = self._terms(query)
+        ideal = self._lexical.ideal(terms) or 1.0
+        ranking = self._rank(terms, mask, depth)
         lexical = [(name, score / ideal) for name, score in ranking if score >= self.config.floor * ideal]
         fused = self._fuse(lexical, dense)
         whole = self._exact.whole(query, mask)
@@ -284,11 +287,16 @@ class ToolIndex:
         if translation.ignored:
             dropped = {vocabulary.get(stem(word)) for word in translation.ignored}
             kept = {i: weight for i, weight in terms.weights.items() if i not in dropped}
-            terms = replace(terms, weights=kept, words=tuple(i for i in terms.words if i not in dropped))
+            terms = QueryTerms(
+                weights=kept,
+                words=tuple(i for i in terms.words if i not in dropped),
+                unknown=terms.unknown,
+                stems=terms.stems,
+            )
         weights = dict(terms.weights)
         expansions = [(word, self.config.translation_weight) for word in translation.terms]
         if self.config.synonym_weight:
-            expansions += [(word, self.config.synonym_weight) for word in self._synonyms.expand(tokenize(query))]
+            expansions += [(word, self.config.synonym_weight) for word in self._synonyms.expand(terms.stems)]
         for synonym, weight in expansions:
             found = vocabulary.get(synonym)
             if found is not None and found not in weights:
@@ -303,7 +311,7 @@ class ToolIndex:
             if match is not None and corrected is not None and corrected not in weights:
                 weights[corrected] = self.config.fuzzy_weight * match.similarity
         corrections = tuple(i for i in weights if i not in terms.weights and i not in synonyms)
-        return replace(terms, weights=weights, words=terms.words + corrections)
+        return QueryTerms(weights=weights, words=terms.words + corrections, unknown=terms.unknown, stems=terms.stems)
 
     def _mask(self, allowed: Set[str] | None) -> npt.NDArray[np.bool_] | None:
         if allowed is None:

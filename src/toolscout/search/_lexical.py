@@ -103,6 +103,8 @@ class QueryTerms:
     """The ids of the single-word terms (a subset of `weights`)."""
     unknown: tuple[str, ...]
     """Query words (stemmed) that no tool contains."""
+    stems: tuple[str, ...] = ()
+    """Every search term of the query, in order (`tokenize`)."""
 
 
 class LexicalIndex:
@@ -155,9 +157,11 @@ class LexicalIndex:
     def query_terms(self, query: str) -> QueryTerms:
         """Map `query` onto the vocabulary: word ids, adjacent-pair ids, and the unknown words."""
         vocabulary = self.vocabulary
-        terms = tokenize(query)
+        stems = tokenize(query)
+        terms = stems
         # A number standing alone ("error 404", "2024") counts only when some tool's text has it.
-        numbers = set(tokenize(" ".join(_STANDALONE_NUMBER.findall(query))))
+        standalone = _STANDALONE_NUMBER.findall(query)
+        numbers = set(tokenize(" ".join(standalone))) if standalone else set()
         if numbers:
             terms = [term for term in terms if term not in numbers or term in vocabulary] or terms
         ids = [vocabulary.get(term, -1) for term in terms]
@@ -172,18 +176,18 @@ class LexicalIndex:
             if pair is not None:
                 weights[pair] = 1.0
         unknown = tuple(dict.fromkeys(term for term, i in zip(terms, ids, strict=True) if i < 0))
-        return QueryTerms(weights=weights, words=words, unknown=unknown)
+        return QueryTerms(weights=weights, words=words, unknown=unknown, stems=tuple(stems))
 
     def scores(self, terms: QueryTerms) -> FloatArray:
         """Score every tool for `terms`; 0 means no term matched."""
         if not terms.weights:
             return np.zeros(self.size, dtype=np.float64)
-        out = self._scores.sum(terms.weights, self.size)
+        parts = [(self._scores, terms.weights)]
         if self.config.description_coverage and terms.words:
             word_weights = {i: terms.weights[i] for i in terms.words}
-            total = sum(self.idf[i] * w for i, w in word_weights.items())
-            out += self.config.description_coverage * total * self._coverage.sum(word_weights, self.size)
-        return out
+            scale = self.config.description_coverage * sum(self.idf[i] * w for i, w in word_weights.items())
+            parts.append((self._coverage, {i: scale * w for i, w in word_weights.items()}))
+        return _weighted_sum(parts, self.size)
 
     def ideal(self, terms: QueryTerms) -> float:
         """An upper bound of the score of a tool that matches every word of `terms` well."""
@@ -278,15 +282,26 @@ class _Columns:
         """The column of every entry."""
         return np.repeat(np.arange(len(self.indptr) - 1, dtype=np.int64), self.counts)
 
-    def sum(self, weights: Mapping[int, float], size: int) -> FloatArray:
-        """Sum the weighted columns `weights` (column -> weight) into one dense vector over the `size` tools."""
+    def slices(self, weights: Mapping[int, float]) -> list[tuple[int, int]]:
+        """The ``(start, end)`` entries of each column of `weights`, in its order."""
         bounds = self.bounds
-        slices = [(bounds[column], bounds[column + 1]) for column in weights]
-        lengths = [end - start for start, end in slices]
-        if not any(lengths):
-            return np.zeros(size, dtype=np.float64)
-        docs = np.concatenate([self.docs[start:end] for start, end in slices])
-        values = np.concatenate([self.values[start:end] for start, end in slices])
-        scale = np.repeat(np.fromiter(weights.values(), dtype=np.float64, count=len(weights)), lengths)
-        summed = np.bincount(docs, weights=values * scale, minlength=size)
-        return summed.astype(np.float64, copy=False)
+        return [(bounds[column], bounds[column + 1]) for column in weights]
+
+
+def _weighted_sum(parts: Sequence[tuple[_Columns, Mapping[int, float]]], size: int) -> FloatArray:
+    """Sum weighted columns (per matrix: column -> weight) into one dense vector over the `size` tools."""
+    docs: list[IntArray] = []
+    values: list[FloatArray] = []
+    weights: list[float] = []
+    lengths: list[int] = []
+    for matrix, column_weights in parts:
+        for start, end in matrix.slices(column_weights):
+            docs.append(matrix.docs[start:end])
+            values.append(matrix.values[start:end])
+            lengths.append(end - start)
+        weights.extend(column_weights.values())
+    if not any(lengths):
+        return np.zeros(size, dtype=np.float64)
+    scale = np.repeat(np.asarray(weights, dtype=np.float64), lengths)
+    summed = np.bincount(np.concatenate(docs), weights=np.concatenate(values) * scale, minlength=size)
+    return summed.astype(np.float64, copy=False)
