@@ -2,12 +2,12 @@
 
 CPython's full (generation 2) collection walks every container object the process holds: the
 imported SDKs, the catalog and its index, every session. Under load it runs every couple of
-seconds and stops every client for as long as the walk takes (50-130 ms in ``bench/abuse.py``,
-most of the well-behaved clients' p99). Frozen objects (`gc.freeze`) are skipped by those walks,
-so `keep_heap_settled` freezes what is alive once the gateway has started, freezes newcomers
-early when a full pass takes longer than a budget (a flood of sessions), and now and then thaws
-everything for one full collection, so what died among the frozen objects is reclaimed (frozen
-objects are otherwise never collected: this bounds it to one interval's worth).
+seconds and stops every client for as long as the walk takes (up to 165 ms when timed during
+``bench/abuse.py``: most of the well-behaved clients' p99). Frozen objects (`gc.freeze`) are
+skipped by those walks, so `keep_heap_settled` freezes what is alive once the gateway has started,
+freezes newcomers early when a full pass takes longer than a budget (a flood of sessions), and now
+and then thaws everything for one full collection, so what died among the frozen objects is
+reclaimed (frozen objects are otherwise never collected: this bounds it to one interval's worth).
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
+
+__all__ = ["keep_heap_settled", "settle_heap"]
 
 logger = logging.getLogger(__name__)
 
