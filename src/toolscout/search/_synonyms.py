@@ -199,8 +199,9 @@ class Translations:
     def _languages(query_words: list[str]) -> tuple[bool, list[str]]:
         """The languages a Latin-script query may be in, and whether they were detected by its function words.
 
-        Detected: those with the most function words in it, if more than its English ones. With no
-        function words at all, every language is tried (whether detected or not).
+        Detected: those with the most function words in it, if more than its English ones. As many
+        as its English ones: those are tried, not detected. With no function words at all, every
+        language is tried.
         """
         english = 0
         counts = dict.fromkeys(_SNOWBALL, 0)
@@ -209,9 +210,9 @@ class Translations:
                 counts[lang] += 1
             english += word in STOPWORDS and word not in _FUNCTION_WORD_LANGUAGES
         best = max(counts.values())
-        if best > english:
-            return True, [lang for lang, count in counts.items() if count == best]
-        return False, [] if english or best else list(_SNOWBALL)
+        if best and best >= english:
+            return best > english, [lang for lang, count in counts.items() if count == best]
+        return False, [] if english else list(_SNOWBALL)
 
     def _compound_heads(self, query_words: list[str]) -> list[int]:
         """Concepts named by the last part of a German compound (``projektordner`` -> ``ordner``)."""
