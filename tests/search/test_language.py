@@ -67,7 +67,7 @@ def test_a_request_in_a_language_the_embedder_does_not_know_ranks_as_lexical_sea
 
     for query in (
         "muestra todas las filas de la base de datos del roadmap con estado In Review",
-        "server.log 有多大，最后一次修改是什么时候？",
+        "这个日志文件有多大，最后一次修改是什么时候？",
         "明天在里斯本需要带伞吗？",
     ):
         assert names(hybrid, query) == names(lexical, query), query

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from importlib import resources
+
 import pytest
 
 from toolscout import Catalog, ConfigError, ToolSpec
@@ -98,3 +100,47 @@ def test_posting_and_notifying_mean_sending_and_tell_me_only_frames_a_request(qu
     hits = build_index(MESSAGING).search(query, limit=2, mode="lexical").hits
 
     assert hits[0].name == expected
+
+
+FILES = Catalog(
+    [
+        ToolSpec(name="files__delete", description="Remove a file, or a directory with everything inside it."),
+        ToolSpec(name="mail__delete", description="Move messages to the trash folder."),
+        ToolSpec(name="mail__move", description="Move messages between folders."),
+        ToolSpec(name="clock__now", description="The time now in a timezone."),
+        ToolSpec(name="chat__send", description="Send a message to a channel."),
+        ToolSpec(name="chat__history", description="Read the latest messages of a channel."),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "delete the folder build/",
+        "borra la carpeta build/",
+        "удали папку build/",
+        "删除 build/ 文件夹",
+        "lösch den Ordner build/",
+    ],
+)
+def test_a_folder_is_a_directory_and_a_translated_action_expands_like_its_english_word(query: str) -> None:
+    assert build_index(FILES).search(query).hits[0].name == "files__delete"
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("告诉我现在东京几点", "clock__now"),
+        ("在频道里告诉团队构建通过了", "chat__send"),
+    ],
+)
+def test_tell_me_only_frames_a_request_in_chinese_too(query: str, expected: str) -> None:
+    assert build_index(FILES).search(query).hits[0].name == expected
+
+
+def test_tell_me_in_chinese_asks_for_what_was_said_rather_than_to_send_something() -> None:
+    sample = Catalog.from_file(str(resources.files("toolscout") / "data" / "sample_catalog.json"))
+    hits = build_index(sample).search("告诉我今天 #incidents 频道里都聊了什么").hits
+
+    assert hits[0].name == "slack__get_channel_history"

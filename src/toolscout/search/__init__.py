@@ -22,7 +22,7 @@ from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
 from ._regex import MAX_PATTERN_LENGTH, PatternError, RegexIndex, compile_pattern
 from ._select import ConfiguredMode, resolve_search_mode, search_engine
 from ._semantic import build_hybrid_index
-from ._synonyms import ACTION_GROUPS, ActionSynonyms
+from ._synonyms import ACTION_GROUPS, OBJECT_GROUPS, ActionSynonyms
 from ._tokenize import STOPWORDS, encode_many, stem, tokenize, words
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "LexicalConfig",
     "LexicalIndex",
     "MAX_PATTERN_LENGTH",
+    "OBJECT_GROUPS",
     "PatternError",
     "QueryTerms",
     "RegexIndex",

@@ -39,7 +39,7 @@ from ._hybrid import HybridFusion
 from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
 from ._regex import RegexIndex
 from ._suggest import NameSuggester
-from ._synonyms import ACTION_GROUPS, ActionSynonyms, Translation, Translations, default_translations
+from ._synonyms import ACTION_GROUPS, OBJECT_GROUPS, ActionSynonyms, Translation, Translations, default_translations
 from ._tokenize import STOPWORDS, stem, without_request_frames, words
 
 __all__ = ["DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
@@ -74,8 +74,8 @@ class IndexConfig:
     fuzzy_weight: float = 0.8
     """Weight of a typo- or abbreviation-corrected word, times its similarity."""
     synonym_weight: float = 0.8
-    """Weight of a conventional action word a query's word stands for ("remove" -> "delete"); 0 turns it off."""
-    synonyms: tuple[tuple[str, ...], ...] = ACTION_GROUPS
+    """Weight of a word a query's word stands for ("remove" -> "delete", "folder" -> "directory"); 0 turns it off."""
+    synonyms: tuple[tuple[str, ...], ...] = ACTION_GROUPS + OBJECT_GROUPS
     """Groups of interchangeable words (each expands to the others); add a domain's own, e.g. ``("ship", "deploy")``."""
     translation_weight: float = 1.0
     """Weight of the English word a query word in another language stands for ("删除" -> "delete"), from a
@@ -296,7 +296,8 @@ class ToolIndex:
         weights = dict(terms.weights)
         expansions = [(word, self.config.translation_weight) for word in translation.terms]
         if self.config.synonym_weight:
-            expansions += [(word, self.config.synonym_weight) for word in self._synonyms.expand(terms.stems)]
+            stems = (*terms.stems, *translation.terms)  # a translated word expands like its English word
+            expansions += [(word, self.config.synonym_weight) for word in self._synonyms.expand(stems)]
         for synonym, weight in expansions:
             found = vocabulary.get(synonym)
             if found is not None and found not in weights:

@@ -7,13 +7,14 @@ literal match still ranks first and an expansion only breaks ties or fills a gap
 
 The groups are deliberately narrow (words that name the same operation on a tool, not
 general-purpose synonyms) and English only; stems are compared, so "removing" and "removes"
-expand like "remove".
+expand like "remove". A few groups of nouns for the same thing (`OBJECT_GROUPS`: folder and
+directory, movie and film) expand the same way.
 
 `Translations` bridges languages with a small lexicon (``lexicon.txt``: the most frequent words
 of tool names and descriptions, in ten languages). A query word in another language also counts
-as the English word of its concept, so a request in Chinese or German finds English-described
-tools on the words they share; English words are never expanded, so English queries rank exactly
-as before. Words are matched by script: Chinese as jieba words, Japanese, Korean and Thai as runs
+as the English word of its concept (and expands to that word's synonyms), so a request in
+Chinese or German finds English-described tools on the words they share; English words are never
+translated. Words are matched by script: Chinese as jieba words, Japanese, Korean and Thai as runs
 of character bigrams, Russian by its stems, and Spanish, French, German and Portuguese with that
 language's Snowball stemmer, only when the query's function words say it is in that language
 (then those function words are ignored, and German compounds also match on their last word:
@@ -35,6 +36,7 @@ from ._tokenize import STOPWORDS, stem, tokenize, words
 __all__ = [
     "ACTION_GROUPS",
     "LANGUAGES",
+    "OBJECT_GROUPS",
     "ActionSynonyms",
     "Translation",
     "Translations",
@@ -58,6 +60,15 @@ ACTION_GROUPS: tuple[tuple[str, ...], ...] = (
     ("buy", "purchase"),
 )
 """Groups of words that name the same operation; each word of a group expands to the others."""
+
+OBJECT_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("folder", "directory"),
+    ("movie", "film"),
+    ("picture", "image", "photo"),
+    ("repo", "repository"),
+    ("doc", "document"),
+)
+"""Groups of nouns that name the same thing in tool descriptions; each expands to the others."""
 
 
 class ActionSynonyms:

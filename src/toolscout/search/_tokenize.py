@@ -77,8 +77,11 @@ _K = TypeVar("_K", bound=Hashable)
 IntArray = npt.NDArray[np.int64]
 
 
-# "tell me", "show us": a request's framing, not the action it asks for ("tell me the time").
-_REQUEST_FRAME = re.compile(r"\b(?:tell|give|let|help)\s+(?:me|us)\b", re.IGNORECASE)
+# "tell me", "告诉我": a request's framing, not the action it asks for ("tell me the time").
+_REQUEST_FRAME = re.compile(
+    r"\b(?:tell|give|let|help)\s+(?:me|us)\b|告诉我们?",
+    re.IGNORECASE,
+)
 
 
 def without_request_frames(query: str) -> str:
