@@ -144,3 +144,32 @@ def test_tell_me_in_chinese_asks_for_what_was_said_rather_than_to_send_something
     hits = build_index(sample).search("告诉我今天 #incidents 频道里都聊了什么").hits
 
     assert hits[0].name == "slack__get_channel_history"
+
+
+REVIEWS = Catalog(
+    [
+        ToolSpec(name="list_pull_requests", description="List the pull requests of a repository, open or closed."),
+        ToolSpec(name="add_comment", description="Comment on an issue in a repository."),
+        ToolSpec(name="search_issues", description="Search open issues of a repository by label."),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "which PRs are still open in acme/web?",
+        "¿qué PR siguen abiertos en acme/web?",
+        "quelles PR sont encore ouvertes dans acme/web ?",
+        "какие PR ещё открыты в acme/web?",
+        "acme/web에서 아직 열려 있는 PR은 뭐야?",
+    ],
+)
+def test_a_pr_is_a_pull_request_in_any_language(query: str) -> None:
+    assert build_index(REVIEWS).search(query).hits[0].name == "list_pull_requests"
+
+
+def test_a_phrase_synonym_counts_only_where_the_catalog_has_the_phrase() -> None:
+    catalog = Catalog([ToolSpec(name="pull_image", description="Pull an image."), ToolSpec(name="make_request")])
+
+    assert build_index(catalog).search("PR").hits == ()

@@ -91,3 +91,22 @@ def test_encode_many_matches_tokenize_text_by_text() -> None:
 def test_encode_many_of_wordless_texts_is_empty() -> None:
     ids, counts = encode_many(["", "...", "the of"], {})
     assert (ids.tolist(), counts.tolist()) == ([], [0, 0, 0])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("list open PRs", ["list", "open", "pr"]),
+        ("call two APIs", ["call", "two", "api"]),
+        ("fetch these URLs", ["fetch", "these", "url"]),
+        ("user IDs", ["user", "id"]),
+        ("getURLs", ["get", "url"]),
+        ("HTTPServer", ["http", "server"]),
+        ("iOS and macOS", ["i", "os", "and", "mac", "os"]),
+    ],
+)
+def test_a_plural_acronym_is_its_acronym(text: str, expected: list[str]) -> None:
+    assert words(text) == expected
+    vocabulary: dict[str, int] = {}
+    ids, _ = encode_many([text], vocabulary)
+    assert tokenize(text) == [list(vocabulary)[i] for i in ids.tolist()]

@@ -52,7 +52,10 @@ def test_a_malformed_lexicon_line_is_an_error_naming_the_line() -> None:
         pytest.param("envoie un message dans le canal", {"send", "channel"}, id="french"),
         pytest.param("lösch den Projektordner", {"delet", "folder"}, id="german-compound-head"),
         pytest.param("cambia a la segunda pestaña", {"tab"}, id="spanish-with-few-function-words"),
-        pytest.param("welches Datum ist in 45 Arbeitstagen?", {"date"}, id="german-question"),
+        pytest.param("welches Datum ist in 45 Arbeitstagen?", {"date", "busi", "day"}, id="german-question"),
+        pytest.param("¿qué fecha será dentro de 45 días laborables?", {"date", "busi", "day"}, id="spanish-phrase"),
+        pytest.param("从今天起 45 个工作日后是几号？", {"date", "busi", "day"}, id="chinese-workdays"),
+        pytest.param("quelles PR sont encore ouvertes ?", {"open"}, id="french-participle"),
     ],
 )
 def test_words_in_other_languages_stand_for_their_english_words(query: str, expected: set[str]) -> None:

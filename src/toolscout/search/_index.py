@@ -299,7 +299,7 @@ class ToolIndex:
             stems = (*terms.stems, *translation.terms)  # a translated word expands like its English word
             expansions += [(word, self.config.synonym_weight) for word in self._synonyms.expand(stems)]
         for synonym, weight in expansions:
-            found = vocabulary.get(synonym)
+            found = self._lexical.term_id(synonym)
             if found is not None and found not in weights:
                 weights[found] = weight
         synonyms = tuple(i for i in weights if i not in terms.weights)

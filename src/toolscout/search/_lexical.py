@@ -178,6 +178,15 @@ class LexicalIndex:
         unknown = tuple(dict.fromkeys(term for term, i in zip(terms, ids, strict=True) if i < 0))
         return QueryTerms(weights=weights, words=words, unknown=unknown, stems=tuple(stems))
 
+    def term_id(self, term: str) -> int | None:
+        """The id of a search term (a stem), or of a two-stem phrase written ``"left right"``, if any tool has it."""
+        left, _, right = term.partition(" ")
+        if not right:
+            return self.vocabulary.get(term)
+        vocab = len(self.vocabulary)
+        left_id, right_id = self.vocabulary.get(left), self.vocabulary.get(right)
+        return None if left_id is None or right_id is None else self._pair_column.get(left_id * vocab + right_id)
+
     def scores(self, terms: QueryTerms) -> FloatArray:
         """Score every tool for `terms`; 0 means no term matched."""
         if not terms.weights:

@@ -67,18 +67,24 @@ OBJECT_GROUPS: tuple[tuple[str, ...], ...] = (
     ("picture", "image", "photo"),
     ("repo", "repository"),
     ("doc", "document"),
+    ("pr", "pull request"),
+    ("mr", "merge request"),
 )
 """Groups of nouns that name the same thing in tool descriptions; each expands to the others."""
 
 
 class ActionSynonyms:
-    """Expands query stems to the other stems of their action group."""
+    """Expands query stems to the other stems of their group.
+
+    A group member may be a two-word phrase ("pull request"): a query word expands to it (as the
+    phrase's stems joined by a space), never the other way round.
+    """
 
     def __init__(self, groups: Iterable[Sequence[str]] = ACTION_GROUPS) -> None:
         """Index `groups` by stem (a word in several groups expands to all of them)."""
         expansions: dict[str, dict[str, None]] = {}
         for group in groups:
-            stems = [stem(word.lower()) for word in group]
+            stems = [" ".join(stem(part) for part in word.lower().split()) for word in group]
             for one in stems:
                 expansions.setdefault(one, {}).update(dict.fromkeys(s for s in stems if s != one))
         self._expansions: Mapping[str, tuple[str, ...]] = {key: tuple(found) for key, found in expansions.items()}

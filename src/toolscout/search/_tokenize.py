@@ -61,6 +61,8 @@ _UNSPACED_CHAR = re.compile(rf"[{_UNSPACED}]")
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 # ASCII identifier pieces: acronyms before a capitalised word (HTTP|Server), words, digit runs.
 _ASCII_PIECE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+# A plural acronym is its acronym: "PRs", "APIs", "URLs", "IDs" (not "P Rs", "AP Is").
+_PLURAL_ACRONYM = re.compile(r"([A-Z]{2,})s(?![a-z])")
 # Byte-level split of ASCII text: every byte that is not a word character becomes a space.
 _WORD_BYTES = (string.ascii_letters + string.digits + "_").encode()
 _NON_WORD_BYTES = bytes(c for c in range(1, 128) if c not in _WORD_BYTES)
@@ -224,7 +226,7 @@ def _terms_of_any(word: str | bytes) -> tuple[str, ...]:
 def _split_word(word: str) -> tuple[str, ...]:
     """Split one run of word characters (underscores included) into lowercase words."""
     if word.isascii():
-        return tuple(piece.lower() for piece in _ASCII_PIECE.findall(word))
+        return tuple(piece.lower() for piece in _ASCII_PIECE.findall(_PLURAL_ACRONYM.sub(r"\1", word)))
     out: list[str] = []
     for run in _UNSPACED_RUN.findall(word):
         if _HAN_RUN.fullmatch(run):
