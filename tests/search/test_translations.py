@@ -56,6 +56,8 @@ def test_a_malformed_lexicon_line_is_an_error_naming_the_line() -> None:
         pytest.param("¿qué fecha será dentro de 45 días laborables?", {"date", "busi", "day"}, id="spanish-phrase"),
         pytest.param("从今天起 45 个工作日后是几号？", {"date", "busi", "day"}, id="chinese-workdays"),
         pytest.param("quelles PR sont encore ouvertes ?", {"open"}, id="french-participle"),
+        pytest.param("führ die Unit-Tests mit pytest aus", {"run"}, id="german-separable-verb"),
+        pytest.param("把整个页面截个图", {"screenshot"}, id="chinese-split-verb"),
     ],
 )
 def test_words_in_other_languages_stand_for_their_english_words(query: str, expected: set[str]) -> None:
