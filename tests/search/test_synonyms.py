@@ -94,6 +94,8 @@ MESSAGING = Catalog(
         ("notify the channel with a message", "chat__send"),
         ("tell me the time in Tokyo", "clock__now"),
         ("let us know the time in Oslo", "clock__now"),
+        ("let the team know in the channel that the build is green", "chat__send"),
+        ("let everyone know", "chat__send"),
     ],
 )
 def test_posting_and_notifying_mean_sending_and_tell_me_only_frames_a_request(query: str, expected: str) -> None:

@@ -40,7 +40,7 @@ from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
 from ._regex import RegexIndex
 from ._suggest import NameSuggester
 from ._synonyms import ACTION_GROUPS, OBJECT_GROUPS, ActionSynonyms, Translation, Translations, default_translations
-from ._tokenize import STOPWORDS, stem, without_request_frames, words
+from ._tokenize import STOPWORDS, plain_request, stem, words
 
 __all__ = ["DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
 
@@ -279,7 +279,7 @@ class ToolIndex:
 
     def _terms(self, query: str) -> QueryTerms:
         """The query's terms, plus translations, action synonyms and typo/abbreviation corrections."""
-        query = without_request_frames(query)
+        query = plain_request(query)
         terms = self._lexical.query_terms(query)
         vocabulary = self._lexical.vocabulary
         translations = self._translations

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 import Stemmer
 
-__all__ = ["STOPWORDS", "encode_many", "stem", "tokenize", "without_request_frames", "words"]
+__all__ = ["STOPWORDS", "encode_many", "plain_request", "stem", "tokenize", "words"]
 
 STOPWORDS: frozenset[str] = frozenset(
     """a an and are as at be been being but by can could did do does for from had has have how i if in into is it
@@ -86,9 +86,17 @@ _REQUEST_FRAME = re.compile(
 )
 
 
-def without_request_frames(query: str) -> str:
-    """`query` without the verbs that only frame a request ("tell me the time" -> "the time")."""
-    return _REQUEST_FRAME.sub(" ", query)
+# "let the team know": an idiom for the verb a tool would use ("notify the team").
+_LET_KNOW = re.compile(r"\blet\s+((?:[\w#@.-]+\s+){1,3}?)know\b", re.IGNORECASE)
+
+
+def plain_request(query: str) -> str:
+    """`query` without the verbs that only frame a request, and with idioms as the verb they mean.
+
+    "tell me the time" -> "the time"; "let the team know the build is green" -> "notify the team the
+    build is green".
+    """
+    return _LET_KNOW.sub(r"notify \1", _REQUEST_FRAME.sub(" ", query))
 
 
 def words(text: str) -> list[str]:
