@@ -170,9 +170,8 @@ class LexicalIndex:
             if term in vocabulary:
                 weights[vocabulary[term]] = self.config.number_weight
         words = tuple(weights)
-        vocab = len(vocabulary)
         for left, right in pairwise(ids):
-            pair = self._pair_column.get(left * vocab + right) if left >= 0 and right >= 0 else None
+            pair = self._pair_id(left, right) if left >= 0 and right >= 0 else None
             if pair is not None:
                 weights[pair] = 1.0
         unknown = tuple(dict.fromkeys(term for term, i in zip(terms, ids, strict=True) if i < 0))
@@ -183,9 +182,12 @@ class LexicalIndex:
         left, _, right = term.partition(" ")
         if not right:
             return self.vocabulary.get(term)
-        vocab = len(self.vocabulary)
         left_id, right_id = self.vocabulary.get(left), self.vocabulary.get(right)
-        return None if left_id is None or right_id is None else self._pair_column.get(left_id * vocab + right_id)
+        return None if left_id is None or right_id is None else self._pair_id(left_id, right_id)
+
+    def _pair_id(self, left: int, right: int) -> int | None:
+        """The column of the adjacent word pair (`left`, `right`), if any tool has it."""
+        return self._pair_column.get(left * len(self.vocabulary) + right)
 
     def scores(self, terms: QueryTerms) -> FloatArray:
         """Score every tool for `terms`; 0 means no term matched."""
