@@ -17,7 +17,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 import httpx2
 import pytest
@@ -217,15 +217,20 @@ def _encode(kind_message: tuple[str, Any], modern: bool) -> tuple[str, bytes, di
     if modern and isinstance(message, dict):
         kind = f"{kind}, {MODERN}"
         headers["MCP-Protocol-Version"] = MODERN
-        if isinstance(message.get("method"), str) and message["method"].isascii() and message["method"].isprintable():
+        if _header_value(message.get("method")):
             headers["Mcp-Method"] = message["method"]
         params = message.get("params")
         if isinstance(params, dict):
             message = {**message, "params": {**params, "_meta": ENVELOPE}}
             name = params.get("name")
-            if isinstance(name, str) and name.isascii() and name.isprintable():
+            if _header_value(name):
                 headers["Mcp-Name"] = name
     return kind, json.dumps(message).encode(), headers
+
+
+def _header_value(value: object) -> TypeGuard[str]:
+    """Whether an HTTP client can send `value` as a header (printable ASCII, no surrounding whitespace)."""
+    return isinstance(value, str) and value.isascii() and value.isprintable() and value == value.strip()
 
 
 def judge(tally: Tally, kind: str, message: bytes, response: httpx2.Response) -> None:
