@@ -96,6 +96,8 @@ MESSAGING = Catalog(
         ("let us know the time in Oslo", "clock__now"),
         ("let the team know in the channel that the build is green", "chat__send"),
         ("let everyone know", "chat__send"),
+        ("let the team in #deploys know that the build is green", "chat__send"),
+        ("préviens l'équipe dans le canal que le build est au vert", "chat__send"),
     ],
 )
 def test_posting_and_notifying_mean_sending_and_tell_me_only_frames_a_request(query: str, expected: str) -> None:

@@ -128,6 +128,11 @@ def test_requests_in_other_languages_find_the_english_tool_that_does_it(query: s
             "shell__start_background_process",
             id="spanish-background",
         ),
+        pytest.param("在登录框里输入我的邮箱地址然后提交", "browser__type_text", id="chinese-submit"),
+        pytest.param("로그인 창에 내 이메일 주소를 입력하고 제출해줘", "browser__type_text", id="korean-submit"),
+        pytest.param(
+            "콘텐츠 캘린더 데이터베이스에 3월 게시물 항목을 추가해줘", "notion__create_page", id="korean-content"
+        ),
     ],
 )
 def test_words_of_real_tool_descriptions_are_in_the_lexicon(query: str, tool: str) -> None:

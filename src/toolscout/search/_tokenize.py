@@ -87,7 +87,7 @@ _REQUEST_FRAME = re.compile(
 
 
 # "let the team know": an idiom for the verb a tool would use ("notify the team").
-_LET_KNOW = re.compile(r"\blet\s+((?:[\w#@.-]+\s+){1,3}?)know\b", re.IGNORECASE)
+_LET_KNOW = re.compile(r"\blet\s+((?:[\w#@.-]+\s+){1,5}?)know\b", re.IGNORECASE)
 
 
 def plain_request(query: str) -> str:
