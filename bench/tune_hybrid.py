@@ -12,9 +12,12 @@ One process, one machine, BFCL tuning categories only (bench/bfcl.py):
    an oracle that picks, per query, whichever of the lexical and dense rankings ranks a gold tool
    higher (a fusion beats its R@1 only by putting first a tool that neither ranking put first).
 4. No-match check on the packaged sample catalog: off-topic requests must get no more hits in
-   hybrid than in lexical mode; its paraphrased requests are scored too (never tuned on).
+   hybrid than in lexical mode; its paraphrased requests are scored too (only
+   `IndexConfig.unknown_word_weight` was chosen on them).
+5. ``--unknown-words``: hybrid R@1/R@5 for several `IndexConfig.unknown_word_weight` values on the
+   sample requests, the BFCL tuning categories and BFCL's held-out live categories (real user requests).
 
-Usage: ``python bench/tune_hybrid.py [--grid]``; writes ``bench/results/tune_hybrid.md``.
+Usage: ``python bench/tune_hybrid.py [--grid] [--unknown-words]``; writes ``bench/results/tune_hybrid.md``.
 """
 
 from __future__ import annotations
@@ -27,13 +30,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import torch
-from bfcl import DATA_DIR, load_bfcl
+from bfcl import DATA_DIR, BfclData, load_bfcl
 from sample_set import load_sample
 
 from toolscout.search._base import SearchMode
 from toolscout.search._evaluation import EvalReport, summarize
 from toolscout.search._hybrid import HybridFusion
-from toolscout.search._index import ToolIndex, build_index
+from toolscout.search._index import IndexConfig, ToolIndex, build_index
 from toolscout.search.embeddings._cache import EmbeddingCache
 from toolscout.search.embeddings._dense import DenseRanker
 from toolscout.search.embeddings._local import SentenceTransformerEmbedder
@@ -152,7 +155,7 @@ def sample_check(embedder: SentenceTransformerEmbedder, cache: EmbeddingCache) -
     off_topic = [*OFF_TOPIC, *(request.query for request in requests if not request.gold)]
     lexical = build_index(catalog)
     hybrid = build_index(catalog, dense=DenseRanker(catalog, embedder, cache=cache), fuse=HybridFusion())
-    out = ["", f"## Sample catalog ({len(catalog)} tools, {len(labelled)} paraphrased requests; not tuned on)", ""]
+    out = ["", f"## Sample catalog ({len(catalog)} tools, {len(labelled)} paraphrased requests)", ""]
     out += ["| mode | R@1 | R@5 | hit@5 | R@10 | MRR | off-topic requests with hits |", "|---|---|---|---|---|---|---|"]
     modes: tuple[tuple[SearchMode, ToolIndex], ...] = (("lexical", lexical), ("hybrid", hybrid))
     for mode, index in modes:
@@ -160,6 +163,40 @@ def sample_check(embedder: SentenceTransformerEmbedder, cache: EmbeddingCache) -
         report = score(ranked, [q.gold for q in labelled])
         noisy = sum(1 for q in off_topic if index.search(q, mode=mode).hits)
         out.append(row(mode, report, f"{noisy}/{len(off_topic)}"))
+    return out
+
+
+LIVE_CATEGORIES = ("live_simple", "live_multiple", "live_parallel", "live_parallel_multiple")
+UNKNOWN_WORD_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def unknown_word_check(
+    data: BfclData, dense: DenseRanker, embedder: SentenceTransformerEmbedder, cache: EmbeddingCache
+) -> list[str]:
+    """Hybrid R@1 / R@5 per `IndexConfig.unknown_word_weight` on three request sets."""
+    catalog, requests = load_sample()
+    labelled = [request for request in requests if request.gold]
+    sample_dense = DenseRanker(catalog, embedder, cache=cache)
+    live = load_bfcl(LIVE_CATEGORIES)
+    assert live.catalog.fingerprint == data.catalog.fingerprint, "the pooled catalog does not depend on the categories"
+    sets = (
+        ("sample requests", catalog, sample_dense, [(q.query, q.gold) for q in labelled], lambda names: names),
+        ("BFCL tuning", data.catalog, dense, [(q.query, q.gold) for q in data.queries], data.canonical),
+        ("BFCL live (held out)", live.catalog, dense, [(q.query, q.gold) for q in live.queries], live.canonical),
+    )
+    sizes = ", ".join(f"{label} {len(pairs)}" for label, _, _, pairs, _ in sets)
+    out = ["", f"## Unknown-word weight (hybrid; requests: {sizes})", ""]
+    out += ["| weight | " + " | ".join(f"{label} R@1 | R@5" for label, *_ in sets) + " |", "|---" * 7 + "|"]
+    for weight in UNKNOWN_WORD_WEIGHTS:
+        cells = []
+        for _, tools, ranker, pairs, canonical in sets:
+            index = build_index(
+                tools, dense=ranker, fuse=HybridFusion(), config=IndexConfig(unknown_word_weight=weight)
+            )
+            ranked = [canonical([h.name for h in index.search(q, mode="hybrid", limit=LIMIT).hits]) for q, _ in pairs]
+            report = score(ranked, [gold for _, gold in pairs])
+            cells += [f"{report.recall[1]:.3f}", f"{report.recall[5]:.3f}"]
+        out.append(f"| {weight:g} | " + " | ".join(cells) + " |")
     return out
 
 
@@ -217,6 +254,8 @@ def main(argv: Sequence[str]) -> None:
             ranked = offline(near_ties(band), calls, exact)
             lines.append(row(f"{band:.0%}", score([data.canonical(r) for r in ranked], golds)))
     lines += sample_check(embedder, cache)
+    if "--unknown-words" in argv:
+        lines += unknown_word_check(data, dense, embedder, cache)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))

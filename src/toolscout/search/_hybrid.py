@@ -1,8 +1,9 @@
 """Hybrid search: fuse the lexical ranking with the embedding (dense) ranking.
 
 `HybridFusion` is the `Fusion` that `ToolIndex` calls in ``mode="hybrid"``. It receives the
-lexical ranking with each score as a share of the best score the query's words allow (only
-tools above the lexical relevance floor), and the dense ranking with cosine similarities. Two
+lexical ranking with each score as a share of the best score the whole request allows (its
+English words that no tool has included, `IndexConfig.unknown_word_weight`; only tools above the
+lexical relevance floor), and the dense ranking with cosine similarities. Two
 fusion functions are available, both measured on the BFCL tuning categories
 (``bench/tune_hybrid.py``, numbers in ``bench/results/tune_hybrid.md``):
 

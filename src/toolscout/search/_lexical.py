@@ -207,6 +207,14 @@ class LexicalIndex:
         pairs = sum(float(self.idf[i]) * w for i, w in terms.weights.items() if i >= len(self.vocabulary))
         return total * (cfg.k1 + 1.0 + cfg.coordination + cfg.description_coverage) + pairs * (cfg.k1 + 1.0)
 
+    def unknown_ideal(self, count: int) -> float:
+        """What `count` words no tool has would add to `ideal` if each were as rare as the rarest known word."""
+        if not count or not self.vocabulary:
+            return 0.0
+        cfg = self.config
+        rarest = float(self.idf[: len(self.vocabulary)].max())
+        return count * rarest * (cfg.k1 + 1.0 + cfg.coordination + cfg.description_coverage)
+
     def _tokens(self, fields: list[ToolFields], name: FieldName) -> tuple[IntArray, IntArray]:
         return encode_many(list(map(attrgetter(name), fields)), self.vocabulary)
 
