@@ -147,6 +147,7 @@ class LexicalIndex:
                 vals.append(cfg.phrase_weights[name] * norm[owner[at]])
         tf = _Columns.from_triples(docs, cols, vals, size=n, width=width)
         self.idf: FloatArray = np.log1p((n - tf.counts + 0.5) / (tf.counts + 0.5))
+        self._rarest_idf = float(self.idf[:vocab].max()) if vocab else 0.0
         columns = tf.columns()
         idf_of = self.idf[columns]
         saturated = idf_of * tf.values * (cfg.k1 + 1.0) / (cfg.k1 + tf.values)
@@ -209,11 +210,8 @@ class LexicalIndex:
 
     def unknown_ideal(self, count: int) -> float:
         """What `count` words no tool has would add to `ideal` if each were as rare as the rarest known word."""
-        if not count or not self.vocabulary:
-            return 0.0
         cfg = self.config
-        rarest = float(self.idf[: len(self.vocabulary)].max())
-        return count * rarest * (cfg.k1 + 1.0 + cfg.coordination + cfg.description_coverage)
+        return count * self._rarest_idf * (cfg.k1 + 1.0 + cfg.coordination + cfg.description_coverage)
 
     def _tokens(self, fields: list[ToolFields], name: FieldName) -> tuple[IntArray, IntArray]:
         return encode_many(list(map(attrgetter(name), fields)), self.vocabulary)
