@@ -11,15 +11,18 @@ from tests.conftest import require
 from tests.search.test_hybrid import CATALOG, ConceptEmbedder
 from toolscout import Catalog, ConfigError, ScoutSettings, ToolScout
 from toolscout.data import sample_catalog_path
-from toolscout.search._index import IndexConfig
+from toolscout.search._index import IndexConfig, ToolIndex
 from toolscout.search._semantic import build_hybrid_index
 
 
+def concept_index(tmp_path: Path, **config: float) -> ToolIndex:
+    """The hybrid index of the test catalog with the deterministic concept embedder."""
+    return build_hybrid_index(CATALOG, embedder=ConceptEmbedder(), cache_dir=tmp_path, config=IndexConfig(**config))
+
+
 def test_a_request_whose_telling_words_no_tool_has_is_ranked_by_the_embedder(tmp_path: Path) -> None:
-    index = build_hybrid_index(CATALOG, embedder=ConceptEmbedder(), cache_dir=tmp_path)
-    off = build_hybrid_index(
-        CATALOG, embedder=ConceptEmbedder(), cache_dir=tmp_path, config=IndexConfig(unknown_word_weight=0.0)
-    )
+    index = concept_index(tmp_path)
+    off = concept_index(tmp_path, unknown_word_weight=0.0)
     query = "will heavy rain spoil my run outside tomorrow"  # only "run" is in a tool's text
 
     assert off.search(query, mode="hybrid").hits[0].name == "run_flow"
@@ -37,19 +40,15 @@ def test_a_request_whose_telling_words_no_tool_has_is_ranked_by_the_embedder(tmp
     ],
 )
 def test_identifiers_and_words_in_other_languages_do_not_count_as_missing_words(tmp_path: Path, query: str) -> None:
-    index = build_hybrid_index(CATALOG, embedder=ConceptEmbedder(), cache_dir=tmp_path)
-    off = build_hybrid_index(
-        CATALOG, embedder=ConceptEmbedder(), cache_dir=tmp_path, config=IndexConfig(unknown_word_weight=0.0)
-    )
+    index = concept_index(tmp_path)
+    off = concept_index(tmp_path, unknown_word_weight=0.0)
 
     assert index.search(query, mode="hybrid", limit=10) == off.search(query, mode="hybrid", limit=10)
 
 
 def test_a_negative_unknown_word_weight_is_a_config_error_naming_the_key(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
-        build_hybrid_index(
-            CATALOG, embedder=ConceptEmbedder(), cache_dir=tmp_path, config=IndexConfig(unknown_word_weight=-1.0)
-        )
+        concept_index(tmp_path, unknown_word_weight=-1.0)
 
     assert caught.value.key == "unknown_word_weight"
 
