@@ -15,9 +15,10 @@ from toolscout.search._index import IndexConfig, ToolIndex
 from toolscout.search._semantic import build_hybrid_index
 
 
-def concept_index(tmp_path: Path, **config: float) -> ToolIndex:
+def concept_index(tmp_path: Path, *, unknown_word_weight: float = IndexConfig().unknown_word_weight) -> ToolIndex:
     """The hybrid index of the test catalog with the deterministic concept embedder."""
-    return build_hybrid_index(CATALOG, embedder=ConceptEmbedder(), cache_dir=tmp_path, config=IndexConfig(**config))
+    config = IndexConfig(unknown_word_weight=unknown_word_weight)
+    return build_hybrid_index(CATALOG, embedder=ConceptEmbedder(), cache_dir=tmp_path, config=config)
 
 
 def test_a_request_whose_telling_words_no_tool_has_is_ranked_by_the_embedder(tmp_path: Path) -> None:
