@@ -6,6 +6,9 @@ import json
 import os
 import socket
 import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +28,8 @@ from tests.gateway.conftest import (
     tools_once,
     write_config,
 )
+from toolscout.gateway._chain import gateway_id
+from toolscout.gateway._config import load_config
 
 
 def serve(config: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -105,8 +110,9 @@ async def test_a_gateway_that_its_upstream_gateway_starts_again_refuses_and_noth
     assert alpha == "pong" and "b__beta__beta" in tools
     assert max(counts) <= 3, counts  # A, B, and at most one short-lived copy of A that refuses
     refusals = [r["message"] for r in gateway_log(config) if "gateway loop" in r["message"]]
-    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a, b = gateway_id(load_config(tmp_path / "a.json")), gateway_id(load_config(tmp_path / "b.json"))
     assert refusals and f"{a} → {b} → {a}" in refusals[0] and "upstream 'a'" in refusals[0]
+    assert str(tmp_path) not in refusals[0] and socket.gethostname() not in refusals[0]
     with anyio.fail_after(LIMIT_S):
         while gateways_running(tmp_path):
             await anyio.sleep(0.1)
@@ -125,13 +131,14 @@ def test_a_gateway_started_more_than_eight_gateways_deep_is_refused(tmp_path: Pa
         check=False,
     )
     assert done.returncode == 1 and done.stderr.count("\n") == 1
-    assert "gateways nested more than 8 deep" in done.stderr and f"g7.json → {config}" in done.stderr
+    assert "gateways nested more than 8 deep" in done.stderr and f" → {gateway_id(load_config(config))})" in done.stderr
+    assert str(tmp_path) not in done.stderr and socket.gethostname() not in done.stderr
 
 
 @pytest.mark.anyio
 async def test_an_http_gateway_refuses_a_gateway_upstream_whose_chain_already_holds_it(tmp_path: Path) -> None:
     config = write_config(tmp_path / "gw.json", {"beta": slow_server(tmp_path / "beta", 0, "beta")}, store="memory")
-    me, other = f"{socket.gethostname()}:{config}", f"{socket.gethostname()}:{tmp_path}/other.json"
+    me, other = gateway_id(load_config(config)), "5f0e2a9c4b7d1e3a8c6b2d40"
     async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
         initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}
         headers = {"Accept": "application/json, text/event-stream"}
@@ -143,8 +150,58 @@ async def test_an_http_gateway_refuses_a_gateway_upstream_whose_chain_already_ho
         )
     assert looped.status_code == 508
     message = looped.json()["error"]["message"]
-    assert f"gateway loop {config} → {tmp_path}/other.json → {config}" in message
+    assert f"gateway loop {me} → {other} → {me}" in message
+    assert str(tmp_path) not in message and socket.gethostname() not in message
     assert fine.status_code != 508
+
+
+@pytest.mark.anyio
+async def test_an_eight_link_chain_gets_a_508_that_names_no_host_or_config_path(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "gw.json", {"beta": slow_server(tmp_path / "beta", 0, "beta")}, store="memory")
+    chain = [f"{depth:024x}" for depth in range(8)]
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+        initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}
+        headers = {"Accept": "application/json, text/event-stream", "Toolscout-Gateway-Chain": json.dumps(chain)}
+        deep = await http.post(url, json=initialize, headers=headers)
+    assert deep.status_code == 508
+    message = deep.json()["error"]["message"]
+    assert "more than 8 deep" in message and gateway_id(load_config(config)) in message
+    assert str(tmp_path) not in message and socket.gethostname() not in message
+
+
+class _HeaderRecorder(BaseHTTPRequestHandler):
+    seen: list[str | None] = []
+
+    def do_POST(self) -> None:
+        self.seen.append(self.headers.get("Toolscout-Gateway-Chain"))
+        self.send_error(503)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+
+@pytest.mark.anyio
+async def test_upstreams_receive_the_chain_as_digests_naming_no_host_or_config_path(tmp_path: Path) -> None:
+    listener = ThreadingHTTPServer(("127.0.0.1", 0), _HeaderRecorder)
+    threading.Thread(target=listener.serve_forever, daemon=True).start()
+    received = tmp_path / "chain.txt"
+    write_chain = "import os, sys; open(sys.argv[1], 'w').write(os.environ['TOOLSCOUT_GATEWAY_CHAIN'])"
+    servers = {
+        "stdio": {"command": sys.executable, "args": ["-c", write_chain, str(received)]},
+        "remote": {"url": f"http://127.0.0.1:{listener.server_address[1]}/mcp"},
+    }
+    config = write_config(tmp_path / "gw.json", servers, store="memory")
+    try:
+        async with http_gateway(config):
+            pass
+    finally:
+        listener.shutdown()
+        listener.server_close()
+    expected = [gateway_id(load_config(config))]
+    for sent in (received.read_text(), *(header or "" for header in _HeaderRecorder.seen)):
+        assert socket.gethostname() not in sent and str(tmp_path) not in sent, sent
+    assert json.loads(received.read_text()) == expected
+    assert _HeaderRecorder.seen and all(json.loads(header or "null") == expected for header in _HeaderRecorder.seen)
 
 
 async def upstream_states(http: httpx2.AsyncClient, gateway_url: str) -> dict[str, dict[str, Any]]:
@@ -186,6 +243,7 @@ async def test_two_http_gateways_started_apart_that_list_each_other_find_the_loo
     assert not any("json" in link or socket.gethostname() in link for reach in reaches for link in reach)
     refused = [link for link in links if "gateway loop" in (link.get("error") or "")]
     assert len(refused) == 1, links
-    assert f"{a} → {b} → {a}" in refused[0]["error"] or f"{b} → {a} → {b}" in refused[0]["error"]
+    a_id, b_id = gateway_id(load_config(a)), gateway_id(load_config(b))
+    assert f"{a_id} → {b_id} → {a_id}" in refused[0]["error"] or f"{b_id} → {a_id} → {b_id}" in refused[0]["error"]
     assert len(set(counts)) == 1, counts
     assert a_alpha["state"] == "connected"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import click
 
@@ -34,7 +34,8 @@ def import_command(file: Path, output_format: Literal["json", "yaml"] | None) ->
     everruns (`capabilities`), AstrBot (`provider_settings`) or mcpagent (`mcpagent`); a
     `toolscout` section in it is merged in. The section goes to stdout; one line per key of those
     blocks goes to stderr, saying what it maps to or why it is ignored. The gateway reads the same
-    blocks itself, so the section is for moving to toolscout's own keys, or for review.
+    blocks itself, so the section is for moving to toolscout's own keys, or for review. It is
+    checked as `toolscout serve` reads it (`${VAR}` expanded) and printed as written.
 
     \b
     Examples:
@@ -46,6 +47,7 @@ def import_command(file: Path, output_format: Literal["json", "yaml"] | None) ->
     from .._validation import validate_section
     from ..compat import translate_config, translators
     from ..gateway import GatewaySettings
+    from ..gateway._envsubst import expand_env
     from ..gateway._files import read_document
 
     source = str(file)
@@ -56,8 +58,10 @@ def import_command(file: Path, output_format: Literal["json", "yaml"] | None) ->
         if not isinstance(explicit, dict):
             raise click.ClickException(f"toolscout: must be an object of settings (in {source})")
         section = translation.merged_with(explicit, key="toolscout", source=source)
+        as_served = cast("dict[str, object]", expand_env(explicit, "toolscout"))  # a dict stays a dict
+        expanded = translation.merged_with(as_served, key="toolscout", source=source)
         build = lambda data: GatewaySettings(**dict[str, Any](data))  # noqa: E731
-        validate_section(GatewaySettings, section, "toolscout", source=source, build=build)
+        validate_section(GatewaySettings, expanded, "toolscout", source=source, build=build)
     except ToolscoutError as exc:
         raise click.ClickException(str(exc)) from None
     if not translation.blocks:

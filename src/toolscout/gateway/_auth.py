@@ -3,14 +3,16 @@
 ```json
 "toolscout": {"auth": {"tokens": {
   "ci":    {"token": "${CI_TOKEN}", "servers": ["time", "git"]},
-  "alice": {"token": "${ALICE_TOKEN}", "tools": ["memory__read_*"], "deny": ["git__git_reset"]}
+  "alice": {"token": "${ALICE_TOKEN}", "tools": ["memory__read_*"], "deny": ["git__git_reset"]},
+  "prometheus": {"token": "${SCRAPE_TOKEN}", "servers": [], "admin": true}
 }}}
 ```
 
 The key (``ci``, ``alice``) names the grant in logs and sessions; the secret itself is the
 ``token`` value and is never logged. A grant with neither ``servers`` nor ``tools`` sees
-every tool. Requests are checked by the SDK's bearer middleware with `StaticTokenVerifier`;
-a missing or unknown token gets a 401 that says nothing about the catalog.
+every tool. Every HTTP answer covers the caller's grant only (see `toolscout.gateway._viewers`);
+``/metrics`` answers ``admin`` grants alone. Requests are checked by the SDK's bearer middleware
+with `StaticTokenVerifier`; a missing or unknown token gets a 401 that says nothing about the catalog.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import hmac
 import re
 
 from mcp.server.auth.provider import AccessToken
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, StrictBool, field_validator
 
 from .._scope import Scope
 
@@ -42,6 +44,9 @@ class TokenGrant(BaseModel):
     """Further tool names or globs over namespaced names (``memory__read_*``)."""
     deny: tuple[str, ...] = ()
     """Tool names or globs refused even when `servers` or `tools` allow them."""
+    admin: StrictBool = False
+    """May read ``/metrics`` (every client's traffic, every upstream's name) and every token's activity on the
+    page; its tools stay those of `servers` and `tools` (``servers: []`` for a scraper that calls none)."""
 
     @field_validator("token")
     @classmethod

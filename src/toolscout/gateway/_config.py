@@ -42,6 +42,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
 from .._errors import ConfigError
+from .._redact import add_secrets
 from .._settings import ScoutSettings
 from .._types import JsonObject
 from .._validation import Finite, NoBool, validate_section
@@ -251,6 +252,7 @@ class GatewayConfig(BaseModel):
             offload = settings.offload.model_copy(update={"folder": base / settings.offload.folder})
             settings = settings.model_copy(update={"offload": offload})
         labels = {namespace: name for namespace, name in names.items() if name != namespace}
+        add_secrets(_credentials(servers, settings))
         return cls(servers=servers, labels=labels, settings=settings, imported=imported.notes)
 
 
@@ -273,6 +275,16 @@ def _resolve_servers(settings: GatewaySettings, names: ServerNames) -> GatewaySe
             tokens[label] = grant.model_copy(update=resolved)
         update["auth"] = settings.auth.model_copy(update={"tokens": tokens})
     return settings.model_copy(update=update)
+
+
+def _credentials(servers: Mapping[str, ServerConfig], settings: GatewaySettings) -> list[str]:
+    """Values no error or log may show: HTTP header values (and the credential after their scheme), bearer tokens."""
+    values = [grant.token.get_secret_value() for grant in (settings.auth.tokens.values() if settings.auth else ())]
+    for server in servers.values():
+        if isinstance(server, HttpServer):
+            for header in server.plain_headers().values():
+                values += [header, header.partition(" ")[2].strip()]
+    return values
 
 
 def load_config(path: str | Path) -> GatewayConfig:

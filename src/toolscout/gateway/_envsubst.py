@@ -1,4 +1,8 @@
-"""``${VAR}`` expansion in config values, with the error naming the config key."""
+"""``${VAR}`` expansion in config values, with the error naming the config key.
+
+Every value taken from the environment is a possible secret: it is registered with `add_secrets`,
+so no error, log line or page shows it (see `toolscout._redact`).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import os
 import re
 
 from .._errors import ConfigError
+from .._redact import add_secrets
 
 __all__ = ["expand_env"]
 
@@ -16,7 +21,8 @@ def expand_env(value: object, key: str) -> object:
     """Expand ``${VAR}`` / ``${VAR:-default}`` in every string of a decoded document.
 
     ``${VAR:-default}`` uses the default when VAR is unset or empty; ``$${`` writes a literal
-    ``${``. Containers are walked; other values are returned as they are.
+    ``${``. Containers are walked; other values are returned as they are. Values taken from the
+    environment are registered as secrets (`add_secrets`).
 
     Args:
         value: A decoded JSON/TOML value.
@@ -41,6 +47,7 @@ def _expand_string(text: str, key: str) -> str:
         name, default = match.group(1), match.group(2)
         value = os.environ.get(name)
         if value is not None and (value or default is None):
+            add_secrets([value])
             return value
         if default is not None:
             return default

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 from .._scope import Scope
@@ -45,9 +46,41 @@ def health_report(
 
 
 def visible_servers(pool: UpstreamPool, scope: Scope, servers: Iterable[str] | None) -> frozenset[str]:
-    """The upstreams a grant may know of: those it names, and those with a tool in its scope."""
-    named = set(servers or ())
-    return frozenset(named | {tool.spec.namespace or "" for tool in pool.tools() if scope.permits(tool.spec)})
+    """The upstreams a grant may know of, failed and starting ones included.
+
+    A scope that selects no servers or tools (at most a ``deny``) knows every upstream. Otherwise:
+    those `servers` names, those with a tool in `scope`, and those with no tools listed (failed or
+    still starting) whose tools `scope` could select (a pattern over their namespace).
+    """
+    names = [status.name for status in pool.status()]
+    if _selects_everything(scope):
+        return frozenset(names)
+    separator = pool.settings.separator
+    listed = {tool.spec.namespace or "" for tool in pool.tools()}
+    permitted = {tool.spec.namespace or "" for tool in pool.tools() if scope.permits(tool.spec)}
+    unlisted = {name for name in names if name not in listed and _may_select(scope, name, separator)}
+    return frozenset(set(servers or ()) | permitted | unlisted)
+
+
+def _selects_everything(scope: Scope) -> bool:
+    return scope.allow is None and (scope.base is None or _selects_everything(scope.base))
+
+
+def _may_select(scope: Scope, namespace: str, separator: str) -> bool:
+    """Whether `scope` could let through a tool of `namespace` (named ``namespace<separator>tool``)."""
+    if scope.base is not None and not _may_select(scope.base, namespace, separator):
+        return False
+    if scope.allow is None:
+        return True
+    prefix = f"{namespace}{separator}"
+    for pattern in scope.allow:
+        server, colon, rest = pattern.partition(":")
+        if colon and server == namespace and rest:
+            return True
+        literal = re.split(r"[*?\[]", pattern, maxsplit=1)[0]
+        if prefix.startswith(literal) or literal.startswith(prefix):
+            return True
+    return False
 
 
 def _entry(status: UpstreamStatus) -> JsonObject:

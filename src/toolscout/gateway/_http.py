@@ -1,4 +1,8 @@
-"""The gateway's HTTP app: ``/mcp``, ``/metrics``, the ``/ui/`` page (all behind the bearer tokens), ``/healthz``."""
+"""The gateway's HTTP app: ``/mcp``, ``/metrics``, the ``/ui/`` page (all behind the bearer tokens), ``/healthz``.
+
+Each caller sees only its grant (see `toolscout.gateway._viewers`); bound to loopback, every path
+answers only loopback ``Host`` and ``Origin`` headers.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from contextlib import AbstractAsyncContextManager
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend, RequireAuthMiddleware
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.authentication import AuthenticationMiddleware
@@ -20,23 +24,29 @@ from ..observe import CONTENT_TYPE
 from ._auth import StaticTokenVerifier
 from ._bodies import ENVELOPE_BYTES, json_error, too_large
 from ._chain import CHAIN_HEADER, REACH_HEADER, GatewayChain
-from ._health import health_report, visible_servers
+from ._health import health_report
 from ._server import Gateway
 from ._session_cap import SessionCap
 from ._session_rate import SessionRate
 from ._ui import AsgiEndpoint, UiSource, ui_routes
+from ._viewers import Viewers
 
 __all__ = ["MCP_PATH", "http_app"]
 
 MCP_PATH = "/mcp"
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_METRICS_NEED_ADMIN = (
+    "/metrics counts every client's calls and names every upstream: it answers only a token whose grant has "
+    "admin: true (toolscout.auth.tokens.NAME.admin)"
+)
 
 
 def http_app(gateway: Gateway, *, host: str) -> Starlette:
     """The ASGI app serving `gateway` (the SDK's session manager and bearer middleware).
 
-    Bound to a loopback `host`, requests must also carry a loopback ``Host`` header (DNS
-    rebinding protection, as the SDK does by default).
+    Bound to a loopback `host`, requests to every path must also carry a loopback ``Host`` header,
+    and a loopback ``Origin`` when they send one (DNS rebinding protection, the SDK's check): ``421``
+    or ``403`` otherwise.
     """
     security = None
     if host in _LOOPBACK:
@@ -57,7 +67,10 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         body_limit,
     )
     mcp = _LimitedBodies(_RefusingLoops(sessions, gateway.chain, gateway.pool.reach), body_limit)
+    viewers = Viewers(gateway)
     middleware: list[Middleware] = []
+    if security is not None:
+        middleware.append(Middleware(_TrustedHosts, security=security))
     if auth is not None:
         middleware.append(Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(StaticTokenVerifier(auth))))
 
@@ -68,13 +81,11 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
             return JSONResponse(
                 health_report(statuses, tools=len(scout.catalog), search=scout.search_status(), renamed=scout.renamed)
             )
-        user = request.scope.get("user")
-        if not isinstance(user, AuthenticatedUser):
+        if not isinstance(request.scope.get("user"), AuthenticatedUser):
             # Enough for a load balancer; nothing about the catalog.
             return JSONResponse({"status": health_report(statuses)["status"]})
-        label, scope = gateway.identities.grant(user)
-        visible = visible_servers(gateway.pool, scope, auth.tokens[label].servers)
-        return JSONResponse(health_report(status for status in statuses if status.name in visible))
+        viewer = viewers(request)
+        return JSONResponse(health_report(status for status in statuses if viewer.sees_server(status.name)))
 
     def lifespan(app: Starlette) -> AbstractAsyncContextManager[None]:
         return manager.run()
@@ -83,6 +94,8 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         return RequireAuthMiddleware(app, []) if auth is not None else app
 
     async def metrics(request: Request) -> Response:
+        if not viewers(request).admin:
+            return JSONResponse({"error": _METRICS_NEED_ADMIN}, status_code=403)
         return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
 
     ui = UiSource(
@@ -90,6 +103,7 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         upstreams=gateway.pool.status,
         activity=gateway.activity,
         search_mode=lambda: gateway.scout.search_mode,
+        viewer=viewers,
     )
     routes = [
         Route(MCP_PATH, endpoint=protect(mcp)),
@@ -98,6 +112,22 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         *ui_routes(ui, protect=protect),
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+
+
+class _TrustedHosts:
+    """Every path: the SDK's DNS rebinding check (``Host``, and ``Origin`` when sent), not ``/mcp`` alone."""
+
+    def __init__(self, app: ASGIApp, security: TransportSecuritySettings) -> None:
+        self._app = app
+        self._check = TransportSecurityMiddleware(security)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            refusal = await self._check.validate_request(Request(scope), is_post=False)
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self._app(scope, receive, send)
 
 
 class _LimitedBodies:

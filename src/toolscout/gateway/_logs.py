@@ -1,4 +1,4 @@
-"""Logging for `toolscout serve`: plain lines or one JSON object per line, always on stderr."""
+"""Logging for `toolscout serve`: plain lines or one JSON object per line, always on stderr, credentials redacted."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import logging
 import sys
 from typing import Literal
 
-__all__ = ["JsonFormatter", "configure_logging"]
+from .._redact import redact
+
+__all__ = ["JsonFormatter", "RedactingFormatter", "configure_logging"]
 
 # Attributes every LogRecord has; anything else was passed as `extra=` and is a structured field.
 _STANDARD = frozenset(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message", "asctime"}
@@ -30,13 +32,27 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False, default=str)
 
 
+class RedactingFormatter(logging.Formatter):
+    """Another formatter's lines with every credential hidden (`toolscout._redact.redact`), whoever logged them."""
+
+    def __init__(self, inner: logging.Formatter) -> None:
+        """Redact what `inner` renders."""
+        super().__init__()
+        self._inner = inner
+
+    def format(self, record: logging.LogRecord) -> str:
+        """Render `record` with `inner`, then redact the line."""
+        return redact(self._inner.format(record))
+
+
 def configure_logging(*, verbose: bool, style: Literal["text", "json"]) -> None:
-    """Send toolscout's logs to stderr (stdout may be the MCP stream); INFO with `verbose`, else WARNING."""
+    """Send every log to stderr (stdout may be the MCP stream), redacted; toolscout's at INFO with `verbose`."""
     handler = logging.StreamHandler(sys.stderr)
     if style == "json":
-        handler.setFormatter(JsonFormatter())
+        inner: logging.Formatter = JsonFormatter()
     else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s", "%H:%M:%S"))
+        inner = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s", "%H:%M:%S")
+    handler.setFormatter(RedactingFormatter(inner))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(logging.WARNING)

@@ -27,6 +27,7 @@ import anyio.abc
 from mcp_types import CallToolResult
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
+from .._redact import redact
 from .._types import Transport
 from ._chain import GatewayChain
 from ._config import GatewayConfig, HttpServer, ServerConfig
@@ -370,7 +371,7 @@ class UpstreamPool:
             slot.error = exc.reason
             logger.warning("%s", exc)
         except Exception as exc:  # boundary: one upstream's fault must never stop the others
-            slot.error = f"unexpected failure: {type(exc).__name__}: {exc}"
+            slot.error = redact(f"unexpected failure: {type(exc).__name__}: {exc}")
             logger.exception("upstream %r: unexpected failure", slot.name)
         finally:
             if starting:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from .._errors import ToolscoutError
+from .._redact import redact
 from ..catalog import ToolSpec
 
 __all__ = ["ToolListing", "ToolProblem", "UpstreamError", "UpstreamFailure", "UpstreamTool"]
@@ -18,6 +19,9 @@ connection is gone (the server exited); `protocol`: the server answered with an 
 class UpstreamError(ToolscoutError):
     """An upstream server could not be started, or a request to it failed.
 
+    Its message and stderr are redacted (`toolscout._redact.redact`): every report of an upstream
+    failure (``/healthz``, the page, the model's error, the log) starts here.
+
     Attributes:
         server: The upstream's name.
         kind: What went wrong (see `UpstreamFailure`).
@@ -28,6 +32,7 @@ class UpstreamError(ToolscoutError):
     def __init__(self, message: str, *, server: str, kind: UpstreamFailure, stderr: str = "") -> None:
         self.server = server
         self.kind: UpstreamFailure = kind
+        message, stderr = redact(message), redact(stderr)
         self.reason = message
         self.stderr = stderr
         super().__init__(f"upstream {server!r}: {message}{f'; its stderr ends with: {stderr}' if stderr else ''}")

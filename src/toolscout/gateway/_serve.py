@@ -103,6 +103,9 @@ async def run_gateway(
     else:
         check_not_self_referencing(config, host=http_host, port=http_port)
     chain = GatewayChain.enter(config)
+    logger.info(
+        "gateway id %s (%s); loop errors name gateways by id", chain.links[-1], config.source or "no config file"
+    )
     stop_tracing = install_provider_from_environment() if settings.tracing else None
     try:
         await _serve(config, chain, transport, http_host, http_port, on_listening, wait_for_upstreams)
@@ -176,6 +179,7 @@ async def serve_http(
     config = uvicorn.Config(
         http_app(gateway, host=host),
         log_level="warning",
+        log_config=None,  # uvicorn's records go through the gateway's own (redacting) handler
         access_log=False,
         lifespan="on",
         timeout_graceful_shutdown=SHUTDOWN_GRACE_S,

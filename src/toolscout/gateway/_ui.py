@@ -2,7 +2,8 @@
 
 The page and its assets ship in the package (``toolscout/data/ui``; no CDN, works offline). Its
 data comes from JSON endpoints under ``/ui/api/``, protected by the same bearer tokens as
-``/mcp`` (the page takes a token from its ``#token=`` fragment and sends it as a header).
+``/mcp`` (the page takes a token from its ``#token=`` fragment and sends it as a header); each
+answer covers what the caller's grant may see (its `Viewer`).
 """
 
 from __future__ import annotations
@@ -16,13 +17,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import Receive, Scope, Send
+from starlette.types import Receive, Send
+from starlette.types import Scope as AsgiScope
 
 from .._cost import measure_cost
+from .._scope import Scope
 from .._scout import ToolScout
 from .._settings import Style
 from .._tokens import schema_tokens
 from .._types import JsonObject
+from ..catalog import Catalog
 from ..observe import ActivityLog
 from ..providers import get_provider, provider_names
 from ..providers._measure import measure_rendering
@@ -30,6 +34,7 @@ from ..search._base import SearchMode
 from ..search._fields import FIELD_NAMES, tool_fields
 from ..search._tokenize import tokenize
 from ._pool import UpstreamStatus
+from ._viewers import Viewer
 
 __all__ = ["UI_PATH", "AsgiEndpoint", "UiSource", "ui_routes"]
 
@@ -47,27 +52,30 @@ class UiSource:
     activity: ActivityLog
     search_mode: Callable[[], str]
     """The engine ``tool_search`` uses now (``lexical`` or ``hybrid``)."""
+    viewer: Callable[[Request], Viewer]
+    """What the caller of a request may see."""
 
 
 def ui_routes(source: UiSource, *, protect: Callable[[Any], Any] = lambda app: app) -> list[BaseRoute]:
     """The page's routes; `protect` wraps each API endpoint (bearer auth where tokens are configured)."""
 
     async def catalog(request: Request) -> Response:
-        return JSONResponse(_catalog(source))
+        return JSONResponse(_catalog(source, source.viewer(request)))
 
     async def search(request: Request) -> Response:
         query = request.query_params.get("q", "")
         if len(query) > _MAX_QUERY:
             return JSONResponse({"error": f"the query is over {_MAX_QUERY} characters"}, status_code=400)
-        return JSONResponse(_playground(source, query, _limit(request)))
+        return JSONResponse(_playground(source, source.viewer(request), query, _limit(request)))
 
     async def activity(request: Request) -> Response:
         after = _float(request.query_params.get("after"))
-        events = [event.to_dict() for event in source.activity.recent(500) if event.time > after]
-        return JSONResponse({"events": events})
+        viewer = source.viewer(request)
+        seen = [event for event in source.activity.recent() if viewer.sees_event(event)]
+        return JSONResponse({"events": [event.to_dict() for event in seen[-500:] if event.time > after]})
 
     async def budget(request: Request) -> Response:
-        return JSONResponse(_budget(source))
+        return JSONResponse(_budget(source, source.viewer(request).scope))
 
     assets = resources.files("toolscout") / "data" / "ui"
     api = [
@@ -93,14 +101,20 @@ class AsgiEndpoint:
         """Wrap `handler`."""
         self._handler = handler
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
         """Answer one request."""
         response = await self._handler(Request(scope, receive))
         await response(scope, receive, send)
 
 
-def _catalog(source: UiSource) -> JsonObject:
+def _visible(scout: ToolScout, scope: Scope) -> Catalog:
+    """The part of the live catalog `scope` lets through."""
+    return scope.filter(scout.catalog, keep=scout.core)
+
+
+def _catalog(source: UiSource, viewer: Viewer) -> JsonObject:
     scout = source.scout()
+    visible = _visible(scout, viewer.scope)
     plan = scout.plan()
     core = {tool.name for tool in plan.classification.core}
     pinned = {tool.name for tool in plan.classification.pinned}
@@ -112,10 +126,11 @@ def _catalog(source: UiSource) -> JsonObject:
             "tools": status.tools,
             "error": status.error,
             "tokens": sum(
-                schema_tokens(tool.to_definition(), counter) for tool in scout.catalog if tool.namespace == status.name
+                schema_tokens(tool.to_definition(), counter) for tool in visible if tool.namespace == status.name
             ),
         }
         for status in source.upstreams()
+        if viewer.sees_server(status.name)
     ]
     tools = [
         {
@@ -125,18 +140,21 @@ def _catalog(source: UiSource) -> JsonObject:
             "parameters": tool.parameters,
             "policy": "core" if tool.name in core else "pinned" if tool.name in pinned else "deferred",
         }
-        for tool in scout.catalog
+        for tool in visible
     ]
     return {"servers": servers, "tools": tools, "search_mode": source.search_mode()}
 
 
-def _playground(source: UiSource, query: str, limit: int) -> JsonObject:
+def _playground(source: UiSource, viewer: Viewer, query: str, limit: int) -> JsonObject:
     scout = source.scout()
     index = scout.index()
+    visible = _visible(scout, viewer.scope)
+    allowed = None if visible is scout.catalog else frozenset(tool.name for tool in visible)
     terms = set(tokenize(query))
     columns: JsonObject = {}
     for mode in _PLAYGROUND_MODES:
-        result = index.search(query, limit=limit, mode=mode) if query.strip() else None
+        searched = bool(query.strip()) and (allowed is None or bool(allowed))
+        result = index.search(query, limit=limit, mode=mode, allowed=allowed) if searched else None
         hits = []
         for hit in result.hits if result is not None else ():
             fields = tool_fields(scout.catalog[hit.name])
@@ -150,9 +168,9 @@ def _playground(source: UiSource, query: str, limit: int) -> JsonObject:
     return {"query": query, "tool_search_mode": source.search_mode(), "results": columns}
 
 
-def _budget(source: UiSource) -> JsonObject:
+def _budget(source: UiSource, scope: Scope) -> JsonObject:
     scout = source.scout()
-    report = measure_cost(scout.catalog, core=scout.core, settings=scout.settings, counter=scout.counter)
+    report = measure_cost(_visible(scout, scope), core=scout.core, settings=scout.settings, counter=scout.counter)
     return {
         "full_tokens": report.full_tokens,
         "styles": [
@@ -164,19 +182,19 @@ def _budget(source: UiSource) -> JsonObject:
             {"name": item.namespace or "(none)", "tools": item.tools, "tokens": item.full_tokens}
             for item in report.namespaces
         ],
-        "providers": _provider_budgets(scout),
+        "providers": _provider_budgets(scout, scope),
     }
 
 
-def _provider_budgets(scout: ToolScout) -> list[JsonObject]:
-    """First-turn tokens the model reads, per registered provider and style (deferral on, no discoveries)."""
+def _provider_budgets(scout: ToolScout, scope: Scope) -> list[JsonObject]:
+    """First-turn tokens the model reads in `scope`, per registered provider and style (deferral on, no discoveries)."""
     rows: list[JsonObject] = []
     for name in provider_names():
         adapter = get_provider(name)
         for style in ("bridge", "reveal", *(("native",) if adapter.native_search else ())):
             client_style: Style = "reveal" if style == "reveal" else "bridge"
             settings = scout.settings.model_copy(update={"style": client_style, "mode": "on", "pre_discovered": ()})
-            session = scout.replace(settings=settings).session("toolscout-ui-budget")
+            session = scout.replace(settings=settings).session("toolscout-ui-budget", scope=scope)
             size = measure_rendering(adapter.render(session, style=style), scout.counter)
             rows.append({"provider": name, "style": style, "tokens": size.context_tokens})
     return rows

@@ -17,6 +17,7 @@ from collections.abc import Callable, Set
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from .._redact import redact
 from ..catalog import Catalog
 from ._base import SearchMode, SearchResult
 from ._engines import shared_embedder
@@ -92,12 +93,12 @@ class HybridIndex:
     def attach(self, dense: DenseRanker) -> None:
         """Switch hybrid queries to the fused ranking."""
         self._hybrid = self._lexical.with_dense(dense)
-        self._embedder = dense.embedder.model_id
+        self._embedder = redact(dense.embedder.model_id)
         self.settle("ready")
 
     def settle(self, state: EmbeddingState, error: str | None = None) -> None:
-        """Record how embedding ended (``ready`` is set by `attach`)."""
-        self._state, self._error = state, error
+        """Record how embedding ended (``ready`` is set by `attach`); the error is redacted (`redact`)."""
+        self._state, self._error = state, None if error is None else redact(error)
         self._done.set()
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .._errors import ConfigError
+from .._redact import add_secrets
 from ..catalog import Catalog
 from ._base import IndexBuilder, SearchIndex
 from ._index import build_index
@@ -168,6 +169,7 @@ def _openai_compatible(settings: EmbeddingSettings) -> Embedder:
     api_key = os.environ.get(settings.api_key_env) if settings.api_key_env else None
     if settings.api_key_env and not api_key:
         raise ConfigError(f"environment variable {settings.api_key_env} is not set", key="embeddings.api_key_env")
+    add_secrets([api_key] if api_key else [])
     return OpenAICompatibleEmbedder(
         settings.url,
         settings.model,

@@ -1,0 +1,78 @@
+"""Credentials kept out of every error, log line and page: `redact`, and the secret values it hides.
+
+What `redact` hides, wherever it appears in a text: the userinfo of a URL (``https://***@host``),
+every query value of a URL (``?key=***``), the credential after ``Bearer`` or ``Basic``, and every
+value registered with `add_secrets` (as written and URL-encoded). The gateway registers every value
+a config's ``${VAR}`` expanded to, its HTTP upstreams' header values and its bearer tokens; the
+registry is per process, so one config's secrets stay hidden in every later error and log line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterable
+from urllib.parse import quote, quote_plus
+
+__all__ = ["MIN_SECRET_CHARS", "add_secrets", "redact"]
+
+MIN_SECRET_CHARS = 4
+"""Shorter values are not registered: hiding every ``on`` or ``UTC`` would garble every message."""
+
+MASK = "***"
+_URL_RE = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<rest>[^\s'\"<>`]+)")
+_CREDENTIAL_RE = re.compile(r"\b(?P<scheme>[Bb]earer|[Bb]asic)(?P<gap>\s+)[A-Za-z0-9._~+/=-]{8,}")
+_TRAILING = ".,;:!?)]}"
+
+_lock = threading.Lock()
+_secrets: set[str] = set()
+_secret_re: re.Pattern[str] | None = None
+
+
+def add_secrets(values: Iterable[str]) -> None:
+    """Hide `values` (as written, URL-encoded and JSON-escaped) from every later `redact` in this process.
+
+    Values under `MIN_SECRET_CHARS` characters are ignored.
+    """
+    global _secret_re
+    added = set()
+    for value in values:
+        if len(value) >= MIN_SECRET_CHARS:
+            added |= {value, quote(value, safe=""), quote_plus(value, safe=""), json.dumps(value)[1:-1]}
+    with _lock:
+        if added <= _secrets:
+            return
+        _secrets.update(added)
+        # Longest first, so a secret containing another is hidden whole.
+        _secret_re = re.compile("|".join(re.escape(secret) for secret in sorted(_secrets, key=len, reverse=True)))
+
+
+def redact(text: str) -> str:
+    """`text` with URL userinfo and query values, bearer credentials and registered secrets replaced by ``***``."""
+    pattern = _secret_re
+    if pattern is not None:
+        text = pattern.sub(MASK, text)
+    text = _URL_RE.sub(_redact_url, text)
+    return _CREDENTIAL_RE.sub(lambda match: f"{match['scheme']}{match['gap']}{MASK}", text)
+
+
+def _redact_url(match: re.Match[str]) -> str:
+    rest = match["rest"]
+    stripped = rest.rstrip(_TRAILING)
+    rest, after = stripped, rest[len(stripped) :]
+    authority_end = min((index for index in map(rest.find, "/?#") if index >= 0), default=len(rest))
+    authority, tail = rest[:authority_end], rest[authority_end:]
+    if "@" in authority:
+        authority = f"{MASK}@{authority.rpartition('@')[2]}"
+    path, mark, query = tail.partition("?")
+    if mark:
+        query, hash_mark, fragment = query.partition("#")
+        hidden = "&".join(_hide_value(pair) for pair in query.split("&"))
+        tail = f"{path}?{hidden}{hash_mark}{fragment}"
+    return f"{match['scheme']}{authority}{tail}{after}"
+
+
+def _hide_value(pair: str) -> str:
+    key, equals, value = pair.partition("=")
+    return f"{key}={MASK}" if equals and value else pair

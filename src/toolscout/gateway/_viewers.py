@@ -1,0 +1,67 @@
+"""What one HTTP caller may see of the gateway beside ``/mcp``: the ``/ui/`` page, ``/healthz``, ``/metrics``.
+
+The rule, once ``toolscout.auth`` has tokens: every answer covers the caller's grant only. The page's
+catalog, search playground and token budget hold only the tools in the grant's scope and the
+upstreams it may know of (`visible_servers`), its activity only the events of the caller's own
+token, and ``/healthz`` only those upstreams. ``/metrics`` counts every client's traffic and names
+every upstream, so it answers only a grant with ``admin: true``, which also reads every token's
+activity on the page (its catalog, search and budget stay within its scope). Without tokens (a
+gateway on loopback for one user) everything is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from starlette.requests import Request
+
+from .._scope import Scope
+from ..observe import ActivityEvent
+from ._health import visible_servers
+from ._server import Gateway
+
+__all__ = ["Viewer", "Viewers"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Viewer:
+    """One HTTP caller's view: its grant's scope, the upstreams it may know of, whose activity it reads."""
+
+    principal: str | None
+    """The grant's name; None without tokens (everything is shown)."""
+    scope: Scope
+    """The tools it may see."""
+    servers: frozenset[str] | None
+    """The upstreams it may know of; None: every one."""
+    admin: bool
+    """May read ``/metrics`` and every token's activity."""
+
+    def sees_server(self, name: str) -> bool:
+        """True when the upstream `name` may appear in an answer to this caller."""
+        return self.servers is None or name in self.servers
+
+    def sees_event(self, event: ActivityEvent) -> bool:
+        """True when the activity `event` may appear in an answer to this caller."""
+        return self.admin or event.label == self.principal
+
+
+class Viewers:
+    """Maps an HTTP request (after the bearer middleware) to its caller's `Viewer`."""
+
+    def __init__(self, gateway: Gateway) -> None:
+        """Read the grants of `gateway`'s settings."""
+        self._gateway = gateway
+        self._auth = gateway.config.settings.auth
+
+    def __call__(self, request: Request) -> Viewer:
+        """The view of the caller of `request`; a caller without a valid token sees nothing."""
+        if self._auth is None:
+            return Viewer(principal=None, scope=Scope(), servers=None, admin=True)
+        user = request.scope.get("user")
+        label, scope = self._gateway.identities.grant(user)
+        grant = self._auth.tokens.get(label) if isinstance(user, AuthenticatedUser) else None
+        if grant is None:
+            return Viewer(principal="-", scope=Scope(allow=()), servers=frozenset(), admin=False)
+        servers = visible_servers(self._gateway.pool, scope, grant.servers)
+        return Viewer(principal=label, scope=scope, servers=servers, admin=grant.admin)
