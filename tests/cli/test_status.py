@@ -101,3 +101,13 @@ async def test_a_rejected_token_and_another_gateway_are_one_line_and_exit_1(tmp_
     assert good[0] == 0 and "paged" in good[1]
     assert bad[0] == 1 and "token" in bad[2] and len(bad[2].strip().splitlines()) == 1
     assert wrong[0] == 1 and "other" in wrong[2] and "paged" in wrong[2]
+
+
+def test_an_error_naming_the_gateway_url_shows_no_credentials_of_it() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # nothing listens once closed
+    result = CliRunner().invoke(main, ["status", "--url", f"http://ops:pa55-w0rd-9c1e@127.0.0.1:{port}/healthz?k=v1"])
+    assert result.exit_code == 1
+    assert f"no gateway answers at http://***@127.0.0.1:{port}/healthz?k=***" in result.output
+    assert "pa55-w0rd-9c1e" not in result.output

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
+from .._redact import redact
 from .._version import __version__
 
 __all__ = ["main"]
@@ -11,7 +14,20 @@ __all__ = ["main"]
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
+class _RedactingGroup(click.Group):
+    """The command group; every error a command reports is redacted (a `${VAR}` secret never reaches stderr)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as exc:
+            shown = redact(exc.message)
+            if type(exc) is not click.ClickException or shown == exc.message:
+                raise
+            raise click.ClickException(shown) from None
+
+
+@click.group(cls=_RedactingGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, prog_name="toolscout")
 def main() -> None:
     """Keep hundreds of tools, send a handful: tool search for LLM agents."""
