@@ -128,6 +128,9 @@ async def test_each_limited_token_sees_only_its_scope_on_every_http_endpoint(tmp
         assert events and {event["label"] for event in events} == {label}, label
         assert {server["name"] for server in seen["budget"].json()["servers"]} <= servers, label
         assert {entry["name"] for entry in seen["healthz"].json()["upstreams"]} == servers, label
+        # Tool counts are those of the token's scope (memory has nine tools, this token may see one).
+        assert sum(server["tools"] for server in catalog["servers"]) == len(tools), label
+        assert sum(entry["tools"] for entry in seen["healthz"].json()["upstreams"]) == len(tools), label
         assert seen["metrics"].status_code == 403, label
         for name, response in seen.items():
             for foreign in FOREIGN[label]:

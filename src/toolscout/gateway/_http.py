@@ -84,8 +84,7 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         if not isinstance(request.scope.get("user"), AuthenticatedUser):
             # Enough for a load balancer; nothing about the catalog.
             return JSONResponse({"status": health_report(statuses)["status"]})
-        viewer = viewers(request)
-        return JSONResponse(health_report(status for status in statuses if viewer.sees_server(status.name)))
+        return JSONResponse(health_report(viewers(request).upstreams))
 
     def lifespan(app: Starlette) -> AbstractAsyncContextManager[None]:
         return manager.run()
@@ -100,7 +99,6 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
 
     ui = UiSource(
         scout=lambda: gateway.scout,
-        upstreams=gateway.pool.status,
         activity=gateway.activity,
         search_mode=lambda: gateway.scout.search_mode,
         viewer=viewers,

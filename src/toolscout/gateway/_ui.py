@@ -8,7 +8,7 @@ answer covers what the caller's grant may see (its `Viewer`).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -33,7 +33,6 @@ from ..providers._measure import measure_rendering
 from ..search._base import SearchMode
 from ..search._fields import FIELD_NAMES, tool_fields
 from ..search._tokenize import tokenize
-from ._pool import UpstreamStatus
 from ._viewers import Viewer
 
 __all__ = ["UI_PATH", "AsgiEndpoint", "UiSource", "ui_routes"]
@@ -45,15 +44,14 @@ _MAX_QUERY = 2_000
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UiSource:
-    """What the page shows: the live scout, the upstreams' states, the activity log."""
+    """What the page shows: the live scout, the activity log, each caller's view of them."""
 
     scout: Callable[[], ToolScout]
-    upstreams: Callable[[], Sequence[UpstreamStatus]]
     activity: ActivityLog
     search_mode: Callable[[], str]
     """The engine ``tool_search`` uses now (``lexical`` or ``hybrid``)."""
     viewer: Callable[[Request], Viewer]
-    """What the caller of a request may see."""
+    """What the caller of a request may see, the upstreams' states included."""
 
 
 def ui_routes(source: UiSource, *, protect: Callable[[Any], Any] = lambda app: app) -> list[BaseRoute]:
@@ -129,8 +127,7 @@ def _catalog(source: UiSource, viewer: Viewer) -> JsonObject:
                 schema_tokens(tool.to_definition(), counter) for tool in visible if tool.namespace == status.name
             ),
         }
-        for status in source.upstreams()
-        if viewer.sees_server(status.name)
+        for status in viewer.upstreams
     ]
     tools = [
         {

@@ -2,8 +2,9 @@
 
 The rule, once ``toolscout.auth`` has tokens: every answer covers the caller's grant only. The page's
 catalog, search playground and token budget hold only the tools in the grant's scope and the
-upstreams it may know of (`visible_servers`), its activity only the events of the caller's own
-token, and ``/healthz`` only those upstreams. ``/metrics`` counts every client's traffic and names
+upstreams it may know of (`visible_servers`), with their tool counts in that scope (a server's
+repairs and left-out tools only for grants that hold it whole), its activity only the events of
+the caller's own token, and ``/healthz`` only those upstreams. ``/metrics`` counts every client's traffic and names
 every upstream, so it answers only a grant with ``admin: true``, which also reads every token's
 activity on the page (its catalog, search and budget stay within its scope). Without tokens (a
 gateway on loopback for one user) everything is shown.
@@ -11,6 +12,8 @@ gateway on loopback for one user) everything is shown.
 
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
 from dataclasses import dataclass
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -19,6 +22,7 @@ from starlette.requests import Request
 from .._scope import Scope
 from ..observe import ActivityEvent
 from ._health import visible_servers
+from ._pool import UpstreamStatus
 from ._server import Gateway
 
 __all__ = ["Viewer", "Viewers"]
@@ -32,14 +36,10 @@ class Viewer:
     """The grant's name; None without tokens (everything is shown)."""
     scope: Scope
     """The tools it may see."""
-    servers: frozenset[str] | None
-    """The upstreams it may know of; None: every one."""
+    upstreams: tuple[UpstreamStatus, ...]
+    """The states of the upstreams it may know of, as it may see them, in config order."""
     admin: bool
     """May read ``/metrics`` and every token's activity."""
-
-    def sees_server(self, name: str) -> bool:
-        """True when the upstream `name` may appear in an answer to this caller."""
-        return self.servers is None or name in self.servers
 
     def sees_event(self, event: ActivityEvent) -> bool:
         """True when the activity `event` may appear in an answer to this caller."""
@@ -56,12 +56,26 @@ class Viewers:
 
     def __call__(self, request: Request) -> Viewer:
         """The view of the caller of `request`; a caller without a valid token sees nothing."""
+        pool = self._gateway.pool
         if self._auth is None:
-            return Viewer(principal=None, scope=Scope(), servers=None, admin=True)
+            return Viewer(principal=None, scope=Scope(), upstreams=pool.status(), admin=True)
         user = request.scope.get("user")
         label, scope = self._gateway.identities.grant(user)
         grant = self._auth.tokens.get(label) if isinstance(user, AuthenticatedUser) else None
         if grant is None:
-            return Viewer(principal="-", scope=Scope(allow=()), servers=frozenset(), admin=False)
-        servers = visible_servers(self._gateway.pool, scope, grant.servers)
-        return Viewer(principal=label, scope=scope, servers=servers, admin=grant.admin)
+            return Viewer(principal="-", scope=Scope(allow=()), upstreams=(), admin=False)
+        visible = visible_servers(pool, scope, grant.servers)
+        upstreams = tuple(status for status in pool.status() if status.name in visible)
+        if not scope.unrestricted:
+            counts = Counter(tool.spec.namespace for tool in pool.tools() if scope.permits(tool.spec))
+            whole = set(grant.servers or ()) if scope.allow is not None else visible
+            upstreams = tuple(
+                dataclasses.replace(
+                    status,
+                    tools=counts[status.name],
+                    repaired=status.repaired if status.name in whole else (),
+                    problems=status.problems if status.name in whole else (),
+                )
+                for status in upstreams
+            )
+        return Viewer(principal=label, scope=scope, upstreams=upstreams, admin=grant.admin)
