@@ -20,7 +20,7 @@ __all__ = ["MIN_SECRET_CHARS", "add_secrets", "redact"]
 MIN_SECRET_CHARS = 4
 """Shorter values are not registered: hiding every ``on`` or ``UTC`` would garble every message."""
 
-MASK = "***"
+_MASK = "***"
 _URL_RE = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<rest>[^\s'\"<>`]+)")
 _CREDENTIAL_RE = re.compile(r"\b(?P<scheme>[Bb]earer|[Bb]asic)(?P<gap>\s+)[A-Za-z0-9._~+/=-]{8,}")
 _TRAILING = ".,;:!?)]}"
@@ -52,9 +52,9 @@ def redact(text: str) -> str:
     """`text` with URL userinfo and query values, bearer credentials and registered secrets replaced by ``***``."""
     pattern = _secret_re
     if pattern is not None:
-        text = pattern.sub(MASK, text)
+        text = pattern.sub(_MASK, text)
     text = _URL_RE.sub(_redact_url, text)
-    return _CREDENTIAL_RE.sub(lambda match: f"{match['scheme']}{match['gap']}{MASK}", text)
+    return _CREDENTIAL_RE.sub(lambda match: f"{match['scheme']}{match['gap']}{_MASK}", text)
 
 
 def _redact_url(match: re.Match[str]) -> str:
@@ -64,7 +64,7 @@ def _redact_url(match: re.Match[str]) -> str:
     authority_end = min((index for index in map(rest.find, "/?#") if index >= 0), default=len(rest))
     authority, tail = rest[:authority_end], rest[authority_end:]
     if "@" in authority:
-        authority = f"{MASK}@{authority.rpartition('@')[2]}"
+        authority = f"{_MASK}@{authority.rpartition('@')[2]}"
     path, mark, query = tail.partition("?")
     if mark:
         query, hash_mark, fragment = query.partition("#")
@@ -75,4 +75,4 @@ def _redact_url(match: re.Match[str]) -> str:
 
 def _hide_value(pair: str) -> str:
     key, equals, value = pair.partition("=")
-    return f"{key}={MASK}" if equals and value else pair
+    return f"{key}={_MASK}" if equals and value else pair
