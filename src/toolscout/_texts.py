@@ -424,9 +424,13 @@ class Upstream:
         "The tool may have run. Do not repeat the same call; try another tool or tell the user the server is "
         "misbehaving."
     )
-    NOT_READY = (
-        "The MCP servers in servers_not_ready are still starting or have failed, so their tools are missing "
+    STILL_STARTING = (
+        "The MCP servers in servers_not_ready with state starting are still starting, so their tools are missing "
         "from these results. Search again in a little while before deciding a capability is missing."
+    )
+    FAILED_TO_START = (
+        "The MCP servers in servers_not_ready with an error failed to start (the error says why), so their tools "
+        "are missing from these results. Do not wait for them: tell the user if the request needs one of them."
     )
 
     @staticmethod

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import shlex
+import subprocess
 import sys
 from pathlib import Path
 
+import anyio
 import pytest
 from click.testing import CliRunner
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
-from tests.gateway.conftest import tools_once
+from tests.conftest import free_port
+from tests.gateway.conftest import LIMIT_S
 from toolscout.cli import main
 
 pytestmark = pytest.mark.anyio
@@ -22,13 +27,15 @@ URL = "http://127.0.0.1:9000/mcp"
 def gateway_config(tmp_path: Path) -> Path:
     config = tmp_path / "servers.json"
     upstream = {"command": sys.executable, "args": [str(SERVERS / "paged.py")]}
-    config.write_text(json.dumps({"mcpServers": {"paged": upstream}, "toolscout": {"store": "memory"}}))
+    # A generous start-up wait: this shared machine can be far slower than a user's (bench/gateway_startup.py).
+    settings = {"store": "memory", "startup_wait_s": LIMIT_S}
+    config.write_text(json.dumps({"mcpServers": {"paged": upstream}, "toolscout": settings}))
     return config
 
 
 def run(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, ["client-config", *args])
-    return result.exit_code, result.output
+    return result.exit_code, result.stdout if result.exit_code == 0 else result.output
 
 
 @pytest.mark.parametrize(
@@ -90,11 +97,36 @@ def test_write_refuses_a_file_that_is_not_json_and_leaves_it_untouched(tmp_path)
     assert target.read_text() == "{not json"
 
 
-async def test_the_printed_stdio_entry_starts_a_gateway_an_mcp_client_can_list(tmp_path) -> None:
+async def test_the_printed_stdio_entry_starts_a_gateway_whose_first_list_has_every_tool(tmp_path) -> None:
     _, output = run("vscode", str(gateway_config(tmp_path)))
     entry = json.loads(output)["servers"]["toolscout"]
+    # The client's own environment (the SDK's safe default), not this test's: the entry must work as printed.
     params = StdioServerParameters(command=entry["command"], args=entry["args"])
     with (tmp_path / "gateway.log").open("w") as log:
         async with Client(stdio_client(params, errlog=log)) as client:
-            listed = await tools_once(client, lambda names: "paged__alpha" in names)
+            listed = {tool.name for tool in (await client.list_tools()).tools}  # once, right after start
+    assert "paged__alpha" in listed
+
+
+async def test_the_printed_http_entry_reaches_the_gateway_the_printed_command_starts(tmp_path) -> None:
+    config = gateway_config(tmp_path)
+    port = free_port()
+    data = json.loads(config.read_text())
+    config.write_text(json.dumps({**data, "toolscout": {**data["toolscout"], "port": port}}))
+    result = CliRunner().invoke(main, ["client-config", "cursor", str(config), "--transport", "http"])
+    assert result.exit_code == 0, result.output
+    url = json.loads(result.stdout)["mcpServers"]["toolscout"]["url"]
+    command = shlex.split(result.stderr.strip().splitlines()[-1])
+    assert url == f"http://127.0.0.1:{port}/mcp"
+    with (tmp_path / "gateway.log").open("wb") as log:
+        process = await anyio.open_process(command, stdout=subprocess.PIPE, stderr=log)
+        try:
+            assert process.stdout is not None
+            with anyio.fail_after(LIMIT_S):
+                await process.stdout.receive()  # the gateway prints its URL once it listens
+                async with Client(streamable_http_client(url)) as client:
+                    listed = {tool.name for tool in (await client.list_tools()).tools}
+        finally:
+            process.terminate()
+            await process.wait()
     assert "paged__alpha" in listed

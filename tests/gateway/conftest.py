@@ -53,8 +53,9 @@ def fragile_server(state: Path) -> dict[str, Any]:
     return {"command": sys.executable, "args": [str(SERVERS / "fragile.py"), str(state)]}
 
 
-def slow_server(state: Path, delay_s: float, tool: str = "ping") -> dict[str, Any]:
-    """The test server of servers/slow.py: pid in STATE/pid at once, serving only after `delay_s`."""
+def slow_server(state: Path, delay_s: float | Path, tool: str = "ping") -> dict[str, Any]:
+    """The test server of servers/slow.py: pid in STATE/pid at once, serving only after `delay_s` (or the
+    seconds written in that file when it starts)."""
     return {"command": sys.executable, "args": [str(SERVERS / "slow.py"), str(state), str(delay_s), tool]}
 
 

@@ -11,9 +11,10 @@ import anyio
 import pytest
 from mcp_types import TextContent
 
-from tests.gateway.conftest import LIMIT_S, SERVERS, fragile_server
+from tests.gateway.conftest import LIMIT_S, SERVERS, fragile_server, slow_server
 from toolscout.gateway import GatewayConfig, UpstreamError
 from toolscout.gateway._pool import UpstreamPool
+from toolscout.gateway._remembered import RememberedListings
 
 pytestmark = pytest.mark.anyio
 
@@ -132,23 +133,33 @@ async def test_a_server_that_keeps_crashing_is_retried_with_backoff_then_marked_
     assert "gave up after 3 failed attempts in a row" in str(caught.value) and status.error in str(caught.value)
 
 
-async def test_held_upstreams_start_when_released_or_at_the_longest_hold(tmp_path: Path) -> None:
-    release = anyio.Event()
-    held = UpstreamPool(config(tmp_path), on_change=no_change, hold_until=release, hold_at_most_s=LIMIT_S)
-    capped = UpstreamPool(
-        config(tmp_path / "capped"), on_change=no_change, hold_until=anyio.Event(), hold_at_most_s=0.2
-    )
-    pid_file = tmp_path / "fragile" / "pid"
+async def test_a_remembered_listing_stands_in_until_the_server_attaches_and_is_not_waited_for(tmp_path: Path) -> None:
+    delay = tmp_path / "delay_s"
+    delay.write_text("0")
+    setup = GatewayConfig.from_mapping({"mcpServers": {"slow": slow_server(tmp_path / "slow", delay)}})
+    remembered = RememberedListings(tmp_path / "cache", separator="__")
+    never = anyio.current_time() + LIMIT_S
     with anyio.fail_after(LIMIT_S):
-        async with held:
-            await anyio.sleep(1.0)
-            not_started = [status.state for status in held.status()]
-            spawned_while_held = pid_file.exists()
-            release.set()
-            await held.started()
-            released = [status.state for status in held.status()]
-        async with capped:
-            await capped.started()  # never released: starts after 0.2 s anyway
-            capped_states = [status.state for status in capped.status()]
-    assert not_started == ["starting"] and not spawned_while_held
-    assert released == ["connected"] and capped_states == ["connected"]
+        async with UpstreamPool(setup, on_change=no_change, remembered=remembered) as pool:
+            await pool.attached(until=never)  # nothing remembered yet: waits for the first listing
+            first_run = [tool.spec.name for tool in pool.tools()]
+        delay.write_text(str(LIMIT_S * 2))  # the same entry, far slower this time
+        async with UpstreamPool(setup, on_change=no_change, remembered=remembered) as pool:
+            await pool.attached(until=never)  # returns at once: the remembered tools stand in
+            status = pool.status()[0]
+            standing_in = [tool.spec.name for tool in pool.tools()]
+            route = pool.route("slow__ping")
+    assert first_run == ["slow__ping"]
+    assert status.state == "starting" and status.tools == 1
+    assert standing_in == ["slow__ping"] and route == ("slow", "ping")
+
+
+async def test_an_edited_server_entry_starts_without_the_listing_of_the_old_one(tmp_path: Path) -> None:
+    remembered = RememberedListings(tmp_path / "cache", separator="__")
+    before = GatewayConfig.from_mapping({"mcpServers": {"slow": slow_server(tmp_path / "slow", 0)}})
+    after = GatewayConfig.from_mapping({"mcpServers": {"slow": slow_server(tmp_path / "slow", 0, "pong")}})
+    with anyio.fail_after(LIMIT_S):
+        async with UpstreamPool(before, on_change=no_change, remembered=remembered) as pool:
+            await pool.started()
+    assert remembered.recall("slow", before.servers["slow"]) is not None
+    assert remembered.recall("slow", after.servers["slow"]) is None

@@ -8,18 +8,25 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from .._errors import ConfigError
 from .._types import Transport
 
+if TYPE_CHECKING:
+    from ..gateway._config import GatewaySettings
+
 __all__ = ["CLIENTS", "ClientFormat", "client_config_command"]
+
+_DEFAULT_PORT = 8765  # `toolscout serve --port 0` picks a free port, which no client entry can name
 
 Launch = dict[str, Any]
 """How the client starts or reaches the gateway: ``{"command", "args"}`` or ``{"url"}``."""
@@ -100,6 +107,16 @@ def _toolscout_command() -> str:
     return shutil.which("toolscout") or "toolscout"
 
 
+def _settings(config: Path) -> GatewaySettings:
+    """CONFIG's gateway settings (a config the gateway would refuse is refused here, with the reason)."""
+    from ..gateway._config import load_config
+
+    try:
+        return load_config(config).settings
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 def _merged(file: Path, servers_key: str, name: str, entry: dict[str, Any]) -> dict[str, Any]:
     """`file`'s content with `entry` set under ``servers_key.name``; every other key is kept."""
     if not file.exists():
@@ -120,7 +137,7 @@ def _merged(file: Path, servers_key: str, name: str, entry: dict[str, Any]) -> d
 @click.argument("client", type=click.Choice(sorted(CLIENTS)))
 @click.argument("config", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True)
-@click.option("--url", default="http://127.0.0.1:8765/mcp", show_default=True, help="The gateway's URL (http).")
+@click.option("--url", help="The gateway's URL (http) [default: from CONFIG's toolscout.host and toolscout.port].")
 @click.option("--name", default="toolscout", show_default=True, help="The server's name in the client.")
 @click.option(
     "--write",
@@ -131,13 +148,14 @@ def _merged(file: Path, servers_key: str, name: str, entry: dict[str, Any]) -> d
     help="Write into the client's config file (or the given one), keeping its other servers.",
 )
 def client_config_command(
-    client: str, config: Path, transport: Transport, url: str, name: str, write_to: str | None
+    client: str, config: Path, transport: Transport, url: str | None, name: str, write_to: str | None
 ) -> None:
     """Print (or --write) the entry that points CLIENT at a gateway serving CONFIG.
 
     The gateway's default bridge style needs nothing from the client beyond a fixed tool list,
     so it works with every client; the reveal style needs a client that re-reads the list on
-    ``notifications/tools/list_changed``.
+    ``notifications/tools/list_changed``. With ``--transport http`` the command that starts the
+    gateway at that URL is printed on stderr (the client only connects to it).
     """
     fmt = CLIENTS[client]
     if transport == "http":
@@ -145,7 +163,12 @@ def client_config_command(
             raise click.ClickException(
                 f"{fmt.title} reads only stdio servers from its config file: use --transport stdio"
             )
-        entry = fmt.http(url)
+        settings = _settings(config)
+        host, port = settings.host, settings.port or _DEFAULT_PORT
+        shown = f"[{host}]" if ":" in host else host
+        entry = fmt.http(url or f"http://{shown}:{port}/mcp")
+        serve = [_toolscout_command(), "serve", str(config.resolve()), "--transport", "http", "--port", str(port)]
+        click.echo(f"start the gateway with:\n{shlex.join(serve)}", err=True)
     else:
         entry = fmt.stdio(_toolscout_command(), ["serve", str(config.resolve())])
     if write_to is None:

@@ -32,8 +32,9 @@ __all__ = ["serve_command"]
 @click.option(
     "--wait-for-upstreams",
     is_flag=True,
-    help="Answer clients only once every upstream's first start attempt finished (default: at once, "
-    "tools appear as upstreams attach and clients get notifications/tools/list_changed).",
+    help="Answer clients only once every upstream's first start attempt finished (default: tools/list and calls "
+    "wait for upstreams still starting up to toolscout.startup_wait_s; later ones arrive with "
+    "notifications/tools/list_changed).",
 )
 def serve_command(
     config: Path,
@@ -47,10 +48,11 @@ def serve_command(
     """Serve every MCP server in CONFIG behind one searchable gateway.
 
     CONFIG is the `mcpServers` JSON your MCP client already uses (or TOML with the same keys),
-    with optional gateway settings in a `toolscout` section. The gateway answers at once;
-    upstreams start in the background (a few at a time) and their tools appear as they attach.
-    Upstreams that fail to start are reported and retried. Logs go to stderr. Over HTTP the first
-    line on stdout is the endpoint URL.
+    with optional gateway settings in a `toolscout` section. Upstreams start at once (a few at a
+    time); the first tools/list waits for them up to `startup_wait_s` (4 s), and the tools each
+    listed last time stand in while it starts. Upstreams that fail to start are reported with
+    their error and retried. Logs go to stderr. Over HTTP the first line on stdout is the
+    endpoint URL.
 
     \b
     Examples:

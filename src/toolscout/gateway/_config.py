@@ -152,7 +152,17 @@ class GatewaySettings(ScoutSettings):
     restart_backoff_s: Annotated[float, Finite, Field(gt=0)] = 0.5
     """First delay before restarting a crashed upstream; it doubles per failed attempt, up to 60 s."""
     start_concurrency: Annotated[int, NoBool, Field(ge=1)] = 4
-    """Upstreams started at the same time (the gateway answers at once; the rest attach as they come up)."""
+    """Upstreams started at the same time (the others wait their turn)."""
+    startup_wait_s: Annotated[float, Finite, Field(ge=0, le=600)] = 4.0
+    """Seconds after start-up during which ``tools/list`` and tool calls wait for upstreams still making their first
+    start attempt with no tools known, so a client that lists once right after connecting gets the whole surface and a
+    search never answers from half a catalog. Past it they answer with what is attached (a search names the servers
+    missing from it) and the rest arrive with ``notifications/tools/list_changed``. The default stays under the 5 s
+    many clients wait for an answer; ``initialize`` never waits."""
+    remember_tools: StrictBool = True
+    """Keep each upstream's tool list in the cache folder (``TOOLSCOUT_CACHE_DIR``, else the user cache), keyed by
+    a hash of its config entry, so that the next start lists those tools while the server is still starting (calls
+    to them wait for it); a server listing other tools when it attaches replaces them, with a list change."""
     max_restarts: Annotated[int, NoBool, Field(ge=1)] = 8
     """Failed attempts in a row after which an upstream is marked failed for good (slow handshakes not counted)."""
     offload: Annotated[OffloadSettings, BeforeValidator(_offload)] = OffloadSettings()

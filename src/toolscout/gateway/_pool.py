@@ -6,12 +6,13 @@ failed start, wait with capped exponential backoff (tenacity: ``restart_backoff_
 at most 60 s) and try again. After ``max_restarts`` failures in a row the upstream is marked
 failed for good, its last error kept for ``/healthz`` and ``toolscout status``.
 
-Entering the pool only starts the supervisors: the gateway answers at once and its catalog
-grows as upstreams attach. At most ``start_concurrency`` upstreams start at the same time (so
-dozens of servers do not starve each other of CPU), and a server that misses its handshake
-deadline is retried with a doubled deadline (up to 8x) in the background; being slow does not
-count as a failure. A server keeps its last known tools while it restarts; calls to it wait
-(within the call timeout) for it to come back.
+Entering the pool starts every supervisor at once; `attached` waits (up to a deadline) for the
+upstreams still making their first attempt with no tools known. At most ``start_concurrency``
+upstreams start at the same time (so dozens of servers do not starve each other of CPU), and a
+server that misses its handshake deadline is retried with a doubled deadline (up to 8x) in the
+background; being slow does not count as a failure. A server keeps its last known tools while it
+restarts, and, with `RememberedListings`, starts with the tools it listed in an earlier run;
+calls to it wait (within the call timeout) for it to come (back) up.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Literal, TypeAlias
 
 import anyio
 import anyio.abc
+import anyio.to_thread
 from mcp_types import CallToolResult
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
@@ -32,6 +34,7 @@ from .._types import Transport
 from ._chain import GatewayChain
 from ._config import GatewayConfig, HttpServer, ServerConfig
 from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamTool
+from ._remembered import RememberedListings
 from ._upstream import Upstream
 
 __all__ = ["UpstreamPool", "UpstreamState", "UpstreamStatus"]
@@ -114,8 +117,7 @@ class UpstreamPool:
         start_concurrency: int | None = None,
         max_restarts: int | None = None,
         chain: GatewayChain | None = None,
-        hold_until: anyio.Event | None = None,
-        hold_at_most_s: float = 0.0,
+        remembered: RememberedListings | None = None,
     ) -> None:
         """Prepare the pool (nothing starts before `__aenter__`).
 
@@ -128,10 +130,9 @@ class UpstreamPool:
                 merely slow) after which an upstream is marked failed for good (at least 1; default:
                 ``toolscout.max_restarts``).
             chain: The gateways that led here, passed on to every upstream (see `GatewayChain`).
-            hold_until: When given, upstreams start once it is set, or `hold_at_most_s` after
-                `__aenter__`, whichever comes first (a gateway first answers its client, then
-                spends the CPU that starting servers takes).
-            hold_at_most_s: The longest the first starts wait for `hold_until`.
+            remembered: Where each upstream's listings are kept; an upstream starts with the one kept
+                from an earlier run (its tools are listed and routed while it starts), and every new
+                listing is kept.
 
         Raises:
             ValueError: `start_concurrency` or `max_restarts` is not a positive integer.
@@ -145,14 +146,16 @@ class UpstreamPool:
                 raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
         self._max_restarts = max_restarts
         self._chain = chain
-        self._hold_until = hold_until
-        self._hold_at_most_s = hold_at_most_s
+        self._remembered = remembered
         self.settings = config.settings
         self._starting = anyio.CapacityLimiter(start_concurrency)
         self._slots = {name: _Slot(name, server) for name, server in config.enabled_servers().items()}
+        if remembered is not None:
+            for slot in self._slots.values():
+                slot.listing = remembered.recall(slot.name, slot.config)
         self._labels = config.labels
         self._on_change = on_change
-        self._routes: dict[str, tuple[str, str]] = {}
+        self._routes = self._routing()
         self._closing = anyio.Event()
         self._stopped = anyio.Event()
         self._running = len(self._slots)
@@ -170,6 +173,19 @@ class UpstreamPool:
         """Return once every upstream's first attempt has finished (connected or failed)."""
         for slot in self._slots.values():
             await slot.settled.wait()
+
+    async def attached(self, *, until: float) -> None:
+        """Return once no upstream is making its first attempt with no tools known, or at `until`.
+
+        `until` is a deadline on anyio's clock (`anyio.current_time`). An upstream with remembered
+        tools is not waited for: its tools stand in until it attaches.
+        """
+        waiting = [slot.settled for slot in self._slots.values() if slot.listing is None and not slot.settled.is_set()]
+        if not waiting or anyio.current_time() >= until:
+            return
+        with anyio.move_on_at(until):
+            for settled in waiting:
+                await settled.wait()
 
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
@@ -247,9 +263,6 @@ class UpstreamPool:
     async def _supervise(self, slot: _Slot) -> None:
         try:
             with slot.scope:
-                if self._hold_until is not None:
-                    with anyio.move_on_after(self._hold_at_most_s):
-                        await self._hold_until.wait()
                 await self._keep_connected(slot)
         finally:
             self._running -= 1
@@ -383,13 +396,18 @@ class UpstreamPool:
 
     async def _publish(self, slot: _Slot, listing: ToolListing) -> None:
         slot.listing = listing
-        self._routes = {
-            tool.spec.name: (name, tool.upstream_name)
-            for name, other in self._slots.items()
-            if other.listing
-            for tool in other.listing.tools
-        }
+        self._routes = self._routing()
         await self._on_change()
+        if self._remembered is not None:
+            await anyio.to_thread.run_sync(self._remembered.keep, listing, slot.config)
+
+    def _routing(self) -> dict[str, tuple[str, str]]:
+        return {
+            tool.spec.name: (name, tool.upstream_name)
+            for name, slot in self._slots.items()
+            if slot.listing
+            for tool in slot.listing.tools
+        }
 
 
 class _AttemptEnded(Exception):

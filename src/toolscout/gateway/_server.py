@@ -50,6 +50,7 @@ from ..observe._tracing import Tracing
 from ..offload import Offloader, open_output_store
 from ..search._engines import resolve_backend
 from ..search._select import resolve_search_mode
+from ..search.embeddings._cache import default_cache_dir
 from ..session import DiscoveryStore
 from ._chain import GatewayChain
 from ._config import GatewayConfig
@@ -59,6 +60,7 @@ from ._health import visible_servers
 from ._pool import UpstreamPool
 from ._reaper import SessionReaper
 from ._records import UpstreamError
+from ._remembered import RememberedListings
 from ._sessions import Caller, ChangeBus, Identities, LegacySessions
 from ._stores import TimedOutputStore, TimedStore, open_store
 from ._wire import call_result, mcp_tool
@@ -68,8 +70,6 @@ __all__ = ["Gateway"]
 logger = logging.getLogger("toolscout.gateway")
 
 _MAX_LISTEN_STREAMS = 4096
-_UPSTREAMS_WAIT_FOR_FIRST_ANSWER_S = 0.5
-"""Upstreams start after the first ``tools/list`` or call is answered, or this long after start-up at most."""
 
 
 class Gateway:
@@ -124,16 +124,17 @@ class Gateway:
         self.scout = ToolScout(
             (), activity=self.activity, settings=settings, store=self.store, executor=self._execute, offload=offload
         )
-        # Answer the first client before the upstream servers' start-up competes for the CPU.
-        self._answered = anyio.Event()
+        remembered = (
+            RememberedListings(default_cache_dir(), separator=settings.separator) if settings.remember_tools else None
+        )
         self.pool = UpstreamPool(
             config,
             on_change=self._tools_changed,
             start_concurrency=start_concurrency,
             chain=self.chain,
-            hold_until=None if wait_for_upstreams else self._answered,
-            hold_at_most_s=_UPSTREAMS_WAIT_FOR_FIRST_ANSWER_S,
+            remembered=remembered,
         )
+        self._attach_deadline = 0.0
         self._wait_for_upstreams = wait_for_upstreams
         self.identities = Identities(settings, transport)
         self.metrics = Metrics()
@@ -162,6 +163,9 @@ class Gateway:
 
     async def __aenter__(self) -> Gateway:
         """Start the upstreams; those that fail are reported and retried, never fatal."""
+        if any(status.tools for status in self.pool.status()):
+            await self._tools_changed()  # the remembered tools stand in from the first answer on
+        self._attach_deadline = anyio.current_time() + self.config.settings.startup_wait_s
         try:
             await self.pool.__aenter__()
         except BaseException:
@@ -220,14 +224,14 @@ class Gateway:
     ) -> ListToolsResult:
         offloading = self.scout.offload is not None
         bridge = self.scout.settings.bridge_names
+        await self.pool.attached(until=self._attach_deadline)
         assembly = await self._assemble(self._caller(ctx))
         tools = [mcp_tool(tool, bridge, offloading=offloading) for tool in assembly.tools]
-        self._answered.set()
         # The list varies by session and token and changes on reveal: never cache it.
         return ListToolsResult(tools=tools, ttl_ms=0, cache_scope="private")
 
     async def _call_tool(self, ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams) -> CallToolResult:
-        self._answered.set()  # a client calling before listing: its call may need an upstream
+        await self.pool.attached(until=self._attach_deadline)  # a search must not answer from half a catalog
         caller = self._caller(ctx)
         self.activity.label_session(caller.session_id, caller.principal)
         await self.reaper.touch(caller.session_id, caller.lifetime)
@@ -257,8 +261,12 @@ class Gateway:
         await self._legacy.notify(session_id)
 
     def _with_servers_not_ready(self, content: JsonObject, caller: Caller) -> JsonObject:
-        """A search answer that names the caller's upstreams still starting or failed, if any."""
-        statuses = [status for status in self.pool.status() if status.state != "connected"]
+        """A search answer that names the caller's upstreams whose tools are missing from it, if any.
+
+        Those are the upstreams not connected with no tools known: still starting, or failed (with
+        their error). An upstream restarting, or starting with remembered tools, is searched as usual.
+        """
+        statuses = [status for status in self.pool.status() if status.state != "connected" and not status.tools]
         if not caller.scope.unrestricted:
             visible = visible_servers(self.pool, caller.scope, None)
             statuses = [status for status in statuses if status.name in visible]
@@ -270,7 +278,14 @@ class Gateway:
             if status.error and status.state != "starting":
                 entry["error"] = status.error
             pending.append(entry)
-        return {**content, "servers_not_ready": pending, "servers_note": Upstream.NOT_READY}
+        starting = any(status.state == "starting" for status in statuses)
+        failed = any(status.state != "starting" for status in statuses)
+        note = " ".join(
+            text
+            for text, applies in ((Upstream.STILL_STARTING, starting), (Upstream.FAILED_TO_START, failed))
+            if applies
+        )
+        return {**content, "servers_not_ready": pending, "servers_note": note}
 
     async def _listen(
         self, ctx: ServerRequestContext[Any, Any], params: SubscriptionsListenRequestParams

@@ -2,8 +2,9 @@
 
     python slow.py STATE_DIR DELAY_S [TOOL_NAME]
 
-It writes its pid to STATE_DIR/pid at once, sleeps DELAY_S seconds, then serves one tool
-(``TOOL_NAME``, default ``ping``) over stdio.
+It writes its pid to STATE_DIR/pid at once, sleeps DELAY_S seconds (a number, or a file holding
+one, so a test can change the delay without changing the server's config entry), then serves one
+tool (``TOOL_NAME``, default ``ping``) over stdio.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from mcp.server import MCPServer
 
 STATE = Path(sys.argv[1])
-DELAY_S = float(sys.argv[2])
+DELAY_S = float(Path(sys.argv[2]).read_text() if Path(sys.argv[2]).is_file() else sys.argv[2])
 TOOL = sys.argv[3] if len(sys.argv) > 3 else "ping"
 
 server = MCPServer("slow")
