@@ -130,3 +130,15 @@ async def test_the_printed_http_entry_reaches_the_gateway_the_printed_command_st
             process.terminate()
             await process.wait()
     assert "paged__alpha" in listed
+
+
+def test_a_stdio_entry_names_the_variables_the_config_needs_from_the_clients_environment(tmp_path) -> None:
+    config = gateway_config(tmp_path)
+    data = json.loads(config.read_text())
+    data["mcpServers"]["paged"]["env"] = {"TOKEN": "${PAGED_TOKEN}", "MODE": "${PAGED_MODE:-fast}"}
+    config.write_text(json.dumps(data))
+    result = CliRunner().invoke(main, ["client-config", "claude", str(config)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["mcpServers"]["toolscout"]["command"]
+    assert "PAGED_TOKEN" in result.stderr and '"env"' in result.stderr
+    assert "PAGED_MODE" not in result.stderr  # it has a default

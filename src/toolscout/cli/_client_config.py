@@ -117,6 +117,17 @@ def _settings(config: Path) -> GatewaySettings:
         raise click.ClickException(str(exc)) from None
 
 
+def _required_variables(config: Path) -> list[str]:
+    """The environment variables CONFIG's ``${VAR}`` references need (those without a default), sorted."""
+    from ..gateway._envsubst import required_variables
+    from ..gateway._files import read_document
+
+    try:
+        return sorted(required_variables(read_document(config)))
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 def _merged(file: Path, servers_key: str, name: str, entry: dict[str, Any]) -> dict[str, Any]:
     """`file`'s content with `entry` set under ``servers_key.name``; every other key is kept."""
     if not file.exists():
@@ -171,6 +182,14 @@ def client_config_command(
         click.echo(f"start the gateway with:\n{shlex.join(serve)}", err=True)
     else:
         entry = fmt.stdio(_toolscout_command(), ["serve", str(config.resolve())])
+        needed = _required_variables(config)
+        if needed:
+            listed = ", ".join(needed)
+            click.echo(
+                f"{config} reads {listed} from the environment, and {fmt.title} starts the gateway with its own: "
+                f'add {"it" if len(needed) == 1 else "them"} under "env" in this entry',
+                err=True,
+            )
     if write_to is None:
         click.echo(json.dumps({fmt.servers_key: {name: entry}}, indent=2))
         return

@@ -12,7 +12,7 @@ import re
 from .._errors import ConfigError
 from .._redact import add_secrets
 
-__all__ = ["expand_env"]
+__all__ = ["expand_env", "required_variables"]
 
 _VAR_RE = re.compile(r"\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
@@ -57,3 +57,14 @@ def _expand_string(text: str, key: str) -> str:
         )
 
     return _VAR_RE.sub(substitute, text)
+
+
+def required_variables(value: object) -> set[str]:
+    """The variables the ``${VAR}`` references in `value`'s strings need: those written without a default."""
+    if isinstance(value, str):
+        return {match.group(1) for match in _VAR_RE.finditer(value) if match.group(1) and match.group(2) is None}
+    if isinstance(value, list):
+        return set().union(*(required_variables(item) for item in value))
+    if isinstance(value, dict):
+        return set().union(*(required_variables(item) for item in value.values()))
+    return set()
