@@ -163,8 +163,7 @@ class Gateway:
 
     async def __aenter__(self) -> Gateway:
         """Start the upstreams; those that fail are reported and retried, never fatal."""
-        if any(status.tools for status in self.pool.status()):
-            await self._tools_changed()  # the remembered tools stand in from the first answer on
+        self._set_catalog()  # the remembered tools, if any, stand in from the first answer on
         self._attach_deadline = anyio.current_time() + self.config.settings.startup_wait_s
         try:
             await self.pool.__aenter__()
@@ -175,6 +174,8 @@ class Gateway:
         await self._tasks.__aenter__()
         self._tasks.start_soon(self.reaper.run, name="session reaper")
         self._tasks.start_soon(self.feed.run, self._changed_elsewhere, name="tool-list changes of other replicas")
+        # While the upstreams start (other processes), load the token tables and index what stands in.
+        self._tasks.start_soon(anyio.to_thread.run_sync, self._prepare, name="token tables and index")
         if self._wait_for_upstreams:
             try:
                 await self.pool.started()
@@ -360,15 +361,25 @@ class Gateway:
         _log_call(call, server, tool, result, time.perf_counter() - started)
         return result.error if isinstance(result, UpstreamFault) else result
 
-    async def _tools_changed(self) -> None:
-        """An upstream's tool list changed: rebuild the catalog and tell every client."""
+    def _prepare(self) -> None:
+        """Load the token counter's tables (the first count does) and index the catalog standing in, if any."""
+        self.scout.counter.count("")
+        if len(self.scout.catalog):
+            self.scout.index()
+
+    def _set_catalog(self) -> bool:
+        """Make the pool's tools the catalog; returns whether it changed (a bad catalog is logged and kept out)."""
         before = self.scout.catalog.fingerprint
         try:
             self.scout.set_tools(tool.spec for tool in self.pool.tools())
         except CatalogError as exc:
             logger.error("the upstream tools do not form a catalog; keeping the previous one: %s", exc)
-            return
-        if self.scout.catalog.fingerprint == before:
+            return False
+        return self.scout.catalog.fingerprint != before
+
+    async def _tools_changed(self) -> None:
+        """An upstream's tool list changed: rebuild the catalog and tell every client."""
+        if not self._set_catalog():
             return
         # Index the new catalog off the event loop now (its embeddings follow in the background),
         # so no client's search pays for it.
