@@ -199,7 +199,11 @@ async def test_a_server_that_fails_to_start_is_reported_failed_with_its_error(tm
     broken = {"command": str(tmp_path / "no-such-server")}
     config = tmp_path / "gateway.json"
     servers = {"time": three_servers(tmp_path)["time"], "broken": broken}
-    config.write_text(json.dumps({"mcpServers": servers, "toolscout": {"store": "memory", "offload": False}}))
+    config.write_text(
+        json.dumps(
+            {"mcpServers": servers, "toolscout": {"store": "memory", "offload": False, "startup_wait_s": LIMIT_S}}
+        )
+    )
     with anyio.fail_after(LIMIT_S):
         async with stdio_client_of(config) as client:
             found = payload(await client.call_tool(*FIND))
@@ -214,7 +218,11 @@ async def test_a_slow_server_stands_in_with_the_tools_it_listed_last_time(tmp_pa
     delay.write_text("0.5")
     servers = {"slow": slow_server(tmp_path / "slow", delay)}
     config = tmp_path / "gateway.json"
-    config.write_text(json.dumps({"mcpServers": servers, "toolscout": {"store": "memory", "offload": False}}))
+    config.write_text(
+        json.dumps(
+            {"mcpServers": servers, "toolscout": {"store": "memory", "offload": False, "startup_wait_s": LIMIT_S}}
+        )
+    )
     with anyio.fail_after(LIMIT_S):
         async with stdio_client_of(config) as client:  # the first start: the server attaches in time
             assert "slow__ping" in names(await client.list_tools())
