@@ -81,9 +81,13 @@ class Scope:
 
     def permits(self, tool: ToolSpec) -> bool:
         """Return True when `tool` is in scope."""
-        if self.base is not None and not self.base.permits(tool):
+        return self.permits_name(tool.namespace, tool.name)
+
+    def permits_name(self, namespace: str | None, name: str) -> bool:
+        """Return True when an entry called `name` in `namespace` (a tool, prompt, resource) is in scope."""
+        if self.base is not None and not self.base.permits_name(namespace, name):
             return False
-        key = f"{tool.namespace or ''}:{tool.name}"
+        key = f"{namespace or ''}:{name}"
         if self._deny_re is not None and self._deny_re.match(key):
             return False
         return self._allow_re is None or self._allow_re.match(key) is not None

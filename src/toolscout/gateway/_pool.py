@@ -21,12 +21,12 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 import anyio
 import anyio.abc
 import anyio.to_thread
-from mcp_types import CallToolResult
+from mcp_types import CallToolResult, ServerCapabilities, ServerNotification
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
 from .._redact import redact
@@ -36,6 +36,9 @@ from ._config import GatewayConfig, HttpServer, ServerConfig
 from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamTool
 from ._remembered import RememberedListings
 from ._upstream import Upstream
+
+if TYPE_CHECKING:
+    from ._relay import Relay
 
 __all__ = ["UpstreamPool", "UpstreamState", "UpstreamStatus"]
 
@@ -99,6 +102,7 @@ class _Slot:
         self.attempts = 0
         self.crashes = 0  # failed attempts in a row that were not just slow
         self.gave_up = False
+        self.capabilities: ServerCapabilities | None = None
 
     def enter(self, state: UpstreamState) -> None:
         self.state = state
@@ -118,6 +122,8 @@ class UpstreamPool:
         max_restarts: int | None = None,
         chain: GatewayChain | None = None,
         remembered: RememberedListings | None = None,
+        relay: Relay | None = None,
+        on_notification: Callable[[str, ServerNotification], Awaitable[None]] | None = None,
     ) -> None:
         """Prepare the pool (nothing starts before `__aenter__`).
 
@@ -133,6 +139,8 @@ class UpstreamPool:
             remembered: Where each upstream's listings are kept; an upstream starts with the one kept
                 from an earlier run (its tools are listed and routed while it starts), and every new
                 listing is kept.
+            relay: Given to every upstream (see `Upstream`): where server requests and logs go.
+            on_notification: Given to every upstream (see `Upstream`).
 
         Raises:
             ValueError: `start_concurrency` or `max_restarts` is not a positive integer.
@@ -147,6 +155,8 @@ class UpstreamPool:
         self._max_restarts = max_restarts
         self._chain = chain
         self._remembered = remembered
+        self._relay = relay
+        self._on_notification = on_notification
         self.settings = config.settings
         self._starting = anyio.CapacityLimiter(start_concurrency)
         self._slots = {name: _Slot(name, server) for name, server in config.enabled_servers().items()}
@@ -224,6 +234,20 @@ class UpstreamPool:
     def status(self) -> tuple[UpstreamStatus, ...]:
         """Every upstream's state, in config order."""
         return tuple(_status(slot, self._labels.get(slot.name)) for slot in self._slots.values())
+
+    def capabilities(self) -> dict[str, ServerCapabilities | None]:
+        """Each upstream's declared capabilities: None until it first connected (its last known after)."""
+        return {name: slot.capabilities for name, slot in self._slots.items()}
+
+    async def connection(self, server: str) -> Upstream:
+        """`server`'s live connection, waiting (within the call timeout) for it to be connected.
+
+        Raises:
+            KeyError: No upstream of that name.
+            UpstreamError: (kind ``start``) it is not connected and does not come back in time.
+        """
+        slot = self._slots[server]
+        return await self._connected(slot, anyio.current_time() + self.settings.call_timeout_s)
 
     async def call(self, server: str, tool: str, arguments: Mapping[str, object]) -> CallToolResult:
         """Call `tool` on `server`, waiting (within the call timeout) for it to be connected.
@@ -349,6 +373,8 @@ class UpstreamPool:
             connect_timeout_s=slot.connect_timeout_s,
             on_tools_changed=announce,
             chain=self._chain,
+            relay=self._relay,
+            on_notification=self._on_notification,
         )
         connected_at: float | None = None
         await self._starting.acquire()
@@ -362,6 +388,7 @@ class UpstreamPool:
                     starting = False
                 connected_at = anyio.current_time()
                 slot.upstream, slot.error = upstream, None
+                slot.capabilities = upstream.server_capabilities
                 await self._publish(slot, listing)
                 slot.enter("connected")
                 slot.settled.set()

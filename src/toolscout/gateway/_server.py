@@ -22,6 +22,7 @@ from typing import Any
 import anyio
 import anyio.abc
 import anyio.to_thread
+from mcp.client import Client
 from mcp.server import Server
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.subscriptions import ListenHandler
@@ -30,12 +31,25 @@ from mcp_types import (
     INTERNAL_ERROR,
     CallToolRequestParams,
     CallToolResult,
+    CompleteRequestParams,
+    CompleteResult,
+    EmptyResult,
+    InputRequiredResult,
     ListToolsResult,
+    LoggingLevel,
     PaginatedRequestParams,
+    PromptListChangedNotification,
+    PromptReference,
+    ResourceListChangedNotification,
+    ResourceUpdatedNotification,
+    ServerNotification,
+    SetLevelRequest,
+    SetLevelRequestParams,
     SubscriptionsListenRequestParams,
     SubscriptionsListenResult,
     ToolListChangedNotification,
 )
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._errors import CatalogError, StoreError
 from .._scout import ScoutSession, ToolScout
@@ -52,15 +66,20 @@ from ..search._engines import resolve_backend
 from ..search._select import resolve_search_mode
 from ..search.embeddings._cache import default_cache_dir
 from ..session import DiscoveryStore
+from ._capabilities import offered_capabilities
 from ._chain import GatewayChain
 from ._config import GatewayConfig
 from ._faults import UpstreamFault, unrouted_fault, upstream_fault
 from ._feed import open_feed
 from ._health import visible_servers
 from ._pool import UpstreamPool
+from ._prompts import PromptProxy
 from ._reaper import SessionReaper
 from ._records import UpstreamError
+from ._relay import Relay
 from ._remembered import RememberedListings
+from ._resources import ResourceProxy, namespaced_blocks
+from ._rounds import Exchange, InputRounds
 from ._sessions import Caller, ChangeBus, Identities, LegacySessions
 from ._stores import TimedOutputStore, TimedStore, open_store
 from ._wire import call_result, mcp_tool
@@ -127,14 +146,22 @@ class Gateway:
         remembered = (
             RememberedListings(default_cache_dir(), separator=settings.separator) if settings.remember_tools else None
         )
+        self.relay = Relay()
         self.pool = UpstreamPool(
             config,
             on_change=self._tools_changed,
             start_concurrency=start_concurrency,
             chain=self.chain,
             remembered=remembered,
+            relay=self.relay,
+            on_notification=self._upstream_notified,
         )
         self._attach_deadline = 0.0
+        self.relay.set_upstream_level = self._set_upstream_level
+        self.rounds = InputRounds(timeout_s=settings.call_timeout_s)
+        self._settings_scope = settings.scope.scope()
+        self.resources = ResourceProxy(self.pool, self.relay, caller=self._scoped_caller)
+        self.prompts = PromptProxy(self.pool, self.relay, caller=self._scoped_caller)
         self._wait_for_upstreams = wait_for_upstreams
         self.identities = Identities(settings, transport)
         self.metrics = Metrics()
@@ -155,10 +182,20 @@ class Gateway:
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
             on_subscriptions_listen=self._listen,
+            on_list_resources=self.resources.list_resources,
+            on_list_resource_templates=self.resources.list_templates,
+            on_read_resource=self.resources.read,
+            on_subscribe_resource=self.resources.subscribe,
+            on_unsubscribe_resource=self.resources.unsubscribe,
+            on_list_prompts=self.prompts.list_prompts,
+            on_get_prompt=self.prompts.get,
+            on_completion=self._complete,
             # Mcp-Param header checks would otherwise run tools/list unscoped on every call;
             # arguments are validated against the tool's schema by the core anyway.
             get_tool_input_schema=lambda name: None,
         )
+        # Registered directly: the constructor argument warns that 2026-07-28 deprecates logging.
+        self.server.add_request_handler("logging/setLevel", SetLevelRequestParams, self._set_level)
         self.server.middleware.append(self._per_caller_handshake)
 
     async def __aenter__(self) -> Gateway:
@@ -173,6 +210,7 @@ class Gateway:
         self._tasks = anyio.create_task_group()
         await self._tasks.__aenter__()
         self._tasks.start_soon(self.reaper.run, name="session reaper")
+        self.rounds.tasks = self._tasks
         self._tasks.start_soon(self.feed.run, self._changed_elsewhere, name="tool-list changes of other replicas")
         # While the upstreams start (other processes), load the token tables and index what stands in.
         self._tasks.start_soon(anyio.to_thread.run_sync, self._prepare, name="token tables and index")
@@ -231,13 +269,34 @@ class Gateway:
         # The list varies by session and token and changes on reveal: never cache it.
         return ListToolsResult(tools=tools, ttl_ms=0, cache_scope="private")
 
-    async def _call_tool(self, ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams) -> CallToolResult:
+    async def _call_tool(
+        self, ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams
+    ) -> CallToolResult | InputRequiredResult:
         await self.pool.attached(until=self._attach_deadline)  # a search must not answer from half a catalog
         caller = self._caller(ctx)
+        if caller.legacy:
+            return await self._serve_call(ctx, caller, params)
+        # A stateless request's session is the request itself: its retry is bound to the token instead.
+        owner = caller.session_id if caller.lifetime != "request" else f"principal:{caller.principal}"
+        return await self.rounds.serve(
+            owner,
+            params.request_state,
+            params.input_responses,
+            lambda exchange: self._serve_call(ctx, caller, params, exchange),
+        )
+
+    async def _serve_call(
+        self,
+        ctx: ServerRequestContext[Any, Any],
+        caller: Caller,
+        params: CallToolRequestParams,
+        exchange: Exchange | None = None,
+    ) -> CallToolResult:
         self.activity.label_session(caller.session_id, caller.principal)
         await self.reaper.touch(caller.session_id, caller.lifetime)
         try:
-            outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
+            async with self.relay.forwarding(ctx, caller, exchange=exchange):
+                outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
         except StoreError as exc:
             await self.reaper.finished(caller.session_id, caller.lifetime, discovered=False)
             raise _store_down(exc) from None
@@ -308,7 +367,44 @@ class Gateway:
         tools = result.get("capabilities", {}).get("tools")
         if ctx.method == "initialize" and isinstance(tools, dict):
             tools["listChanged"] = True
+        if isinstance(result.get("capabilities"), dict):
+            result["capabilities"] = offered_capabilities(
+                result["capabilities"], self.pool.capabilities().values(), handshake=ctx.method == "initialize"
+            )
         return result
+
+    async def _complete(self, ctx: ServerRequestContext[Any, Any], params: CompleteRequestParams) -> CompleteResult:
+        if isinstance(params.ref, PromptReference):
+            return await self.prompts.complete(ctx, params)
+        return await self.resources.complete(ctx, params)
+
+    async def _set_level(self, ctx: ServerRequestContext[Any, Any], params: SetLevelRequestParams) -> EmptyResult:
+        await self.relay.set_level(self._caller(ctx).session_id, params.level)
+        return EmptyResult()
+
+    async def _set_upstream_level(self, level: LoggingLevel) -> None:
+        """Ask every connected 2025-era upstream that logs for messages from `level` up."""
+        request = SetLevelRequest(params=SetLevelRequestParams(level=level))
+
+        async def send(client: Client) -> EmptyResult:
+            return await client.session.send_request(request, EmptyResult)
+
+        for name, capabilities in self.pool.capabilities().items():
+            if capabilities is None or capabilities.logging is None:
+                continue
+            try:
+                upstream = await self.pool.connection(name)
+                if upstream.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+                    await upstream.request("logging/setLevel", send, timeout_s=self.config.settings.call_timeout_s)
+            except UpstreamError as exc:
+                logger.warning("%s; its log level stays as it was", exc)
+
+    async def _upstream_notified(self, server: str, message: ServerNotification) -> None:
+        """Pass an upstream's resource and prompt notifications on to the clients concerned."""
+        if isinstance(message, ResourceUpdatedNotification):
+            await self.resources.updated(server, message.params.uri)
+        elif isinstance(message, ResourceListChangedNotification | PromptListChangedNotification):
+            await self._legacy.broadcast(message)
 
     def _caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
         caller = self.identities.caller(ctx)
@@ -316,12 +412,18 @@ class Gateway:
             self._legacy.remember(caller.session_id, ctx.session)
         return caller
 
+    def _scoped_caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
+        """The caller, with the settings' ``scope`` applied to its own (as plans apply it to tools)."""
+        caller = self._caller(ctx)
+        return dataclasses.replace(caller, scope=self._settings_scope.narrowed(caller.scope))
+
     async def end_session(self, session_id: str) -> None:
         """The client closed the connection `session_id` was tied to: delete its outputs and discoveries."""
         await self.reaper.closed(session_id)
 
     async def _end_session(self, session_id: str, forget_discoveries: bool) -> None:
         """Delete a session's offloaded outputs (and its discoveries if asked); store errors are logged."""
+        self.relay.forget(session_id)
         offload = self.scout.offload
         if offload is not None:
             await anyio.to_thread.run_sync(offload.forget, session_id)
@@ -355,6 +457,7 @@ class Gateway:
         result: CallToolResult | UpstreamFault
         try:
             result = await self.pool.call(server, tool, call.arguments)
+            result = result.model_copy(update={"content": namespaced_blocks(server, result.content)})
         except UpstreamError as exc:
             result = upstream_fault(exc, tool=call.name, timeout_s=self.config.settings.call_timeout_s)
             logger.warning("upstream failure: %s", exc)

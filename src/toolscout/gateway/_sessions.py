@@ -33,6 +33,7 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.context import ServerRequestContext
 from mcp.server.session import ServerSession
 from mcp.server.subscriptions import ServerEvent, ToolsListChanged
+from mcp_types import ServerNotification
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
@@ -195,6 +196,14 @@ class LegacySessions:
             await session.send_tool_list_changed()
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             self._sessions.pop(session_id, None)
+
+    async def broadcast(self, notification: ServerNotification) -> None:
+        """Send `notification` on every remembered connection (best effort)."""
+        for session_id, session in list(self._sessions.items()):
+            try:
+                await session.send_notification(notification)
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                self._sessions.pop(session_id, None)
 
     async def notify_all(self) -> None:
         """Send ``notifications/tools/list_changed`` on every remembered connection (best effort)."""

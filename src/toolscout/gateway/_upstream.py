@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack
 from types import TracebackType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import anyio.abc
@@ -29,7 +30,15 @@ from mcp.client.session import IncomingMessage
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, CallToolResult, Implementation, Tool, ToolListChangedNotification
+from mcp_types import (
+    CONNECTION_CLOSED,
+    CallToolResult,
+    Implementation,
+    ServerCapabilities,
+    ServerNotification,
+    Tool,
+    ToolListChangedNotification,
+)
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._version import __version__
@@ -39,7 +48,12 @@ from ._diagnose import StderrCapture, leaf, start_failure
 from ._lenient import RepairLog, lenient_tool_listing, namespaced_tools
 from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamFailure
 
+if TYPE_CHECKING:
+    from ._relay import Relay
+
 __all__ = ["Upstream"]
+
+_T = TypeVar("_T")
 
 logger = logging.getLogger("toolscout.gateway")
 
@@ -58,6 +72,8 @@ class Upstream:
         connect_timeout_s: float = 30.0,
         on_tools_changed: Callable[[], None] | None = None,
         chain: GatewayChain | None = None,
+        relay: Relay | None = None,
+        on_notification: Callable[[str, ServerNotification], Awaitable[None]] | None = None,
     ) -> None:
         """Prepare (not open) a connection.
 
@@ -70,6 +86,10 @@ class Upstream:
                 server announces that its tool list changed.
             chain: The gateways that led here, passed to a gateway upstream so that it can refuse
                 to close a loop (see `GatewayChain`).
+            relay: Where the server's requests (sampling, elicitation, roots) and log messages go;
+                without one the connection declares none of those capabilities.
+            on_notification: Awaited with the server's name and each of its other notifications
+                (resource updates, list changes).
         """
         self.name = name
         self.config = config
@@ -77,6 +97,8 @@ class Upstream:
         self.connect_timeout_s = connect_timeout_s
         self._on_tools_changed = on_tools_changed
         self._chain = chain
+        self._relay = relay
+        self._on_notification = on_notification
         self.reach: tuple[str, ...] = ()
         """Digests of the gateways this upstream reaches, its own first (empty: not a toolscout HTTP gateway)."""
         self._repairs = RepairLog()
@@ -150,6 +172,29 @@ class Upstream:
         """The negotiated MCP protocol version, once connected."""
         return self._client.protocol_version if self._client is not None else None
 
+    @property
+    def server_capabilities(self) -> ServerCapabilities | None:
+        """What the server declared it supports, once connected."""
+        return self._client.server_capabilities if self._client is not None else None
+
+    async def request(
+        self, what: str, send: Callable[[Client], Awaitable[_T]], *, timeout_s: float | None = None
+    ) -> _T:
+        """Run one request on the connection (`what` names it in errors).
+
+        Raises:
+            UpstreamError: No answer within `timeout_s`, the connection is gone, or the server
+                answered with a protocol error or a malformed result.
+        """
+        client = self._connected()
+        try:
+            with anyio.fail_after(timeout_s):
+                return await send(client)
+        except TimeoutError:
+            raise self._error(f"{what} did not answer within {timeout_s:g} s", "timeout") from None
+        except Exception as exc:  # boundary: whatever an upstream does must become an UpstreamError
+            raise self._request_error(exc, what) from exc
+
     async def list_tools(self, *, timeout_s: float | None = None) -> ToolListing:
         """List every tool, following ``nextCursor`` pages, namespaced and repaired.
 
@@ -197,14 +242,18 @@ class Upstream:
             UpstreamError: No answer within `timeout_s`, the connection is gone, or the server
                 answered with a protocol error or a malformed result.
         """
-        client = self._connected()
-        try:
-            with anyio.fail_after(timeout_s):
-                return await client.call_tool(tool, dict(arguments or {}))
-        except TimeoutError:
-            raise self._error(f"tool {tool!r} did not answer within {timeout_s:g} s", "timeout") from None
-        except Exception as exc:  # boundary: whatever an upstream does must become an UpstreamError
-            raise self._request_error(exc, f"tool {tool!r}") from exc
+        if self._relay is None:
+            return await self.request(
+                f"tool {tool!r}", lambda client: client.call_tool(tool, dict(arguments or {})), timeout_s=timeout_s
+            )
+        relay = self._relay
+        async with relay.in_flight(self.name) as downstream:
+            progress = relay.progress_callback(downstream)
+            return await self.request(
+                f"tool {tool!r}",
+                lambda client: client.call_tool(tool, dict(arguments or {}), progress_callback=progress),
+                timeout_s=timeout_s,
+            )
 
     async def _hold(self, *, task_status: anyio.abc.TaskStatus[Client] = anyio.TASK_STATUS_IGNORED) -> None:
         """Own the connection for its whole life (the task `__aenter__` starts)."""
@@ -222,6 +271,7 @@ class Upstream:
                     cache=None,
                     client_info=Implementation(name="toolscout", version=__version__),
                     message_handler=self._on_message,
+                    **self._relay_callbacks(),
                 )
                 await stack.enter_async_context(client)
                 async with anyio.create_task_group() as listeners:
@@ -239,9 +289,24 @@ class Upstream:
         finally:
             self._lost.set()
 
+    def _relay_callbacks(self) -> dict[str, Any]:
+        """The client callbacks that hand the server's requests and logs to the relay."""
+        relay, name = self._relay, self.name
+        if relay is None:
+            return {}
+        return {
+            "sampling_callback": lambda context, params: relay.sampling(name, context, params),
+            "elicitation_callback": lambda context, params: relay.elicitation(name, context, params),
+            "list_roots_callback": lambda context: relay.roots(name, context),
+            "logging_callback": lambda params: relay.log(name, params),
+        }
+
     async def _on_message(self, message: IncomingMessage) -> None:
-        if isinstance(message, ToolListChangedNotification) and self._on_tools_changed is not None:
-            self._on_tools_changed()
+        if isinstance(message, ToolListChangedNotification):
+            if self._on_tools_changed is not None:
+                self._on_tools_changed()
+        elif self._on_notification is not None and not isinstance(message, Exception):
+            await self._on_notification(self.name, message)
 
     async def _listen_for_changes(self, client: Client) -> None:
         """2026-07-28 servers announce list changes only on a ``subscriptions/listen`` stream."""
