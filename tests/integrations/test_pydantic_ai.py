@@ -158,3 +158,35 @@ def test_mcp_servers_the_agent_already_has_go_behind_toolscout_in_process(tmp_pa
     found, answer = returns(result.all_messages())
     assert cast(dict[str, Any], found.content)["tools"][0]["name"] == "time_get_current_time"
     assert "Asia/Tokyo" in str(answer.content)
+
+
+def gateway_toolset(tmp_path: Path, style: str, *, cache_tools: bool) -> Any:
+    """pydantic-ai's `MCPToolset` over `toolscout serve` (stdio) in front of the real time and everything servers."""
+    from fastmcp.client.transports import StdioTransport
+    from pydantic_ai.mcp import MCPToolset
+
+    from tests.gateway.conftest import TOOLSCOUT, write_config
+
+    servers = real_servers(tmp_path)
+    config = write_config(
+        tmp_path / "gw.json", {"time": servers["time"], "everything": servers["everything"]}, mode="on", style=style
+    )
+    transport = StdioTransport(TOOLSCOUT, ["serve", str(config), "--wait-for-upstreams"])
+    return MCPToolset(transport, cache_tools=cache_tools, init_timeout=60)  # servers start under load
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("style", "cache_tools"), [("bridge", True), ("reveal", False)], ids=["bridge-cached", "reveal-uncached"]
+)
+def test_mcp_toolset_over_the_gateway_finds_and_runs_a_real_tool(tmp_path: Path, style: str, cache_tools: bool) -> None:
+    """The gateway as pydantic-ai users reach it: bridge with the default tool cache, reveal without it."""
+    call = ("tool_call", {"name": "time__get_current_time", "arguments": {"timezone": "Asia/Tokyo"}})
+    direct = ("time__get_current_time", {"timezone": "Asia/Tokyo"})
+    seen: list[list[str]] = []
+    steps = [("tool_search", {"query": "current time in a timezone"}), call if style == "bridge" else direct, None]
+    toolset = gateway_toolset(tmp_path, style, cache_tools=cache_tools)
+    result = Agent(scripted(steps, seen), toolsets=[toolset]).run_sync("What time is it in Tokyo?")
+
+    assert "time__get_current_time" not in seen[0]
+    assert "Asia/Tokyo" in str(returns(result.all_messages())[1].content)
