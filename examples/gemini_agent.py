@@ -39,7 +39,7 @@ async def chat(prompt: str) -> str:
                 return gemini.answer_text(response)
             contents.append(response["candidates"][0]["content"])
             parts = [
-                gemini.format_result(await dispatch_call(session, call, rendering.names), call, rendering.names)
+                gemini.format_result(await dispatch_call(session, call, rendering.names), call, rendering)
                 for call in calls
             ]
             contents.append({"role": "user", "parts": parts})

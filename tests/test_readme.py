@@ -1,11 +1,13 @@
 """The README's commands and library example are real: the example runs and prints what it claims,
 and the main job's gateway serves the real servers it names."""
 
+import os
 import re
 import shlex
 import subprocess
 import sys
 from pathlib import Path
+from subprocess import PIPE
 
 import anyio
 import httpx2
@@ -38,6 +40,53 @@ def test_library_example_runs_and_prints_its_commented_output():
     expected = [line.split("# ", 1)[1].strip() for line in code.splitlines() if line.startswith("print(")]
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert result.stdout.strip().splitlines() == expected
+
+
+def test_the_library_example_passes_mypy_strict(tmp_path):
+    pytest.importorskip("mypy")
+    example = tmp_path / "example.py"
+    example.write_text(_blocks("python")[0], encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(example)],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT_S,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stdout
+
+
+def test_install_names_every_extra_the_readme_relies_on():
+    install = README.read_text(encoding="utf-8").split("## Install", 1)[1].split("\n## ", 1)[0]
+    assert "'.[tokens]'" in install  # exact token counts (o200k_base via bpe-openai)
+    assert "'.[semantic]'" in install
+
+
+EXIT_RUNS = 30
+EXIT_RUNS_AT_ONCE = 3
+
+
+def test_the_library_example_exits_cleanly_while_embeddings_load_in_the_background(tmp_path):
+    """A short script exits at once, with hybrid search on and a fresh cache: the embedder is still
+    loading (building its int8 model) on its background thread when the interpreter exits."""
+    pytest.importorskip("onnxruntime")
+    code = _blocks("python")[0]
+    unset = ("TOOLSCOUT_SEARCH_MODE", "ORT_DISABLE_TELEMETRY", "CI")  # as a user runs it: hybrid, defaults
+    env = {key: value for key, value in os.environ.items() if key not in unset}
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    failures: list[str] = []
+    for batch in range(0, EXIT_RUNS, EXIT_RUNS_AT_ONCE):
+        runs = []
+        for run in range(batch, min(batch + EXIT_RUNS_AT_ONCE, EXIT_RUNS)):
+            fresh = {**env, "TOOLSCOUT_CACHE_DIR": str(tmp_path / f"cache-{run}"), "TMPDIR": str(temp)}
+            runs.append(subprocess.Popen([sys.executable, "-c", code], env=fresh, stdout=PIPE, stderr=PIPE, text=True))
+        for process in runs:
+            stdout, stderr = process.communicate(timeout=LIMIT_S)
+            if process.returncode != 0 or "get_weather" not in stdout:
+                failures.append(f"exit {process.returncode}: {stderr[-300:]!r}")
+    assert failures == []
+    assert list(temp.iterdir()) == []  # nothing left in the temp folder (onnxruntime's telemetry is off)
 
 
 @pytest.mark.anyio

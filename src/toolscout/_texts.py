@@ -261,6 +261,11 @@ class Dispatch:
         return f"Invalid {where}: {detail}."
 
     @staticmethod
+    def invalid_arguments(count: int, problems: str) -> str:
+        """Several arguments break the schema: `problems` is each one's message, most relevant first."""
+        return f"{count} problems with the arguments: {problems}"
+
+    @staticmethod
     def not_object(kind: str) -> str:
         """The arguments are JSON but not an object."""
         return f"The arguments must be a JSON object of named arguments, got {kind}."

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from toolscout import Catalog, CatalogError, ToolSpec
+from toolscout import Catalog, CatalogError, ToolScout, ToolSpec
 
 
 def tool(name: str, description: str = "", namespace: str | None = None) -> ToolSpec:
@@ -143,3 +143,22 @@ def test_to_definition_gives_the_neutral_shape_that_reads_back_identically() -> 
 def test_repr_shows_size_and_fingerprint_prefix() -> None:
     catalog = Catalog([tool("a")])
     assert repr(catalog) == f"Catalog(1 tools, fingerprint={catalog.fingerprint[:12]})"
+
+
+def test_a_namespaced_name_gives_its_namespace_in_the_library_as_in_the_gateway():
+    """``ops__create_invoice`` is tool ``create_invoice`` of namespace ``ops``, whatever shape it came in."""
+
+    def ops__refund_invoice(invoice: str) -> str:
+        """Refund an invoice."""
+        return invoice
+
+    definitions = [{"name": f"ops__op_{i}", "description": f"Operation {i}"} for i in range(100)]
+    definitions += [{"name": f"crm__op_{i}", "description": f"CRM operation {i}"} for i in range(100)]
+    definitions += [{"name": "billing__charge", "namespace": "payments"}, {"name": "plain"}]
+    scout = ToolScout([*definitions, ops__refund_invoice, ToolSpec(name="ops__create_invoice")])
+    namespaces = {tool.name: tool.namespace for tool in scout.catalog}
+    assert namespaces["ops__op_0"] == namespaces["ops__refund_invoice"] == namespaces["ops__create_invoice"] == "ops"
+    assert namespaces["crm__op_7"] == "crm"
+    assert namespaces["billing__charge"] == "payments" and namespaces["plain"] is None
+    guidance = scout.session("s").assemble().guidance
+    assert guidance.endswith("crm (100 tools); general (1 tools); ops (102 tools); payments (1 tools)")

@@ -174,6 +174,18 @@ async def test_schema_violations_name_the_field_and_the_constraint(scout, calls,
     assert calls == []
 
 
+async def test_every_bad_argument_is_reported_in_one_answer(scout, calls):
+    arguments = {"repo": "acme/api", "priority": "urgent", "labels": ["ok", 3], "meta": {}}
+    outcome = await scout.session("s").dispatch("tool_call", {"name": "github__create_issue", "arguments": arguments})
+    assert outcome.error.code == "invalid_arguments"
+    problems = {(item["path"], item["constraint"]) for item in outcome.content["error"]["errors"]}
+    assert problems == {("/", "required"), ("priority", "enum"), ("labels/1", "type"), ("meta", "required")}
+    for word in ("title", "urgent", "labels/1", "due"):
+        assert word in outcome.error.message
+    assert outcome.content["error"]["schema"] == scout.catalog["github__create_issue"].parameters
+    assert calls == []
+
+
 async def test_numeric_strings_are_coerced_when_the_schema_wants_a_number(scout, calls):
     outcome = await scout.session("s").dispatch(
         "tool_call", {"name": "github__create_issue", "arguments": {**VALID, "count": "42"}}

@@ -14,7 +14,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.graph import START, MessagesState, StateGraph
-from langgraph.prebuilt import ToolNode, tools_condition
+from langgraph.prebuilt import ToolNode, create_react_agent, tools_condition
 
 from tests.integrations.catalog import calls, weather_scout
 from toolscout.integrations.langchain import ScoutTools
@@ -97,3 +97,37 @@ async def test_bad_arguments_come_back_as_a_structured_error_and_the_tool_does_n
     error = json.loads(tool_outputs(messages)[0])
     assert error["error"]["code"] == "invalid_arguments" and error["tool_not_run"] is True
     assert len(calls) == before
+
+
+async def prebuilt(
+    style: str, script: list[AIMessage], *, dynamic: bool
+) -> tuple[RecordingFakeModel, list[AnyMessage]]:
+    """LangGraph's prebuilt `create_react_agent`, as its users build it."""
+    tools = ScoutTools(weather_scout(style=style).session(f"prebuilt-{style}-{dynamic}"))  # type: ignore[arg-type]
+    model = RecordingFakeModel(messages=iter(script), bound=[])
+    if dynamic:
+        agent = create_react_agent(tools.model(model), tools.all(), prompt=tools.guidance())
+    else:
+        agent = create_react_agent(model, tools.for_turn(), prompt=tools.guidance())
+    state = await agent.ainvoke({"messages": [HumanMessage("weather?")]})
+    return model, state["messages"]
+
+
+@pytest.mark.filterwarnings("ignore:create_react_agent has been moved")  # still LangGraph's prebuilt agent
+async def test_the_prebuilt_react_agent_reveals_a_found_tool_through_the_dynamic_model() -> None:
+    script = [call("tool_search", {"query": "weather in a city"}, 1), call("get_weather", {"city": "Rome"}, 2)]
+    model, messages = await prebuilt("reveal", [*script, AIMessage("ok")], dynamic=True)
+    assert model.bound[0] == ["tool_search"]
+    assert "get_weather" in model.bound[1] and len(model.bound[1]) < 5
+    assert tool_outputs(messages)[1] == "Rome: 21°C, clear"
+
+
+@pytest.mark.filterwarnings("ignore:create_react_agent has been moved")
+async def test_the_prebuilt_react_agent_bound_once_works_in_bridge_style() -> None:
+    script = [
+        call("tool_search", {"query": "weather in a city"}, 1),
+        call("tool_call", {"name": "get_weather", "arguments": {"city": "Oslo"}}, 2),
+    ]
+    model, messages = await prebuilt("bridge", [*script, AIMessage("ok")], dynamic=False)
+    assert model.bound == [["tool_search", "tool_describe", "tool_call"]]
+    assert tool_outputs(messages)[1] == "Oslo: 21°C, clear"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ pytest.importorskip("agents", reason="the openai-agents extra is not installed")
 from agents import Agent, FunctionTool, Model, ModelResponse, RunConfig, Runner, Usage
 from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
 
+from tests.gateway.conftest import real_servers
 from tests.integrations.catalog import calls, weather_scout
 from toolscout.integrations.openai_agents import scout_instructions, scout_tools
 
@@ -95,3 +97,35 @@ async def test_a_call_with_bad_arguments_is_refused_as_a_structured_error_and_no
     error = json.loads(outputs(model)[0])
     assert error["error"]["code"] == "invalid_arguments" and error["tool_not_run"] is True
     assert len(calls) == before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style", ["bridge", "reveal"])
+async def test_mcp_servers_go_behind_toolscout_in_process_and_their_tools_run_on_the_real_server(
+    tmp_path: Path, style: str
+) -> None:
+    """Real MCP servers over stdio, as the SDK's own `MCPServerStdio`, without a gateway process."""
+    from agents.mcp import MCPServerStdio, MCPServerStdioParams
+
+    from toolscout import ScoutSettings
+    from toolscout.integrations.openai_agents import scout_mcp_servers
+
+    servers = real_servers(tmp_path)
+    time_params = MCPServerStdioParams(command=servers["time"]["command"], args=servers["time"]["args"])
+    everything_params = MCPServerStdioParams(command=servers["everything"]["command"], args=[])
+    call = ("tool_call", {"name": "get_current_time", "arguments": {"timezone": "Asia/Tokyo"}})
+    direct = ("get_current_time", {"timezone": "Asia/Tokyo"})
+    steps = [("tool_search", {"query": "current time in a timezone"}), call if style == "bridge" else direct, None]
+    async with (
+        MCPServerStdio(time_params, name="time") as time_server,
+        MCPServerStdio(everything_params, name="everything") as everything,
+    ):
+        session = await scout_mcp_servers([time_server, everything], settings=ScoutSettings(mode="on", style=style))  # type: ignore[arg-type]
+        model = ScriptedModel(steps)
+        agent = Agent(name="a", instructions=scout_instructions(session), tools=scout_tools(session), model=model)
+        await Runner.run(agent, "What time is it in Tokyo?", run_config=RunConfig(tracing_disabled=True))
+
+    assert "get_current_time" not in model.offered[0] and len(model.offered[0]) <= 3
+    found, answer = outputs(model)
+    assert json.loads(found)["tools"][0]["name"] == "get_current_time"
+    assert "Asia/Tokyo" in answer

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -13,6 +14,7 @@ from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
+from tests.gateway.conftest import real_servers
 from tests.integrations.catalog import CRM_TOOLS, calls, weather_scout
 from toolscout.integrations.pydantic_ai import ScoutToolset
 
@@ -90,3 +92,101 @@ def test_the_guidance_is_sent_as_the_toolsets_instructions() -> None:
     Agent(FunctionModel(respond), toolsets=[ScoutToolset(scout.session("s4"))]).run_sync("hi")
     assert instructions[0] is not None and "tool_search" in instructions[0]
     assert any(f"crm__op_{i}" in instructions[0] for i in range(len(CRM_TOOLS)))
+
+
+def test_toolscout_search_is_the_strategy_of_pydantic_ais_own_tool_search() -> None:
+    """pydantic-ai's `ToolSearch` keeps its deferred tools; toolscout ranks them (a misspelt request
+    that pydantic-ai's keyword strategy, which needs a word in common, cannot match)."""
+    from pydantic_ai import Tool
+    from pydantic_ai.capabilities import ToolSearch
+
+    from tests.integrations.catalog import get_weather
+    from toolscout.integrations.pydantic_ai import ScoutSearch
+
+    def crm_tool(i: int) -> Tool[None]:
+        def operation(id: str) -> str:
+            return id
+
+        return Tool(operation, name=f"crm_op_{i}", description=f"CRM operation {i}", defer_loading=True)
+
+    tools: list[Tool[None]] = [Tool(get_weather, defer_loading=True), *(crm_tool(i) for i in range(60))]
+    seen: list[list[str]] = []
+    answers: list[Any] = []
+
+    def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        seen.append([tool.name for tool in info.function_tools])
+        answers.extend(part.content for part in returns(messages)[len(answers) :])
+        if len(seen) == 1:
+            return ModelResponse(parts=[ToolCallPart("search_tools", {"queries": ["wether forecast"]})])
+        if len(seen) == 2:
+            return ModelResponse(parts=[ToolCallPart("get_weather", {"city": "Oslo"}, tool_call_id="w")])
+        return ModelResponse(parts=[TextPart("done")])
+
+    agent = Agent(FunctionModel(respond), tools=tools, capabilities=[ToolSearch(strategy=ScoutSearch())])
+    result = agent.run_sync("weather in Oslo?")
+
+    assert "get_weather" not in seen[0] and "search_tools" in seen[0]
+    assert "get_weather" in seen[1] and not any(name.startswith("crm_op") for name in seen[1])
+    assert returns(result.all_messages())[-1].content == "Oslo: 21°C, clear"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style", ["bridge", "reveal"])
+def test_mcp_servers_the_agent_already_has_go_behind_toolscout_in_process(tmp_path: Path, style: str) -> None:
+    """Real MCP servers over stdio, as pydantic-ai `MCPToolset`s, wrapped without a gateway process:
+    the model sees the bridge, finds the time tool and runs it on the real server."""
+    from fastmcp.client.transports import StdioTransport
+    from pydantic_ai.mcp import MCPToolset
+    from pydantic_ai.toolsets import CombinedToolset
+
+    from toolscout import ScoutSettings
+    from toolscout.integrations.pydantic_ai import ScoutedToolset
+
+    servers = real_servers(tmp_path)
+    time_server = MCPToolset(StdioTransport(servers["time"]["command"], servers["time"]["args"])).prefixed("time")
+    everything = MCPToolset(StdioTransport(servers["everything"]["command"], [])).prefixed("everything")
+    settings = ScoutSettings(mode="on", style=style)  # type: ignore[arg-type]
+    toolset = ScoutedToolset(CombinedToolset([time_server, everything]), settings=settings)
+    call = ("tool_call", {"name": "time_get_current_time", "arguments": {"timezone": "Asia/Tokyo"}})
+    direct = ("time_get_current_time", {"timezone": "Asia/Tokyo"})
+    seen: list[list[str]] = []
+    steps = [("tool_search", {"query": "current time in a timezone"}), call if style == "bridge" else direct, None]
+    result = Agent(scripted(steps, seen), toolsets=[toolset]).run_sync("What time is it in Tokyo?")
+
+    assert "time_get_current_time" not in seen[0] and len(seen[0]) <= 3
+    assert toolset.scout is not None and len(toolset.scout.catalog) > 10
+    found, answer = returns(result.all_messages())
+    assert cast(dict[str, Any], found.content)["tools"][0]["name"] == "time_get_current_time"
+    assert "Asia/Tokyo" in str(answer.content)
+
+
+def gateway_toolset(tmp_path: Path, style: str, *, cache_tools: bool) -> Any:
+    """pydantic-ai's `MCPToolset` over `toolscout serve` (stdio) in front of the real time and everything servers."""
+    from fastmcp.client.transports import StdioTransport
+    from pydantic_ai.mcp import MCPToolset
+
+    from tests.gateway.conftest import TOOLSCOUT, write_config
+
+    servers = real_servers(tmp_path)
+    config = write_config(
+        tmp_path / "gw.json", {"time": servers["time"], "everything": servers["everything"]}, mode="on", style=style
+    )
+    transport = StdioTransport(TOOLSCOUT, ["serve", str(config), "--wait-for-upstreams"])
+    return MCPToolset(transport, cache_tools=cache_tools, init_timeout=60)  # servers start under load
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("style", "cache_tools"), [("bridge", True), ("reveal", False)], ids=["bridge-cached", "reveal-uncached"]
+)
+def test_mcp_toolset_over_the_gateway_finds_and_runs_a_real_tool(tmp_path: Path, style: str, cache_tools: bool) -> None:
+    """The gateway as pydantic-ai users reach it: bridge with the default tool cache, reveal without it."""
+    call = ("tool_call", {"name": "time__get_current_time", "arguments": {"timezone": "Asia/Tokyo"}})
+    direct = ("time__get_current_time", {"timezone": "Asia/Tokyo"})
+    seen: list[list[str]] = []
+    steps = [("tool_search", {"query": "current time in a timezone"}), call if style == "bridge" else direct, None]
+    toolset = gateway_toolset(tmp_path, style, cache_tools=cache_tools)
+    result = Agent(scripted(steps, seen), toolsets=[toolset]).run_sync("What time is it in Tokyo?")
+
+    assert "time__get_current_time" not in seen[0]
+    assert "Asia/Tokyo" in str(returns(result.all_messages())[1].content)

@@ -64,10 +64,10 @@ def gemini_text(part):
 
 
 PROVIDERS = [
-    pytest.param(openai_chat, chat_reply, chat_text, "names", id="openai-chat"),
-    pytest.param(openai_responses, responses_reply, responses_text, "rendering", id="openai-responses"),
-    pytest.param(anthropic, anthropic_reply, anthropic_text, "rendering", id="anthropic"),
-    pytest.param(gemini, gemini_reply, gemini_text, "names", id="gemini"),
+    pytest.param(openai_chat, chat_reply, chat_text, id="openai-chat"),
+    pytest.param(openai_responses, responses_reply, responses_text, id="openai-responses"),
+    pytest.param(anthropic, anthropic_reply, anthropic_text, id="anthropic"),
+    pytest.param(gemini, gemini_reply, gemini_text, id="gemini"),
 ]
 
 
@@ -80,8 +80,8 @@ def tool_names(module, rendering) -> list[str]:
     return [tool["name"] for tool in tools]
 
 
-@pytest.mark.parametrize(("module", "reply", "text_of", "needs"), PROVIDERS)
-async def test_the_stub_and_a_search_round_trip_through_each_provider(tmp_path, module, reply, text_of, needs):
+@pytest.mark.parametrize(("module", "reply", "text_of"), PROVIDERS)
+async def test_the_stub_and_a_search_round_trip_through_each_provider(tmp_path, module, reply, text_of):
     session = make(tmp_path).session("s")
     rendering = module.render(session)
     assert {"output_read", "output_search", "output_query"} <= set(tool_names(module, rendering))
@@ -89,7 +89,7 @@ async def test_the_stub_and_a_search_round_trip_through_each_provider(tmp_path, 
     async def run(name, arguments):
         [call] = module.parse_calls(reply(rendering.names.to_provider(name), arguments), rendering.names)
         outcome = await dispatch_call(session, call, rendering.names)
-        formatted = module.format_result(outcome, call, rendering.names if needs == "names" else rendering)
+        formatted = module.format_result(outcome, call, rendering)
         return json.loads(text_of(formatted))
 
     stub = await run("files.dump", {})

@@ -45,8 +45,8 @@ def _answer(provider, outcome, call, rendering):
     if provider == "openai-responses":
         return openai_responses.format_result(outcome, call, rendering)
     if provider == "openai-chat":
-        return openai_chat.format_result(outcome, call, rendering.names)
-    return gemini.format_result(outcome, call, rendering.names)
+        return openai_chat.format_result(outcome, call, rendering)
+    return gemini.format_result(outcome, call, rendering)
 
 
 def _server_search(provider, name, rendering):

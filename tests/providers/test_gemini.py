@@ -57,8 +57,8 @@ async def test_function_calls_round_trip_into_function_responses(make_scout):
     }
     types.GenerateContentResponse.model_validate(response)
     ok, bad = gemini.parse_calls(response, rendering.names)
-    first = gemini.format_result(await dispatch_call(session, ok, rendering.names), ok, rendering.names)
-    second = gemini.format_result(await dispatch_call(session, bad, rendering.names), bad, rendering.names)
+    first = gemini.format_result(await dispatch_call(session, ok, rendering.names), ok, rendering)
+    second = gemini.format_result(await dispatch_call(session, bad, rendering.names), bad, rendering)
     assert first == {
         "functionResponse": {"name": "tool_call", "response": {"output": "Oslo: sunny, 21 °C"}, "id": "fc1"}
     }

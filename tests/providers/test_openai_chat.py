@@ -45,7 +45,7 @@ async def test_a_bridged_call_by_provider_name_reaches_the_real_tool(make_scout,
     [call] = openai_chat.parse_calls(response, rendering.names)
     outcome = await dispatch_call(session, call, rendering.names)
     assert outcome.name == "weather.forecast" and outcome.bridged
-    message = openai_chat.format_result(outcome, call, rendering.names)
+    message = openai_chat.format_result(outcome, call, rendering)
     assert message == {"role": "tool", "tool_call_id": "call_1", "content": "Oslo: sunny, 21 °C"}
     assert sdk_conforms(ChatCompletionMessageParam, message)
 
@@ -71,7 +71,7 @@ async def test_search_results_name_tools_as_the_provider_knows_them(make_scout):
     }
     [call] = openai_chat.parse_calls(response, rendering.names)
     content = json.loads(
-        openai_chat.format_result(await dispatch_call(session, call, rendering.names), call, rendering.names)["content"]
+        openai_chat.format_result(await dispatch_call(session, call, rendering.names), call, rendering)["content"]
     )
     assert content["tools"][0]["name"] == rendering.names["weather.forecast"] != "weather.forecast"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import json
 from typing import Any
 
@@ -18,6 +20,7 @@ from toolscout.providers import (
     Rendering,
     build_surface,
     choose_style,
+    dispatch_call,
     get_provider,
     name_map,
     provider_names,
@@ -77,3 +80,18 @@ def test_a_registered_adapter_is_usable_by_the_render_cli_and_choose_style() -> 
     assert choose_style("gpt-5.5", "toy").style == "bridge"
     with pytest.raises(ConfigError, match="toy has no native tool search"):
         choose_style("gpt-5.5", "toy", override="native")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("provider", ["openai-chat", "openai-responses", "anthropic", "gemini"])
+async def test_every_provider_module_formats_a_result_from_the_rendering(provider: str, make_scout: Any) -> None:
+    """One signature for every adapter: ``module.format_result(outcome, call, rendering)``, as registered."""
+    module = importlib.import_module(f"toolscout.providers.{provider.replace('-', '_')}")
+    adapter = get_provider(provider)
+    assert adapter.format_result is module.format_result
+    assert list(inspect.signature(module.format_result).parameters) == ["outcome", "call", "rendering"]
+    session = make_scout().session("s")
+    rendering = adapter.render(session, style="bridge")
+    call = ProviderCall(name="tool_search", provider_name="tool_search", arguments={"query": "weather"}, call_id="c1")
+    outcome = await dispatch_call(session, call, rendering.names)
+    assert rendering.names.to_provider("weather.forecast") in json.dumps(module.format_result(outcome, call, rendering))

@@ -192,7 +192,8 @@ def test_without_the_semantic_extra_hybrid_runs_lexically_and_says_how_to_instal
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setitem(sys.modules, "onnxruntime", None)
-    monkeypatch.delitem(sys.modules, "toolscout.search.embeddings._onnx", raising=False)
+    for module in ("_onnx", "_onnx_int8", "_ort"):
+        monkeypatch.delitem(sys.modules, f"toolscout.search.embeddings.{module}", raising=False)
     shared_embedder.cache_clear()
 
     with caplog.at_level(logging.WARNING, logger="toolscout.search"):

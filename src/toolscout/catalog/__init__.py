@@ -3,12 +3,14 @@
 from ._callables import tool_from_callable
 from ._catalog import Catalog
 from ._shapes import iter_tool_specs, normalize_parameters
-from ._spec import ToolSpec, canonical_json
+from ._spec import NAMESPACE_SEPARATOR, ToolSpec, canonical_json, namespace_of
 
 __all__ = [
     "canonical_json",
     "Catalog",
     "iter_tool_specs",
+    "namespace_of",
+    "NAMESPACE_SEPARATOR",
     "normalize_parameters",
     "tool_from_callable",
     "ToolSpec",

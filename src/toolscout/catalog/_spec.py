@@ -8,9 +8,22 @@ from dataclasses import dataclass, field
 
 from .._types import DeferPolicy, JsonObject
 
-__all__ = ["EMPTY_PARAMETERS", "ToolSpec", "canonical_json"]
+__all__ = ["EMPTY_PARAMETERS", "NAMESPACE_SEPARATOR", "ToolSpec", "canonical_json", "namespace_of"]
 
 EMPTY_PARAMETERS: JsonObject = {"type": "object", "properties": {}}
+
+NAMESPACE_SEPARATOR = "__"
+"""Between a namespace and a tool's own name (``github__create_issue``); the gateway's default separator."""
+
+
+def namespace_of(name: str) -> str | None:
+    """The namespace a tool name carries: what precedes its first ``__`` (``ops__create_invoice`` → ``ops``).
+
+    The gateway names every upstream tool ``<server>__<tool>`` with the server as its namespace; a
+    library tool named the same way gets the same namespace unless its definition names one.
+    """
+    namespace, separator, rest = name.partition(NAMESPACE_SEPARATOR)
+    return namespace if separator and namespace and rest else None
 
 
 def canonical_json(value: object) -> str:
@@ -33,7 +46,7 @@ class ToolSpec:
     parameters: JsonObject = field(default_factory=lambda: dict(EMPTY_PARAMETERS))
     """JSON Schema of the arguments; always an object schema."""
     namespace: str | None = None
-    """The server or toolset the tool came from, if any."""
+    """The server or toolset the tool came from; by default the one its name carries (`namespace_of`)."""
     title: str | None = None
     """A human-readable title (MCP `title`)."""
     annotations: JsonObject | None = None
@@ -46,6 +59,8 @@ class ToolSpec:
     """Content hash of every field above."""
 
     def __post_init__(self) -> None:
+        if self.namespace is None:
+            object.__setattr__(self, "namespace", namespace_of(self.name))
         content = canonical_json(
             [
                 self.name,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 from typing import Any, cast
@@ -60,37 +61,50 @@ def parse_arguments(raw: object, *, tool: str | None) -> JsonObject | ToolError:
 def validate_arguments(tool: ToolSpec, arguments: JsonObject) -> JsonObject | ToolError:
     """Check `arguments` against the tool's schema, coercing numeric/boolean strings where unambiguous.
 
-    Validation fails open (the call goes ahead, with a logged warning) when the schema itself
-    cannot be used, e.g. it refers to an external ``$ref``.
+    Every violation is reported in one error (the most relevant first, at most `MAX_REPORTED`), so
+    the model fixes them all in one round trip. Validation fails open (the call goes ahead, with a
+    logged warning) when the schema itself cannot be used, e.g. it refers to an external ``$ref``.
     """
     schema = tool.parameters
     arguments = _coerce_scalars(schema, arguments)
     try:
         validator = validator_for(schema)(schema, registry=_NO_RETRIEVAL)
-        error = best_match(validator.iter_errors(cast(Any, arguments)))
+        errors = list(itertools.islice(validator.iter_errors(cast(Any, arguments)), _MAX_COLLECTED))
+        first = best_match(errors)
     except (SchemaError, Unresolvable) as exc:
         logger.warning("schema of tool %r cannot be used for validation; calling without it: %s", tool.name, exc)
         return arguments
     except RecursionError:
         return _too_deep(tool.name)
-    if error is None:
+    if first is None:
         return arguments
-    return _describe(tool, error)
+    others = sorted((error for error in errors if error is not first), key=_position)
+    return _describe(tool, [first, *others][:MAX_REPORTED])
 
 
-def _describe(tool: ToolSpec, error: ValidationError) -> ToolError:
-    path = "/".join(str(part) for part in error.absolute_path)
-    where = f"argument '{path}'" if path else "the arguments"
-    details: JsonObject = {"path": path or "/", "constraint": str(error.validator)}
-    if error.validator == "required":
-        message = Dispatch.missing_argument(clip(error.message, 200))
+MAX_REPORTED = 10
+"""The most schema violations one `invalid_arguments` error lists."""
+
+_MAX_COLLECTED = 100  # iter_errors is lazy: a huge bad payload is not walked to its end
+
+
+def _position(error: ValidationError) -> tuple[str, ...]:
+    return tuple(str(part) for part in error.absolute_path)
+
+
+def _describe(tool: ToolSpec, errors: list[ValidationError]) -> ToolError:
+    """One error for all violations; its top-level `path` and `constraint` are the most relevant one's."""
+    problems = [_problem(error) for error in errors]
+    first = problems[0]
+    details: JsonObject = {"path": first["path"], "constraint": first["constraint"]}
+    if "expected" in first:
+        details["expected"] = first["expected"]
+    if any(item["constraint"] in ("required", "additionalProperties") for item in problems):
         details["schema"] = tool.parameters
-    elif error.validator == "additionalProperties":
-        message = Dispatch.unexpected_argument(where, clip(error.message, 200))
-        details["schema"] = tool.parameters
-    else:
-        message = Dispatch.invalid_argument(where, clip(error.message, 300))
-        details["expected"] = clip(json.dumps(error.validator_value, ensure_ascii=False, default=str), 300)
+    if len(problems) > 1:
+        details["errors"] = cast(list[object], problems)
+    messages = [problem["message"] for problem in problems]
+    message = messages[0] if len(messages) == 1 else Dispatch.invalid_arguments(len(messages), " ".join(messages))
     return ToolError(
         code="invalid_arguments",
         message=message,
@@ -98,6 +112,21 @@ def _describe(tool: ToolSpec, error: ValidationError) -> ToolError:
         tool=tool.name,
         details=details,
     )
+
+
+def _problem(error: ValidationError) -> dict[str, str]:
+    """One violation: where, which constraint, what the model reads, and what was expected."""
+    path = "/".join(str(part) for part in error.absolute_path)
+    where = f"argument '{path}'" if path else "the arguments"
+    problem = {"path": path or "/", "constraint": str(error.validator)}
+    if error.validator == "required":
+        problem["message"] = Dispatch.missing_argument(clip(error.message, 200))
+    elif error.validator == "additionalProperties":
+        problem["message"] = Dispatch.unexpected_argument(where, clip(error.message, 200))
+    else:
+        problem["message"] = Dispatch.invalid_argument(where, clip(error.message, 300))
+        problem["expected"] = clip(json.dumps(error.validator_value, ensure_ascii=False, default=str), 300)
+    return problem
 
 
 def _coerce_scalars(schema: JsonObject, arguments: JsonObject) -> JsonObject:

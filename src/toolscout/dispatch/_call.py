@@ -76,6 +76,8 @@ class ToolOutcome:
     """True when the call came through ``tool_call``."""
     revealed: tuple[str, ...] = ()
     """Tools newly discovered by this call."""
+    found: tuple[JsonObject, ...] = ()
+    """The tools a search or describe answer lists, best first (``name``, ``description``, ...); else empty."""
     latency_s: float = 0.0
     """Wall time spent in dispatch, hooks and the handler."""
     call_id: str | None = None

@@ -46,6 +46,7 @@ from .._redact import add_secrets
 from .._settings import ScoutSettings
 from .._types import JsonObject
 from .._validation import Finite, NoBool, validate_section
+from ..catalog import NAMESPACE_SEPARATOR
 from ..compat import KeyNote, translate_config
 from ..offload._settings import OffloadSettings
 from ._auth import AuthSettings
@@ -115,7 +116,7 @@ class GatewaySettings(ScoutSettings):
     search_listing_tokens: Annotated[int, NoBool, Field(ge=0)] = 150
     """Token budget of the catalog listing in the search tool's description (see the library key; 150 here,
     because most MCP clients never show the model the gateway's ``instructions``)."""
-    separator: str = Field(default="__", pattern=r"^[A-Za-z0-9_.:-]{1,8}$")
+    separator: str = Field(default=NAMESPACE_SEPARATOR, pattern=r"^[A-Za-z0-9_.:-]{1,8}$")
     """Joins server and tool name: ``github__create_issue`` (1-8 of letters, digits, ``_ . : -``)."""
     call_timeout_s: Annotated[float, Finite, Field(gt=0)] = 60.0
     """Seconds one upstream tool call may take."""

@@ -10,17 +10,31 @@ model.bind_tools(tools.for_turn())            # bind afresh before every model c
 SystemMessage(tools.guidance())               # how to find tools, what exists
 ```
 
+With LangGraph's prebuilt agent, pass `model` (a dynamic model that binds this turn's tools before
+every model call) and `all`:
+
+```python
+from langgraph.prebuilt import create_react_agent
+
+agent = create_react_agent(tools.model(chat_model), tools.all(), prompt=tools.guidance())
+```
+
 `for_turn` is this turn's tools array, so the reveal style works when the model is bound before
-each call (a tool found with ``tool_search`` is bound from the next call on). `all` holds one
-tool per name the session may be offered, for executors such as LangGraph's ``ToolNode`` that
-need every callable tool up front. Every call goes through `ScoutSession.dispatch`: refusals come
-back as structured error text, never as exceptions.
+each call (a tool found with ``tool_search`` is bound from the next call on). A model bound once
+(``create_react_agent(chat_model, tools.for_turn())``) never sees a revealed tool: use `model`,
+or the bridge style. `all` holds one tool per name the session may be offered, for executors such
+as LangGraph's ``ToolNode`` that need every callable tool up front. Every call goes through
+`ScoutSession.dispatch`: refusals come back as structured error text, never as exceptions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool, StructuredTool
 
 from .._scout import ScoutSession
@@ -49,6 +63,18 @@ class ScoutTools:
         bridge = bridge_tools(scout.settings.style, scout.settings.bridge_names)
         specs = {spec.name: spec for spec in (*own, *bridge, *scout.catalog)}
         return [self._tool(spec) for spec in specs.values()]
+
+    def model(self, chat_model: BaseChatModel) -> Callable[..., Runnable[LanguageModelInput, AIMessage]]:
+        """`chat_model` bound to this turn's tools before every call: LangGraph's dynamic model.
+
+        ``create_react_agent(tools.model(chat_model), tools.all())`` re-binds at every step, so a
+        tool revealed by ``tool_search`` is offered to the model from its next call on.
+        """
+
+        def bound(state: object, runtime: object) -> Runnable[LanguageModelInput, AIMessage]:
+            return chat_model.bind_tools(self.for_turn())
+
+        return bound
 
     def guidance(self) -> str:
         """The system-prompt guidance of this turn."""

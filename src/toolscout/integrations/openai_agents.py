@@ -14,22 +14,33 @@ before every model request, which makes the reveal style work (a tool found with
 ``tool_search`` is enabled from the next request on). Every call goes through
 `ScoutSession.dispatch`; refusals come back to the model as structured error text. Call
 `scout_tools` again after the catalog changes (`ToolScout.set_tools`).
+
+MCP servers you would pass as ``mcp_servers`` go behind toolscout in-process with
+`scout_mcp_servers` (no gateway to run): connect them, then give the agent the session's tools::
+
+    async with MCPServerStdio(params={"command": "mcp-server-time"}) as time_server:
+        session = await scout_mcp_servers([time_server])
+        agent = Agent(name="a", instructions=scout_instructions(session), tools=scout_tools(session))
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from agents import AgentBase, FunctionTool, RunContextWrapper, Tool
+from agents.mcp import MCPServer
 from agents.tool_context import ToolContext
+from mcp_types import TextContent
 
-from .._scout import ScoutSession
+from .._scout import ScoutSession, ToolScout
+from .._settings import ScoutSettings
 from ..catalog import ToolSpec
 from ..disclosure._bridge import bridge_tools
+from ..dispatch import ToolCall
 from ..providers import OPENAI_NAMES, provider_name
 
-__all__ = ["scout_instructions", "scout_tools"]
+__all__ = ["scout_instructions", "scout_mcp_servers", "scout_tools"]
 
 
 class _Offered:
@@ -83,3 +94,41 @@ def _function_tool(session: ScoutSession, tool: ToolSpec, offered: _Offered) -> 
         strict_json_schema=False,
         is_enabled=enabled,
     )
+
+
+async def scout_mcp_servers(
+    servers: Sequence[MCPServer],
+    *,
+    settings: ScoutSettings | None = None,
+    session_id: str = "default",
+    core: Sequence[str] = (),
+) -> ScoutSession:
+    """A session over the tools of connected MCP servers, each call run on its own server.
+
+    The tools keep their servers' names (namespaced by server, ``ToolSpec.namespace``); two servers
+    offering one name are a `CatalogError` naming it. A tool's result reaches the model as its text
+    (all text parts joined) or, otherwise, as the MCP result's JSON.
+    """
+    owners: dict[str, MCPServer] = {}
+    specs: list[ToolSpec] = []
+    for server in servers:
+        for tool in await server.list_tools():
+            owners.setdefault(tool.name, server)
+            specs.append(
+                ToolSpec(
+                    name=tool.name,
+                    description=tool.description or "",
+                    parameters=dict(tool.input_schema),
+                    namespace=server.name,
+                )
+            )
+
+    async def run(call: ToolCall) -> object:
+        result = await owners[call.name].call_tool(call.name, dict(call.arguments))
+        texts = [part.text for part in result.content if isinstance(part, TextContent)]
+        if not result.is_error and texts and len(texts) == len(result.content):
+            return "\n".join(texts)
+        return result.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    scout = ToolScout(specs, core=core, settings=settings or ScoutSettings(), executor=run)
+    return scout.session(session_id)

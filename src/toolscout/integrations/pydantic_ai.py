@@ -12,21 +12,35 @@ the model found with ``tool_search`` is in the next request's tool list. Every c
 `ScoutSession.dispatch`, so the bridge is unwrapped, scope and schema are checked, and a refusal
 reaches the model as a structured error result, never as an exception. The style's guidance is
 the toolset's instructions.
+
+`ScoutedToolset` puts toolsets you already have (an ``MCPServerStdio``, an ``MCPServerStreamableHTTP``,
+a ``FunctionToolset``, several combined) behind toolscout in-process, with no gateway to run::
+
+    agent = Agent(model, toolsets=[ScoutedToolset(CombinedToolset([time_server, github_server]))])
+
+`ScoutSearch` is toolscout's search as the ``strategy`` of pydantic-ai's own ``ToolSearch``
+capability, for agents that keep pydantic-ai's deferred tools (``defer_loading=True``)::
+
+    agent = Agent(model, tools=[...], capabilities=[ToolSearch(strategy=ScoutSearch())])
 """
 
 from __future__ import annotations
 
+import contextvars
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic_ai import RunContext
 from pydantic_ai.tools import ToolDefinition
-from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
+from pydantic_ai.toolsets import AbstractToolset, ToolsetTool, WrapperToolset
 from pydantic_core import SchemaValidator, core_schema
 
-from .._scout import ScoutSession
-from ..catalog import ToolSpec
+from .._scout import ScoutSession, ToolScout
+from .._settings import ScoutSettings
+from ..catalog import ToolSpec, canonical_json
+from ..dispatch import ToolCall
 
-__all__ = ["ScoutToolset"]
+__all__ = ["ScoutSearch", "ScoutToolset", "ScoutedToolset"]
 
 # toolscout checks arguments against each tool's JSON Schema itself and answers the model with a
 # structured error, so pydantic-ai passes them through as parsed JSON.
@@ -75,3 +89,155 @@ class ScoutToolset(AbstractToolset[Any]):
         return ToolsetTool(
             toolset=self, tool_def=definition, max_retries=self._max_retries, args_validator=_PASS_THROUGH
         )
+
+
+class ScoutSearch:
+    """toolscout's search (fielded BM25, synonyms, typo tolerance, hybrid when installed) as a ``ToolSearch`` strategy.
+
+    pydantic-ai calls it with the model's queries and the deferred tools' definitions; it answers
+    with the matching names, best first, the queries' rankings interleaved. The index is built
+    once per set of definitions (the deferred tools of one agent rarely change between requests).
+    """
+
+    def __init__(self, *, settings: ScoutSettings | None = None, limit: int = 10) -> None:
+        """Configure the search.
+
+        Args:
+            settings: toolscout settings; ``search_mode`` and ``embeddings`` choose the engine.
+            limit: The most names returned per query (``ToolSearch.max_results`` caps the total).
+        """
+        self._settings = settings or ScoutSettings()
+        self._limit = limit
+        self._scout: ToolScout | None = None
+        self._definitions: tuple[tuple[str, str, str], ...] = ()
+
+    def __call__(self, ctx: RunContext[Any], queries: Sequence[str], tools: Sequence[ToolDefinition]) -> list[str]:
+        """The names of the tools matching `queries`, best first."""
+        scout = self._scout_for(tools)
+        index = scout.index()
+        rankings = [
+            [hit.name for hit in index.search(query, limit=self._limit, mode=scout.search_mode).hits]
+            for query in queries
+            if query.strip()
+        ]
+        names: list[str] = []
+        for rank in range(self._limit):
+            for ranking in rankings:
+                if rank < len(ranking) and ranking[rank] not in names:
+                    names.append(ranking[rank])
+        return names
+
+    def _scout_for(self, tools: Sequence[ToolDefinition]) -> ToolScout:
+        definitions = tuple(
+            (tool.name, tool.description or "", canonical_json(tool.parameters_json_schema)) for tool in tools
+        )
+        specs = [
+            ToolSpec(name=tool.name, description=tool.description or "", parameters=tool.parameters_json_schema)
+            for tool in tools
+        ]
+        if self._scout is None:
+            self._scout = ToolScout(specs, settings=self._settings)
+        elif definitions != self._definitions:
+            self._scout.set_tools(specs)
+        self._definitions = definitions
+        return self._scout
+
+
+_RUN_CONTEXT: contextvars.ContextVar[RunContext[Any]] = contextvars.ContextVar("toolscout_pydantic_ai_run_context")
+
+
+class ScoutedToolset(WrapperToolset[Any]):
+    """A pydantic-ai toolset (MCP servers included) behind toolscout, in the same process.
+
+    Before each model request the wrapped toolset is listed (an MCP server's own ``cache_tools``
+    applies) and becomes the catalog of one `ToolScout`; the model sees that session's turn (the
+    bridge or reveal tools, core and discovered tools) and every call is dispatched by toolscout,
+    then run by the wrapped toolset.
+    """
+
+    def __init__(
+        self,
+        wrapped: AbstractToolset[Any],
+        *,
+        settings: ScoutSettings | None = None,
+        session_id: str = "default",
+        core: Sequence[str] = (),
+    ) -> None:
+        """Wrap `wrapped`.
+
+        Args:
+            wrapped: The toolset whose tools become toolscout's catalog.
+            settings: toolscout settings (style, mode, search, ...).
+            session_id: The session whose discoveries this toolset keeps.
+            core: Tools always sent in full.
+        """
+        super().__init__(wrapped)
+        self._settings = settings or ScoutSettings()
+        self._session_id = session_id
+        self._core = tuple(core)
+        self._listed: dict[str, ToolsetTool[Any]] = {}
+        self._scout: ToolScout | None = None
+        self._view: ScoutToolset | None = None
+
+    @property
+    def scout(self) -> ToolScout | None:
+        """The `ToolScout` over the wrapped toolset's tools, once they have been listed."""
+        return self._scout
+
+    async def for_run(self, ctx: RunContext[Any]) -> AbstractToolset[Any]:
+        """Keep this wrapper (its catalog and session) around the wrapped toolset's per-run form."""
+        self.wrapped = await self.wrapped.for_run(ctx)
+        return self
+
+    async def for_run_step(self, ctx: RunContext[Any]) -> AbstractToolset[Any]:
+        """Keep this wrapper around the wrapped toolset's per-step form."""
+        self.wrapped = await self.wrapped.for_run_step(ctx)
+        return self
+
+    def visit_and_replace(
+        self, visitor: Callable[[AbstractToolset[Any]], AbstractToolset[Any]]
+    ) -> AbstractToolset[Any]:
+        """Let `visitor` replace the wrapped toolsets, keeping this wrapper."""
+        self.wrapped = self.wrapped.visit_and_replace(visitor)
+        return self
+
+    async def get_instructions(self, ctx: RunContext[Any]) -> str | None:
+        """The guidance of this turn (how to find tools, what exists)."""
+        if not self._listed:
+            self._listed = await self.wrapped.get_tools(ctx)
+        return await self._session_view(ctx).get_instructions(ctx)
+
+    async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        """This turn's tools over the wrapped toolset's current listing."""
+        self._listed = await self.wrapped.get_tools(ctx)
+        return await self._session_view(ctx).get_tools(ctx)
+
+    async def call_tool(
+        self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
+    ) -> Any:
+        """Dispatch through toolscout; a real tool runs on the wrapped toolset."""
+        token = _RUN_CONTEXT.set(ctx)
+        try:
+            return await self._session_view(ctx).call_tool(name, tool_args, ctx, tool)
+        finally:
+            _RUN_CONTEXT.reset(token)
+
+    def _session_view(self, ctx: RunContext[Any]) -> ScoutToolset:
+        specs = [
+            ToolSpec(
+                name=name,
+                description=tool.tool_def.description or "",
+                parameters=tool.tool_def.parameters_json_schema,
+            )
+            for name, tool in self._listed.items()
+        ]
+        if self._scout is None or self._view is None:
+            self._scout = ToolScout(specs, core=self._core, settings=self._settings, executor=self._run)
+            self._view = ScoutToolset(self._scout.session(self._session_id))
+        elif [spec.fingerprint for spec in specs] != [spec.fingerprint for spec in self._scout.catalog]:
+            self._scout.set_tools(specs)
+        return self._view
+
+    async def _run(self, call: ToolCall) -> Any:
+        tool = self._listed[call.name]
+        return await self.wrapped.call_tool(call.name, dict(call.arguments), _RUN_CONTEXT.get(), tool)

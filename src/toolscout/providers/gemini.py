@@ -162,9 +162,9 @@ def parse_calls(response: object, names: NameMap) -> list[ProviderCall]:
     return calls
 
 
-def format_result(outcome: ToolOutcome, call: ProviderCall, names: NameMap) -> FunctionResponsePart:
+def format_result(outcome: ToolOutcome, call: ProviderCall, rendering: Rendering[GeminiFields]) -> FunctionResponsePart:
     """The ``functionResponse`` part answering `call`."""
-    content = presented(outcome, names)
+    content = presented(outcome, rendering.names)
     response: JsonObject = content if outcome.is_error and isinstance(content, dict) else {"output": content}
     result: FunctionResponse = {"name": call.provider_name, "response": response}
     if call.call_id is not None:
@@ -191,7 +191,7 @@ ADAPTER = Adapter(
     supports_native=lambda model: False,
     renderer=render,
     parse_calls=parse_calls,
-    format_result=lambda outcome, call, rendering: format_result(outcome, call, rendering.names),
+    format_result=format_result,
     answer_text=answer_text,
 )
 """The Gemini ``generateContent`` adapter (registered as ``gemini``)."""

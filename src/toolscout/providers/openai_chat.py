@@ -137,9 +137,9 @@ def parse_calls(response: object, names: NameMap) -> list[ProviderCall]:
     return calls
 
 
-def format_result(outcome: ToolOutcome, call: ProviderCall, names: NameMap) -> ChatToolMessage:
+def format_result(outcome: ToolOutcome, call: ProviderCall, rendering: Rendering[ChatFields]) -> ChatToolMessage:
     """The ``tool`` message answering `call` (errors arrive as their structured JSON)."""
-    return {"role": "tool", "tool_call_id": call.call_id or "", "content": result_text(outcome, names)}
+    return {"role": "tool", "tool_call_id": call.call_id or "", "content": result_text(outcome, rendering.names)}
 
 
 def answer_text(response: object) -> str:
@@ -157,7 +157,7 @@ ADAPTER = Adapter(
     supports_native=lambda model: False,
     renderer=render,
     parse_calls=parse_calls,
-    format_result=lambda outcome, call, rendering: format_result(outcome, call, rendering.names),
+    format_result=format_result,
     answer_text=answer_text,
 )
 """The OpenAI Chat Completions adapter (registered as ``openai-chat``)."""

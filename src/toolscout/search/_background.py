@@ -26,6 +26,7 @@ from ._index import IndexConfig, ToolIndex, build_index
 from .embeddings._base import Embedder
 from .embeddings._cache import EmbeddingCache
 from .embeddings._dense import DenseRanker
+from .embeddings._native import NATIVE_WORK, InterpreterExiting
 from .embeddings._settings import EmbeddingSettings
 
 __all__ = ["BackgroundHybrid", "EmbeddingState", "HybridIndex", "SearchStatus"]
@@ -164,6 +165,9 @@ class BackgroundHybrid:
         try:
             embedder = self._load_embedder()
             dense = DenseRanker(index.catalog, embedder, cache=self._cache, languages=self._languages)
+        except InterpreterExiting as exc:  # exit refused the model's next native call: nothing to warn about
+            index.settle("failed", str(exc))
+            return
         except Exception as exc:  # an optional embedder must never break search: stay lexical
             self._warn_once(exc)
             index.settle("failed", f"{type(exc).__name__}: {exc}")
@@ -175,7 +179,10 @@ class BackgroundHybrid:
             if self._embedder_error is not None:
                 raise RuntimeError(self._embedder_error)
             try:
-                self._embedder = self._make_embedder()
+                with NATIVE_WORK:  # importing and loading a model stack runs native code: exit waits for it
+                    self._embedder = self._make_embedder()
+            except InterpreterExiting:
+                raise
             except Exception as exc:
                 self._embedder_error = f"{type(exc).__name__}: {exc}"
                 raise

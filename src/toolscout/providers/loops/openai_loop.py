@@ -137,7 +137,7 @@ async def run_chat_turn(
         for call in calls:
             outcome = await dispatch_call(session, call, rendering.names)
             outcomes.append(outcome)
-            history.append(openai_chat.format_result(outcome, call, rendering.names))
+            history.append(openai_chat.format_result(outcome, call, rendering))
     return TurnResult(
         text=text, messages=history, steps=max_steps, outcomes=tuple(outcomes), stopped="step_limit", choice=choice
     )

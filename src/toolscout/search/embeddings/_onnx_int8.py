@@ -25,9 +25,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-import onnxruntime
-
 from ..._files import write_atomically
+from ._ort import onnxruntime
 
 __all__ = ["RECIPE", "int8_model"]
 
