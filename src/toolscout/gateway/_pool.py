@@ -31,7 +31,7 @@ from .._types import Transport
 from ._chain import GatewayChain
 from ._config import GatewayConfig, HttpServer, ServerConfig
 from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamTool
-from ._upstream import Upstream
+from ._upstream import Upstream, upstream_limits
 
 __all__ = ["UpstreamPool", "UpstreamState", "UpstreamStatus"]
 
@@ -335,6 +335,7 @@ class UpstreamPool:
             connect_timeout_s=slot.connect_timeout_s,
             on_tools_changed=announce,
             chain=self._chain,
+            limits=upstream_limits(settings),
         )
         connected_at: float | None = None
         await self._starting.acquire()

@@ -3,15 +3,21 @@
 The page and its assets ship in the package (``toolscout/data/ui``; no CDN, works offline). Its
 data comes from JSON endpoints under ``/ui/api/``, protected by the same bearer tokens as
 ``/mcp`` (the page takes a token from its ``#token=`` fragment and sends it as a header).
+
+The endpoints' work (a catalog of thousands of tools, a token budget rendered for every provider)
+runs in one worker thread at a time, never on the event loop, so ``/mcp`` and ``/healthz`` answer
+while it runs; the budget is computed once per catalog (by its fingerprint) however many ask.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -51,23 +57,26 @@ class UiSource:
 
 def ui_routes(source: UiSource, *, protect: Callable[[Any], Any] = lambda app: app) -> list[BaseRoute]:
     """The page's routes; `protect` wraps each API endpoint (bearer auth where tokens are configured)."""
+    work = _PageWork()
 
     async def catalog(request: Request) -> Response:
-        return JSONResponse(_catalog(source))
+        return JSONResponse(await work.run(lambda: _catalog(source)))
 
     async def search(request: Request) -> Response:
         query = request.query_params.get("q", "")
         if len(query) > _MAX_QUERY:
             return JSONResponse({"error": f"the query is over {_MAX_QUERY} characters"}, status_code=400)
-        return JSONResponse(_playground(source, query, _limit(request)))
+        limit = _limit(request)
+        return JSONResponse(await work.run(lambda: _playground(source, query, limit)))
 
     async def activity(request: Request) -> Response:
         after = _float(request.query_params.get("after"))
-        events = [event.to_dict() for event in source.activity.recent(500) if event.time > after]
-        return JSONResponse({"events": events})
+        return JSONResponse(await work.run(lambda: _activity(source, after)))
 
     async def budget(request: Request) -> Response:
-        return JSONResponse(_budget(source))
+        scout = source.scout()
+        key = (scout.catalog.fingerprint, scout)  # the scout fixes settings and core tools
+        return JSONResponse(await work.cached(key, lambda: _budget(scout)))
 
     assets = resources.files("toolscout") / "data" / "ui"
     api = [
@@ -81,6 +90,28 @@ def ui_routes(source: UiSource, *, protect: Callable[[Any], Any] = lambda app: a
         Route(UI_PATH, lambda request: RedirectResponse(f"{UI_PATH}/"), methods=["GET"]),
         Mount(UI_PATH, app=StaticFiles(directory=str(assets), html=True), name="ui"),
     ]
+
+
+class _PageWork:
+    """Runs the page's work in one worker thread at a time, and keeps the latest answer per key."""
+
+    def __init__(self) -> None:
+        self._limiter = anyio.CapacityLimiter(1)
+        self._lock = anyio.Lock()
+        self._key: Hashable = None
+        self._answer: JsonObject | None = None
+
+    async def run(self, compute: Callable[[], JsonObject]) -> JsonObject:
+        """`compute()` in the worker thread."""
+        return await anyio.to_thread.run_sync(compute, limiter=self._limiter)
+
+    async def cached(self, key: Hashable, compute: Callable[[], JsonObject]) -> JsonObject:
+        """The answer for `key`: computed once (callers arriving meanwhile wait for it), then reused."""
+        async with self._lock:
+            if self._answer is None or self._key != key:
+                self._answer = await self.run(compute)
+                self._key = key
+            return self._answer
 
 
 class AsgiEndpoint:
@@ -150,8 +181,11 @@ def _playground(source: UiSource, query: str, limit: int) -> JsonObject:
     return {"query": query, "tool_search_mode": source.search_mode(), "results": columns}
 
 
-def _budget(source: UiSource) -> JsonObject:
-    scout = source.scout()
+def _activity(source: UiSource, after: float) -> JsonObject:
+    return {"events": [event.to_dict() for event in source.activity.recent(500) if event.time > after]}
+
+
+def _budget(scout: ToolScout) -> JsonObject:
     report = measure_cost(scout.catalog, core=scout.core, settings=scout.settings, counter=scout.counter)
     return {
         "full_tokens": report.full_tokens,

@@ -108,7 +108,7 @@ def build_surface(
     while end < len(tools) and tools[end].name in bridge:
         end += 1
     plan = scout.plan(session.scope)
-    searchable = tuple(tool for tool in plan.scoped if tool.name in plan.deferred)
+    searchable = plan.hidden
     if style != "native" or not assembly.activation.active:
         return Surface(
             style=style,
@@ -156,13 +156,17 @@ def surface_guidance(
     """
     if not surface.active:
         return ""
-    settings = session.scout.settings
+    scout = session.scout
+    settings = scout.settings
     budget = settings.listing_budget_tokens if listing or surface.style != "native" else 0
-    rendered = render_listing(
-        (dataclasses.replace(tool, name=names.to_provider(tool.name)) for tool in surface.searchable),
-        budget_tokens=budget,
-        counter=session.scout.counter,
-    )
+    plan = scout.plan(session.scope)
+    if budget == settings.listing_budget_tokens and all(names.get(tool.name) == tool.name for tool in plan.hidden):
+        rendered = plan.listing  # the provider takes every name as it is
+    else:
+        rendered = plan.derived(
+            ("listing", names.rules, names.bridge, budget),
+            lambda: render_listing(surface.searchable, budget_tokens=budget, counter=scout.counter, names=names),
+        )
     bridge = settings.bridge_names
     if surface.style != "native":
         return render_guidance(surface.style, rendered, bridge)
@@ -177,4 +181,7 @@ def name_map(session: ScoutSession, rules: NameRules) -> NameMap:
     """The name map of `session`'s live catalog (plus the bridge tools) for a provider."""
     plan = session.scout.plan(session.scope)
     bridge = session.scout.settings.bridge_names
-    return NameMap([*(tool.name for tool in plan.catalog), *bridge.all], rules, bridge=bridge)
+    return plan.derived(
+        ("names", rules, bridge),
+        lambda: NameMap([*(tool.name for tool in plan.catalog), *bridge.all], rules, bridge=bridge),
+    )
