@@ -181,6 +181,9 @@ class TiktokenCounter:
         return f"TiktokenCounter({self._encoding.name!r})"
 
 
+_BPE_CHUNK_CHARS = 150_000
+
+
 class BpeOpenAICounter:
     """Exact ``o200k_base`` / ``cl100k_base`` counts from the `bpe-openai` package, whose token tables ship inside it.
 
@@ -206,8 +209,16 @@ class BpeOpenAICounter:
         return f"bpe-openai:{self._encoding.name}"
 
     def count(self, text: str) -> int:
-        """Return the exact number of tokens in `text`."""
-        return len(self._encoding.encode_ordinary(text))
+        """Return the exact number of tokens in `text` (a long one counted in pieces cut after line breaks)."""
+        total = 0
+        start = 0
+        while len(text) - start > _BPE_CHUNK_CHARS:
+            # A token is at least one character, so a piece this long stays within bpe-openai's 200,000 tokens;
+            # cut after a line break, where the pre-tokenizer splits anyway.
+            end = text.rfind("\n", start, start + _BPE_CHUNK_CHARS) + 1 or start + _BPE_CHUNK_CHARS
+            total += len(self._encoding.encode_ordinary(text[start:end]))
+            start = end
+        return total + len(self._encoding.encode_ordinary(text[start:]))
 
     def __repr__(self) -> str:
         return f"BpeOpenAICounter({self._encoding.name!r})"

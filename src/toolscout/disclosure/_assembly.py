@@ -164,8 +164,11 @@ def assemble(
             listing=Listing(text="", level="none", tokens=0),
         )
     deferred = plan.deferred
-    first = [*plan.classification.core, *own_tools]
-    first += [tool for tool in plan.scoped if tool.name not in deferred and tool.name not in plan.core]
+    in_full = plan.derived(
+        "in full",
+        lambda: tuple(tool for tool in plan.scoped if tool.name not in deferred and tool.name not in plan.core),
+    )
+    first = [*plan.classification.core, *own_tools, *in_full]
     shown_order = list(settings.pre_discovered)
     if settings.style == "reveal":
         shown_order += discovered

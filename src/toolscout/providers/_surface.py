@@ -23,7 +23,7 @@ from ..catalog import ToolSpec
 from ..disclosure._assembly import Assembly
 from ..disclosure._bridge import bridge_tools
 from ..disclosure._guidance import render_guidance
-from ..disclosure._listing import render_listing
+from ..disclosure._listing import Listing, render_listing
 from ._names import NameMap, NameRules
 
 __all__ = [
@@ -160,13 +160,13 @@ def surface_guidance(
     settings = scout.settings
     budget = settings.listing_budget_tokens if listing or surface.style != "native" else 0
     plan = scout.plan(session.scope)
-    if budget == settings.listing_budget_tokens and all(names.get(tool.name) == tool.name for tool in plan.hidden):
-        rendered = plan.listing  # the provider takes every name as it is
-    else:
-        rendered = plan.derived(
-            ("listing", names.rules, names.bridge, budget),
-            lambda: render_listing(surface.searchable, budget_tokens=budget, counter=scout.counter, names=names),
-        )
+
+    def listing_for_provider() -> Listing:
+        if budget == settings.listing_budget_tokens and all(names.get(tool.name) == tool.name for tool in plan.hidden):
+            return plan.listing  # the provider takes every name as it is
+        return render_listing(plan.hidden, budget_tokens=budget, counter=scout.counter, names=names)
+
+    rendered = plan.derived(("listing", names.rules, names.bridge, budget), listing_for_provider)
     bridge = settings.bridge_names
     if surface.style != "native":
         return render_guidance(surface.style, rendered, bridge)
