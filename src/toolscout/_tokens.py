@@ -33,6 +33,8 @@ _HAVE_BPE_OPENAI = importlib.util.find_spec("bpe_openai") is not None
 if TYPE_CHECKING:
     from tiktoken import Encoding
 
+    from .catalog import ToolSpec
+
 __all__ = [
     "BpeOpenAICounter",
     "CharsPerToken",
@@ -40,6 +42,7 @@ __all__ = [
     "TokenCounter",
     "default_token_counter",
     "schema_tokens",
+    "tool_tokens",
 ]
 
 _BLOB = "https://openaipublic.blob.core.windows.net/"
@@ -280,6 +283,25 @@ def schema_tokens(value: object, counter: TokenCounter) -> int:
     return counter.count(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
 
 
+def tool_tokens(tool: ToolSpec, counter: TokenCounter) -> int:
+    """Tokens of `tool`'s neutral definition as compact JSON (`schema_tokens`).
+
+    Cached per tool content for toolscout's own counters, whose name says how they count: planning the
+    same catalog again (another scope, another style, the web page's budget) counts nothing twice.
+    """
+    if type(counter) not in _NAMED_COUNTERS:
+        return schema_tokens(tool.to_definition(), counter)
+    key = (counter.name, tool.fingerprint)
+    tokens = _TOOL_TOKENS.get(key)
+    if tokens is None:
+        tokens = schema_tokens(tool.to_definition(), counter)
+        with _TOOL_TOKENS_LOCK:
+            _TOOL_TOKENS[key] = tokens
+            while len(_TOOL_TOKENS) > _TOOL_TOKENS_CACHED:
+                _TOOL_TOKENS.pop(next(iter(_TOOL_TOKENS)))
+    return tokens
+
+
 def _tiktoken_cache_dir() -> Path | None:
     for variable in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR"):
         if variable in os.environ:
@@ -295,3 +317,9 @@ def _cached_file_ok(cache_dir: Path, url: str, sha256: str) -> bool:
     except OSError:
         return False
     return hashlib.sha256(data).hexdigest() == sha256
+
+
+_NAMED_COUNTERS = (CharsPerToken, TiktokenCounter, BpeOpenAICounter, _DeferredCounter)
+_TOOL_TOKENS: dict[tuple[str, str], int] = {}
+_TOOL_TOKENS_LOCK = threading.Lock()
+_TOOL_TOKENS_CACHED = 200_000

@@ -16,7 +16,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from toolscout.gateway import GatewayConfig, StdioServer, Upstream, UpstreamError, UpstreamPool
 
-from .conftest import LIMIT_S, SERVERS, TOOLSCOUT, http_client, http_gateway, payload, write_config
+from .conftest import LIMIT_S, SERVERS, TOOLSCOUT, http_client, http_gateway, payload, text, write_config
 
 pytestmark = pytest.mark.anyio
 
@@ -179,3 +179,14 @@ async def test_describe_through_the_gateway_clips_a_huge_description(tmp_path: P
         described = payload(await client.call_tool("tool_describe", {"names": ["hostile__wordy_0"]}))
     (entry,) = described["tools"]
     assert len(entry["description"]) <= 2_000 and len(json.dumps(described)) < 10_000
+
+
+async def test_the_model_hears_which_limit_a_too_large_result_broke(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "gateway.json", {"hostile": hostile()}, mode="off", upstream_max_message_bytes=MB)
+    async with http_gateway(config) as url, http_client(url) as client:
+        result = await client.call_tool("hostile__blob", {"mb": 3})
+        after = await client.call_tool("hostile__echo", {"text": "back again"})
+    error = payload(result)["error"]
+    assert result.is_error and error["code"] == "upstream_result_too_large"
+    assert "upstream_max_message_bytes (1 MiB)" in error["message"]
+    assert text(after) == "back again"

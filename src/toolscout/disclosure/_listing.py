@@ -28,6 +28,7 @@ __all__ = ["Listing", "ListingLevel", "render_listing"]
 ListingLevel: TypeAlias = Literal["full", "names", "namespaces", "count", "none"]
 _GENERAL = "general"
 _SUMMARY_CHARS = 60
+_PROBE_CHARS_PER_TOKEN = 16
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,8 +64,8 @@ def render_listing(
     total = sum(len(items) for items in ordered.values())
     for level, render in (("full", _full), ("names", _names), ("namespaces", _namespaces)):
         text = render(ordered)
-        tokens = counter.count(text)
-        if tokens <= budget_tokens:
+        tokens = _tokens_within(text, budget_tokens, counter)
+        if tokens is not None:
             return Listing(text=text, level=level, tokens=tokens)  # type: ignore[arg-type]  # literal from the tuple
     text = f"{total} tools in {len(ordered)} namespaces."
     return Listing(text=text, level="count", tokens=counter.count(text))
@@ -92,6 +93,21 @@ def _names(groups: _Groups) -> str:
 
 def _namespaces(groups: _Groups) -> str:
     return "; ".join(f"{namespace} ({len(tools)} tools)" for namespace, tools in groups.items())
+
+
+def _tokens_within(text: str, budget: int, counter: TokenCounter) -> int | None:
+    """`text`'s tokens when they fit `budget`, else None.
+
+    A text far longer than the budget is first judged by a prefix cut after a line break: when the prefix
+    alone is over, so is the text, and a listing of 10,000 tools is not counted whole three times a plan.
+    """
+    probe = _PROBE_CHARS_PER_TOKEN * (budget + 1)
+    if len(text) > 2 * probe:
+        cut = text.rfind("\n", 0, probe)
+        if cut > 0 and counter.count(text[:cut]) > budget:
+            return None
+    tokens = counter.count(text)
+    return tokens if tokens <= budget else None
 
 
 @functools.lru_cache(maxsize=1024)

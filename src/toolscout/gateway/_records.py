@@ -18,9 +18,11 @@ __all__ = [
     "UpstreamTool",
 ]
 
-UpstreamFailure: TypeAlias = Literal["start", "timeout", "closed", "protocol"]
+UpstreamFailure: TypeAlias = Literal["start", "timeout", "closed", "too_large", "protocol"]
 """`start`: could not start or finish the handshake; `timeout`: no answer in time; `closed`: the
-connection is gone (the server exited); `protocol`: the server answered with an error or garbage."""
+connection is gone (the server exited); `too_large`: the server sent a message over
+``upstream_max_message_bytes`` (the connection is gone too: the server is restarted); `protocol`: the
+server answered with an error or garbage."""
 
 
 class UpstreamError(ToolscoutError):

@@ -130,19 +130,20 @@ async def _bounded(
     async def read() -> None:
         lines = _Lines(limit)
         try:
-            async with to_session:
-                async for chunk in stdout:
-                    for line in lines.feed(chunk):
-                        if not line.strip():
-                            continue
-                        if len(line) > _PARSE_IN_THREAD_BYTES:
-                            message = await anyio.to_thread.run_sync(_parse, line)
-                        else:
-                            message = _parse(line)
-                        await to_session.send(message)
-        except _Oversize as exc:
-            _kill_group(process)
-            on_oversize(exc.size)
+            async with to_session:  # closing it ends the session's stream: calls in flight fail at once
+                try:
+                    async for chunk in stdout:
+                        for line in lines.feed(chunk):
+                            if not line.strip():
+                                continue
+                            if len(line) > _PARSE_IN_THREAD_BYTES:
+                                message = await anyio.to_thread.run_sync(_parse, line)
+                            else:
+                                message = _parse(line)
+                            await to_session.send(message)
+                except _Oversize as exc:
+                    _kill_group(process)
+                    on_oversize(exc.size)  # before the stream ends, so the calls' errors can name the limit
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError, OSError):
             pass  # shutdown closed a stream under the read, or the server's pipe broke: the session sees the end
         finally:

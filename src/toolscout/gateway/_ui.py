@@ -27,7 +27,7 @@ from starlette.types import Receive, Scope, Send
 from .._cost import measure_cost
 from .._scout import ToolScout
 from .._settings import Style
-from .._tokens import schema_tokens
+from .._tokens import tool_tokens
 from .._types import JsonObject
 from ..observe import ActivityLog
 from ..providers import get_provider, provider_names
@@ -142,9 +142,7 @@ def _catalog(source: UiSource) -> JsonObject:
             "state": status.state,
             "tools": status.tools,
             "error": status.error,
-            "tokens": sum(
-                schema_tokens(tool.to_definition(), counter) for tool in scout.catalog if tool.namespace == status.name
-            ),
+            "tokens": sum(tool_tokens(tool, counter) for tool in scout.catalog if tool.namespace == status.name),
         }
         for status in source.upstreams()
     ]

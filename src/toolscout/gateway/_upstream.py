@@ -324,7 +324,7 @@ class Upstream:
             return self._error(
                 f"{what}: its answer is over toolscout.upstream_max_message_bytes ({limit}); the server was stopped "
                 "and is restarted",
-                "closed",
+                "too_large",
             )
         if isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED:
             return self._error(f"{what}: the connection is closed (the server exited or crashed)", "closed")
