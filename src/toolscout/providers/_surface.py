@@ -11,6 +11,7 @@ provider's search loaded, so the native array stays the same from step to step.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
@@ -181,7 +182,18 @@ def name_map(session: ScoutSession, rules: NameRules) -> NameMap:
     """The name map of `session`'s live catalog (plus the bridge tools) for a provider."""
     plan = session.scout.plan(session.scope)
     bridge = session.scout.settings.bridge_names
-    return plan.derived(
-        ("names", rules, bridge),
-        lambda: NameMap([*(tool.name for tool in plan.catalog), *bridge.all], rules, bridge=bridge),
-    )
+    key = (plan.catalog.fingerprint, rules, bridge)
+    found = _NAME_MAPS.get(key)
+    if found is None:
+        found = NameMap([*(tool.name for tool in plan.catalog), *bridge.all], rules, bridge=bridge)
+        with _NAME_MAPS_LOCK:
+            _NAME_MAPS[key] = found
+            while len(_NAME_MAPS) > _NAME_MAPS_CACHED:
+                _NAME_MAPS.pop(next(iter(_NAME_MAPS)))
+    return found
+
+
+# Name maps depend on the catalog's names only: every scout and scope over one catalog shares them.
+_NAME_MAPS: dict[tuple[str, NameRules, BridgeNames], NameMap] = {}
+_NAME_MAPS_LOCK = threading.Lock()
+_NAME_MAPS_CACHED = 32
