@@ -198,3 +198,11 @@ def test_the_default_counter_loads_its_tables_on_its_first_count_not_when_made()
     subprocess.run(
         [sys.executable, "-c", script], env={**os.environ, "TIKTOKEN_CACHE_DIR": ""}, check=True, timeout=120
     )
+
+
+def test_bpe_openai_counts_a_text_past_its_chunk_limit_instead_of_raising() -> None:
+    # A 10,000-tool catalog's full listing is over 200,000 tokens, bpe-openai's limit for one call.
+    counter = BpeOpenAICounter("o200k_base")
+    line = "- srv1__tool_12: Widget operation number 12: frobnicate the gadget.\n"
+    text = line * 20_000
+    assert counter.count(text) == counter.count(line * 1_000) * 20

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ._scope import Scope
 from ._settings import ScoutSettings, Style
-from ._tokens import TokenCounter, schema_tokens
+from ._tokens import TokenCounter, tool_tokens
 from ._types import JsonObject
 from .catalog import Catalog, ToolSpec
 from .disclosure._assembly import Assembly, assemble, plan_turn
@@ -121,4 +121,4 @@ def measure_cost(
 
 
 def _tokens(tools: Iterable[ToolSpec], counter: TokenCounter) -> int:
-    return sum(schema_tokens(tool.to_definition(), counter) for tool in tools)
+    return sum(tool_tokens(tool, counter) for tool in tools)

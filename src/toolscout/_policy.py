@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ._context_windows import context_window
 from ._settings import DeferralMode, ScoutSettings
-from ._tokens import TokenCounter, schema_tokens
+from ._tokens import TokenCounter, tool_tokens
 from .catalog import Catalog, ToolSpec
 
 __all__ = ["Activation", "Classification", "classify", "decide_activation"]
@@ -84,7 +84,7 @@ def decide_activation(
     never decides.
     """
     tools = classification.deferrable
-    tokens = sum(schema_tokens(tool.to_definition(), counter) for tool in tools)
+    tokens = sum(tool_tokens(tool, counter) for tool in tools)
     window = settings.context_window or context_window(settings.model, context_overrides)
 
     def result(active: bool, reason: str, deferred: tuple[str, ...], threshold: int | None) -> Activation:

@@ -181,6 +181,8 @@ class ScoutSettings(BaseSettings):
     itself); the gateway's default is 150."""
     description_chars: Annotated[int, NoBool, Field(ge=40)] = 300
     """Search results cut tool descriptions to this many characters, at a word boundary."""
+    describe_chars: Annotated[int, NoBool, Field(ge=100)] = 10_000
+    """Loads by name (``tool_describe``) cut a tool's description to this many characters, at a word boundary."""
     max_query_chars: Annotated[int, NoBool, Field(ge=16)] = 2_000
     """The longest search query the model may send; a longer one is refused, never searched."""
     max_name_chars: Annotated[int, NoBool, Field(ge=16)] = 256

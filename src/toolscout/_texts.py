@@ -425,6 +425,10 @@ class Upstream:
         "The tool may have partly run: check its effect, then call it again (the server comes back by itself). "
         "If it crashes again, do not retry; tell the user."
     )
+    TOO_LARGE_HINT = (
+        "The tool may have run. Do not repeat the same call: ask for less (a filter, a smaller page or range), "
+        "or tell the user the answer is too large for the gateway."
+    )
     INVALID_HINT = (
         "The tool may have run. Do not repeat the same call; try another tool or tell the user the server is "
         "misbehaving."
@@ -452,6 +456,11 @@ class Upstream:
     def crashed(server: str, tool: str) -> str:
         """The server died during the call."""
         return f"The MCP server {server!r} crashed or exited during the call to {tool}; the gateway is restarting it."
+
+    @staticmethod
+    def too_large(server: str, tool: str, reason: str) -> str:
+        """The server's answer was over the gateway's message size limit."""
+        return f"The MCP server {server!r} answered {tool} with more than the gateway accepts: {reason}."
 
     @staticmethod
     def invalid(server: str, tool: str, reason: str) -> str:

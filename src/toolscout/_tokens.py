@@ -33,6 +33,8 @@ _HAVE_BPE_OPENAI = importlib.util.find_spec("bpe_openai") is not None
 if TYPE_CHECKING:
     from tiktoken import Encoding
 
+    from .catalog import ToolSpec
+
 __all__ = [
     "BpeOpenAICounter",
     "CharsPerToken",
@@ -40,6 +42,7 @@ __all__ = [
     "TokenCounter",
     "default_token_counter",
     "schema_tokens",
+    "tool_tokens",
 ]
 
 _BLOB = "https://openaipublic.blob.core.windows.net/"
@@ -181,6 +184,9 @@ class TiktokenCounter:
         return f"TiktokenCounter({self._encoding.name!r})"
 
 
+_BPE_CHUNK_CHARS = 150_000
+
+
 class BpeOpenAICounter:
     """Exact ``o200k_base`` / ``cl100k_base`` counts from the `bpe-openai` package, whose token tables ship inside it.
 
@@ -206,8 +212,16 @@ class BpeOpenAICounter:
         return f"bpe-openai:{self._encoding.name}"
 
     def count(self, text: str) -> int:
-        """Return the exact number of tokens in `text`."""
-        return len(self._encoding.encode_ordinary(text))
+        """Return the exact number of tokens in `text` (a long one counted in pieces cut after line breaks)."""
+        total = 0
+        start = 0
+        while len(text) - start > _BPE_CHUNK_CHARS:
+            # A token is at least one character, so a piece this long stays within bpe-openai's 200,000 tokens;
+            # cut after a line break, where the pre-tokenizer splits anyway.
+            end = text.rfind("\n", start, start + _BPE_CHUNK_CHARS) + 1 or start + _BPE_CHUNK_CHARS
+            total += len(self._encoding.encode_ordinary(text[start:end]))
+            start = end
+        return total + len(self._encoding.encode_ordinary(text[start:]))
 
     def __repr__(self) -> str:
         return f"BpeOpenAICounter({self._encoding.name!r})"
@@ -269,6 +283,25 @@ def schema_tokens(value: object, counter: TokenCounter) -> int:
     return counter.count(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
 
 
+def tool_tokens(tool: ToolSpec, counter: TokenCounter) -> int:
+    """Tokens of `tool`'s neutral definition as compact JSON (`schema_tokens`).
+
+    Cached per tool content for toolscout's own counters, whose name says how they count: planning the
+    same catalog again (another scope, another style, the web page's budget) counts nothing twice.
+    """
+    if type(counter) not in _NAMED_COUNTERS:
+        return schema_tokens(tool.to_definition(), counter)
+    key = (counter.name, tool.fingerprint)
+    tokens = _TOOL_TOKENS.get(key)
+    if tokens is None:
+        tokens = schema_tokens(tool.to_definition(), counter)
+        with _TOOL_TOKENS_LOCK:
+            _TOOL_TOKENS[key] = tokens
+            while len(_TOOL_TOKENS) > _TOOL_TOKENS_CACHED:
+                _TOOL_TOKENS.pop(next(iter(_TOOL_TOKENS)))
+    return tokens
+
+
 def _tiktoken_cache_dir() -> Path | None:
     for variable in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR"):
         if variable in os.environ:
@@ -284,3 +317,9 @@ def _cached_file_ok(cache_dir: Path, url: str, sha256: str) -> bool:
     except OSError:
         return False
     return hashlib.sha256(data).hexdigest() == sha256
+
+
+_NAMED_COUNTERS = (CharsPerToken, TiktokenCounter, BpeOpenAICounter, _DeferredCounter)
+_TOOL_TOKENS: dict[tuple[str, str], int] = {}
+_TOOL_TOKENS_LOCK = threading.Lock()
+_TOOL_TOKENS_CACHED = 200_000

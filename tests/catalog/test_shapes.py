@@ -414,7 +414,24 @@ def test_provider_hosted_tool_types_are_refused_by_name_and_position(tool: dict[
 
 
 @pytest.mark.parametrize(
-    "name", ["", "has space", "tab\there", "trailing\n", "nul\x00", "x" * 257, 42, ["list"], {"obj": 1}]
+    "name",
+    [
+        "",
+        "has space",
+        "tab\there",
+        "trailing\n",
+        "nul\x00",
+        "x" * 257,
+        42,
+        ["list"],
+        {"obj": 1},
+        "evil\u202etxt.exe",  # right-to-left override: shows as "evilexe.txt"
+        "iso\u2066late",  # bidi isolate
+        "zero\u200bwidth",  # zero-width space: looks like "zerowidth"
+        "join\u200dme",
+        "bom\ufeff",
+        "c1\x85control",
+    ],
 )
 def test_an_invalid_tool_name_is_a_catalog_error(name: object) -> None:
     error = catalog_error([{"name": name}])

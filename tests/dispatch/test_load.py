@@ -170,3 +170,18 @@ def test_browsing_stays_paginated() -> None:
     assert len(first.content["tools"]) == 20 and first.content["total"] == len(TOOLS)
     assert not set(loaded(first.content)) & set(loaded(second.content))
     assert session.discovered == ()
+
+
+def test_describe_clips_a_huge_description_to_the_setting_and_says_so() -> None:
+    wordy = ToolSpec(name="wordy", namespace="crm", description="word " * 2_000_000)
+    scout = ToolScout(
+        [*TOOLS, wordy],
+        settings=ScoutSettings(mode="on", describe_chars=5_000),
+        executor=lambda call: None,
+        token_counter=CharsPerToken(),
+    )
+    content = scout.session("d").dispatch_sync("tool_describe", {"names": ["wordy"]}).content
+    (entry,) = content["tools"]
+    assert entry["description"].startswith("word word")
+    assert 4_000 < len(entry["description"]) <= 5_000
+    assert entry["description"].endswith("…")

@@ -197,3 +197,39 @@ def test_searches_and_loads_under_configured_bridge_names_are_recorded_as_such()
         ("describe", "search_tools"),
         ("call", "send_email"),
     ]
+
+
+MB = 1 << 20
+
+
+def test_client_strings_entering_an_event_are_clipped() -> None:
+    log = ActivityLog(log_arguments=True)
+    session = scout().session("huge")
+    huge = "find " * (MB // 5)
+    log.observe(session.dispatch_sync("tool_search", {"query": huge}), session="huge")
+    log.observe(session.dispatch_sync("tool_call", {"name": "x" * MB, "arguments": {}}), session="huge")
+    log.observe(session.dispatch_sync("send_email", {"to": "a" * MB, "body": "b", "k" * MB: 1}), session="huge")
+
+    search, call, keyed = log.recent()
+    assert search.kind == "search" and search.query is not None and search.query.startswith("find find")
+    assert call.kind == "refusal" and call.arguments is not None and str(call.arguments["name"]).startswith("xxx")
+    for event in (search, call, keyed):
+        assert len(event.to_json()) < 20_000, event.kind
+        assert len(event.summary()) < 1_000
+    assert keyed.arguments is not None and str(keyed.arguments["to"]).startswith("aaa")
+
+
+def test_the_buffer_is_bounded_by_bytes_and_keeps_the_newest_events() -> None:
+    log = ActivityLog(capacity=2_000, max_bytes=50_000)
+    session = scout().session("flood")
+    for n in range(300):
+        log.observe(session.dispatch_sync("tool_search", {"query": f"{n} " + "find " * (MB // 5)}), session="flood")
+    events = log.recent()
+    assert sum(len(event.to_json()) for event in events) <= 50_000
+    assert events and events[-1].query is not None and events[-1].query.startswith("299 ")
+    assert len(events) < 300
+
+
+def test_a_byte_bound_below_one_event_is_refused_with_the_limit() -> None:
+    with pytest.raises(ValueError, match="max_bytes must be >= 4096"):
+        ActivityLog(max_bytes=100)

@@ -27,7 +27,16 @@ from ._spec import EMPTY_PARAMETERS, ToolSpec
 
 __all__ = ["iter_tool_specs", "normalize_parameters"]
 
-_NAME_RE = re.compile(r"[^\s\x00-\x1f\x7f]{1,256}")
+# Invisible (format, Unicode category Cf) characters are refused in names like control characters: bidi
+# controls make a name read as another ("evil\u202etxt.exe" shows as "evilexe.txt"), zero-width ones make
+# two names look the same.
+INVISIBLE_CHARACTERS = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+    "\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+)
+"""A regex character class body of every format character (Cf) of Unicode 14."""
+_NAME_RE = re.compile(f"[^\\s\\x00-\\x1f\\x7f-\\x9f{INVISIBLE_CHARACTERS}]{{1,256}}")
 _GEMINI_KEYS = ("function_declarations", "functionDeclarations")
 _GEMINI_JSON_SCHEMA_KEYS = ("parametersJsonSchema", "parameters_json_schema")  # REST and SDK spellings
 # Keys whose values map property names to subschemas, and keys whose values are data, not schemas.
@@ -181,7 +190,7 @@ def _build(obj: JsonObject, *, schema_key: str, namespace: str | None, position:
         raise CatalogError("tool definition has no 'name'", position=where)
     if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
         raise CatalogError(
-            f"tool name {name!r} is invalid: use 1-256 characters without spaces or control characters",
+            f"tool name {name!r} is invalid: use 1-256 characters without spaces, control or invisible characters",
             tool_name=str(name),
             position=where,
         )

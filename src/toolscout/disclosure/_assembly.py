@@ -10,8 +10,9 @@ across a session. Stubs (reveal style with
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar, cast
 
 from .._clipping import clip, one_line
 from .._policy import Activation, Classification, classify, decide_activation
@@ -28,11 +29,16 @@ from ._listing import Listing, render_listing
 __all__ = ["Assembly", "TurnPlan", "assemble", "plan_turn"]
 
 _STUB_DESCRIPTION_CHARS = 200
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnPlan:
-    """Everything decided about one turn before rendering: the scoped catalog and its policy."""
+    """Everything decided about one turn before rendering: the scoped catalog and its policy.
+
+    The name sets are computed once per plan (a plan is cached per catalog and scope), so rendering a
+    turn costs time linear in the catalog, however often it asks.
+    """
 
     catalog: Catalog
     """The live catalog, bridge tools removed and tools named like one renamed (the full catalog, not scoped)."""
@@ -46,21 +52,31 @@ class TurnPlan:
     """The catalog listing of the deferred tools (rendered once per plan: it depends on nothing else)."""
     search_listing: Listing = Listing(text="", level="none", tokens=0)
     """The listing appended to the search tool's description (``search_listing_tokens``)."""
+    deferred: frozenset[str] = field(init=False)
+    """Names deferred this turn."""
+    hidden: tuple[ToolSpec, ...] = field(init=False)
+    """The deferred tools, in catalog order (what the listing lists and searches find)."""
+    core: frozenset[str] = field(init=False)
+    """Names of the core tools (a scope never removes them)."""
+    pinned: frozenset[str] = field(init=False)
+    """Names of the pinned (never deferred) tools in scope: always in the array, called directly."""
+    _derived: dict[Hashable, object] = field(init=False, repr=False, compare=False)
 
-    @property
-    def deferred(self) -> frozenset[str]:
-        """Names deferred this turn."""
-        return frozenset(self.activation.deferred)
+    def __post_init__(self) -> None:
+        deferred = frozenset(self.activation.deferred)
+        object.__setattr__(self, "deferred", deferred)
+        object.__setattr__(self, "hidden", tuple(tool for tool in self.scoped if tool.name in deferred))
+        object.__setattr__(self, "core", frozenset(tool.name for tool in self.classification.core))
+        object.__setattr__(self, "pinned", frozenset(tool.name for tool in self.classification.pinned))
+        object.__setattr__(self, "_derived", {})
 
-    @property
-    def core(self) -> frozenset[str]:
-        """Names of the core tools (a scope never removes them)."""
-        return frozenset(tool.name for tool in self.classification.core)
-
-    @property
-    def pinned(self) -> frozenset[str]:
-        """Names of the pinned (never deferred) tools in scope: always in the array, called directly."""
-        return frozenset(tool.name for tool in self.classification.pinned)
+    def derived(self, key: Hashable, build: Callable[[], _T]) -> _T:
+        """What `build` computes from this plan, computed once per `key` (provider name maps, listings)."""
+        try:
+            return cast(_T, self._derived[key])
+        except KeyError:
+            value = self._derived[key] = build()
+            return value
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -148,8 +164,11 @@ def assemble(
             listing=Listing(text="", level="none", tokens=0),
         )
     deferred = plan.deferred
-    first = [*plan.classification.core, *own_tools]
-    first += [tool for tool in plan.scoped if tool.name not in deferred and tool.name not in plan.core]
+    in_full = plan.derived(
+        "in full",
+        lambda: tuple(tool for tool in plan.scoped if tool.name not in deferred and tool.name not in plan.core),
+    )
+    first = [*plan.classification.core, *own_tools, *in_full]
     shown_order = list(settings.pre_discovered)
     if settings.style == "reveal":
         shown_order += discovered
@@ -166,7 +185,8 @@ def assemble(
     tools = [*first, *bridge, *shown.values()]
     stubs: list[ToolSpec] = []
     if settings.style == "reveal" and settings.reveal_stubs:
-        stubs = [_stub(tool, names) for tool in plan.scoped if tool.name in deferred and tool.name not in shown]
+        every = plan.derived(("stubs", names), lambda: tuple(_stub(tool, names) for tool in plan.hidden))
+        stubs = [stub for stub in every if stub.name not in shown]
     tools += stubs
     return Assembly(
         tools=tuple(tools),

@@ -16,13 +16,17 @@ from ._suggest import close_names
 __all__ = ["bad_request", "candidates", "tool_entry", "unknown_tool_error", "unknown_tools_error"]
 
 
-def tool_entry(tool: ToolSpec, description_chars: int | None) -> JsonObject:
-    """A tool's name, namespace and description (cut to `description_chars` when given)."""
+def tool_entry(tool: ToolSpec, description_chars: int | None, *, clip_to: int | None = None) -> JsonObject:
+    """A tool's name, namespace and description.
+
+    The description is one line cut to `description_chars` when given, else whole (cut to `clip_to`
+    characters when given, its lines kept).
+    """
     entry: JsonObject = {"name": tool.name}
     if tool.namespace is not None:
         entry["namespace"] = tool.namespace
     if description_chars is None:
-        entry["description"] = tool.description
+        entry["description"] = tool.description if clip_to is None else clip(tool.description, clip_to)
     else:
         entry["description"] = clip(one_line(tool.description), description_chars)
     return entry

@@ -25,6 +25,7 @@ ErrorCode: TypeAlias = Literal[
     "upstream_unavailable",
     "upstream_timeout",
     "upstream_failed",
+    "upstream_result_too_large",
     "output_not_found",
     "output_expired",
     "query_failed",
@@ -32,7 +33,8 @@ ErrorCode: TypeAlias = Literal[
 ]
 """Stable error codes. The model and host code can branch on them; messages may change.
 The ``upstream_*`` codes come from the MCP gateway: the server is down or restarting (the tool
-did not run), did not answer in time, or crashed or answered garbage during the call.
+did not run), did not answer in time, crashed or answered garbage during the call, or answered with more
+than ``upstream_max_message_bytes``.
 The ``output_*`` and ``query_failed`` codes come from the offload tools: an unknown (or another
 session's) handle, an output evicted to respect the session's size cap, a bad regex or jq query.
 ``busy``: a shared resource (e.g. the jq workers) stayed saturated; the call did not run, retry it."""

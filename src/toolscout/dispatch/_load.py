@@ -42,7 +42,10 @@ def answer_load(
     if not loaded and not already:
         return unknown_tools_error(missing, plan, hint=Search.unknown_names(settings.bridge_names))
     tools = [plan.scoped[name] for name in loaded]
-    content: JsonObject = {"tools": [{**tool_entry(tool, None), "parameters": tool.parameters} for tool in tools]}
+    entries = [
+        {**tool_entry(tool, None, clip_to=settings.describe_chars), "parameters": tool.parameters} for tool in tools
+    ]
+    content: JsonObject = {"tools": entries}
     if already:
         content["already_listed"] = list(already)
     if missing:

@@ -166,6 +166,22 @@ class GatewaySettings(ScoutSettings):
     to them wait for it); a server listing other tools when it attaches replaces them, with a list change."""
     max_restarts: Annotated[int, NoBool, Field(ge=1)] = 8
     """Failed attempts in a row after which an upstream is marked failed for good (slow handshakes not counted)."""
+    upstream_max_tools: Annotated[int, NoBool, Field(ge=1)] = 5_000
+    """The most tools one upstream may list; the tools past this many are left out, with a warning naming the
+    server (a server listing 100,000 tools would otherwise take over a gigabyte)."""
+    upstream_max_description_chars: Annotated[int, NoBool, Field(ge=100)] = 10_000
+    """The longest tool description an upstream may list; a longer one is cut to this many characters, with a
+    warning naming the server and the tool."""
+    upstream_max_schema_bytes: Annotated[int, NoBool, Field(ge=1024)] = 100_000
+    """The largest input or output schema (as JSON bytes) an upstream tool may have; a tool with a larger one is
+    left out, with a warning naming the server and the tool."""
+    upstream_max_message_bytes: Annotated[int, NoBool, Field(ge=64 << 10)] = 16 << 20
+    """stdio: the largest message (a tool result, a page of tools/list) an upstream may send, in bytes. A larger
+    one is refused before it is read whole: the call fails with an error naming this limit, and the server is
+    stopped and started again (a message cut short cannot be read any further)."""
+    activity_max_bytes: Annotated[int, NoBool, Field(ge=4096)] = 8 << 20
+    """The most memory (as JSON bytes) the activity log's buffer of recent events (the web page's activity view)
+    may take; the oldest events go first. Client strings in events are clipped too."""
     offload: Annotated[OffloadSettings, BeforeValidator(_offload)] = OffloadSettings()
     """Context offloading of large results (``false`` turns it off). A relative ``folder`` is taken from the
     config file's folder."""

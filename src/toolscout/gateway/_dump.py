@@ -19,7 +19,7 @@ from .._types import JsonObject
 from ..catalog import Catalog, ToolSpec
 from ._config import GatewayConfig, ServerConfig
 from ._records import ToolListing, ToolProblem, UpstreamError
-from ._upstream import Upstream
+from ._upstream import Upstream, upstream_limits
 
 __all__ = ["CatalogDump", "ServerReport", "dump_catalog", "mcp_definition"]
 
@@ -120,7 +120,13 @@ async def dump_catalog(config: GatewayConfig) -> CatalogDump:
 
 async def _list_one(name: str, server: ServerConfig, config: GatewayConfig) -> ToolListing | str:
     settings = config.settings
-    upstream = Upstream(name, server, separator=settings.separator, connect_timeout_s=settings.connect_timeout_s)
+    upstream = Upstream(
+        name,
+        server,
+        separator=settings.separator,
+        connect_timeout_s=settings.connect_timeout_s,
+        limits=upstream_limits(settings),
+    )
     try:
         async with upstream:
             return await upstream.list_tools(timeout_s=settings.call_timeout_s)

@@ -47,6 +47,15 @@ def upstream_fault(exc: UpstreamError, *, tool: str, timeout_s: float) -> Upstre
             details=details,
             tool_ran=True,
         )
+    elif exc.kind == "too_large":
+        error = ToolError(
+            code="upstream_result_too_large",
+            message=Upstream.too_large(server, tool, exc.reason),
+            hint=Upstream.TOO_LARGE_HINT,
+            tool=tool,
+            details=details,
+            tool_ran=True,
+        )
     elif exc.kind == "closed":
         error = ToolError(
             code="upstream_failed",

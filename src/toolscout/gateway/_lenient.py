@@ -11,6 +11,7 @@ logged); a truly malformed tool is left out and reported by name, never the rest
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -26,10 +27,11 @@ from mcp_types.methods import validate_server_result
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from .._clipping import clip
 from .._errors import CatalogError
 from .._types import JsonObject
 from ..catalog import iter_tool_specs, normalize_parameters
-from ._records import ToolProblem, UpstreamTool
+from ._records import DEFAULT_LIMITS, ToolProblem, UpstreamLimits, UpstreamTool
 
 __all__ = ["RepairLog", "lenient_tool_listing", "namespaced_tools", "repair_tools"]
 
@@ -53,14 +55,26 @@ class RepairLog:
         return out
 
 
-def repair_tools(result: JsonObject, *, server: str, version: str | None, log: RepairLog) -> JsonObject:
-    """Return a `tools/list` result whose every tool the SDK and the catalog accept.
+def repair_tools(
+    result: JsonObject,
+    *,
+    server: str,
+    version: str | None,
+    log: RepairLog,
+    limits: UpstreamLimits = DEFAULT_LIMITS,
+) -> JsonObject:
+    """Return a `tools/list` result whose every tool the SDK and the catalog accept, within `limits`.
+
+    A page of more than ``limits.max_tools`` tools is cut to one more than that (the reader of every page
+    reports the excess), a description over ``limits.max_description_chars`` is cut, and a tool whose
+    schema is over ``limits.max_schema_bytes`` is left out.
 
     Args:
         result: The raw JSON-RPC result (``{"tools": [...], "nextCursor": ...}``).
         server: The upstream's name, for messages.
         version: The negotiated protocol version, whose wire schema each tool is checked against.
         log: Receives the repaired tool names and the left-out tools.
+        limits: What the upstream may list.
     """
     tools = result.get("tools")
     envelope = {**result, "tools": []}
@@ -68,13 +82,13 @@ def repair_tools(result: JsonObject, *, server: str, version: str | None, log: R
         return result  # the fault is not in a tool: the SDK's own error names it
     kept: list[JsonObject] = []
     seen: set[str] = set()
-    for index, raw in enumerate(tools):
+    for index, raw in enumerate(tools[: limits.max_tools + 1]):
         name = raw.get("name") if isinstance(raw, dict) else None
         label = name if isinstance(name, str) and name else None
         try:
-            tool, repaired = _repair_one(raw, index)
+            tool, repaired = _repair_one(_within(raw, server, label, limits), index)
         except _Malformed as exc:
-            logger.warning("upstream %r: left out tool %s: %s", server, label or f"#{index}", exc)
+            logger.warning("upstream %r: left out tool %r: %s", server, label or f"#{index}", exc)
             log.skipped.append(ToolProblem(server=server, tool=label, message=str(exc)))
             continue
         problem = _sdk_rejection(tool, envelope, version)
@@ -128,6 +142,31 @@ def namespaced_tools(
 
 class _Malformed(ValueError):
     pass
+
+
+def _within(raw: object, server: str, label: str | None, limits: UpstreamLimits) -> object:
+    """`raw` with its description cut to the limit; `_Malformed` when a schema is over its limit."""
+    if not isinstance(raw, dict):
+        return raw
+    for key in ("inputSchema", "outputSchema"):
+        size = len(json.dumps(raw.get(key), ensure_ascii=False, default=str).encode())
+        if size > limits.max_schema_bytes:
+            most = limits.max_schema_bytes
+            raise _Malformed(
+                f"its {key} is {size:,} bytes of JSON, over {most:,} (toolscout.upstream_max_schema_bytes)"
+            )
+    description = raw.get("description")
+    if isinstance(description, str) and len(description) > limits.max_description_chars:
+        logger.warning(
+            "upstream %r: tool %r has a description of %s characters; cut to %s "
+            "(toolscout.upstream_max_description_chars)",
+            server,
+            label,
+            f"{len(description):,}",
+            f"{limits.max_description_chars:,}",
+        )
+        return {**raw, "description": clip(description, limits.max_description_chars)}
+    return raw
 
 
 def _repair_one(raw: object, index: int) -> tuple[JsonObject, bool]:
@@ -191,6 +230,7 @@ async def lenient_tool_listing(
     server: str,
     version: Callable[[], str | None],
     log: RepairLog,
+    limits: UpstreamLimits = DEFAULT_LIMITS,
     on_end: Callable[[], None] = lambda: None,
 ) -> AsyncIterator[tuple[_RepairingReader, _ListingRecorder]]:
     """Wrap a client transport so its `tools/list` answers pass through `repair_tools`.
@@ -200,13 +240,14 @@ async def lenient_tool_listing(
         server: The upstream's name, for messages.
         version: Returns the negotiated protocol version (known once the handshake is done).
         log: Receives what was repaired and what was left out.
+        limits: What the upstream may list.
         on_end: Called when the read side ends (a stdio server exited); must not raise.
     """
     async with inner as (read_stream, write_stream):
         pending: set[str] = set()
 
         def repair(result: JsonObject) -> JsonObject:
-            return repair_tools(result, server=server, version=version(), log=log)
+            return repair_tools(result, server=server, version=version(), log=log, limits=limits)
 
         yield _RepairingReader(read_stream, pending, repair, on_end), _ListingRecorder(write_stream, pending)
 

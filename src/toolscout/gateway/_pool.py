@@ -35,7 +35,7 @@ from ._chain import GatewayChain
 from ._config import GatewayConfig, HttpServer, ServerConfig
 from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamTool
 from ._remembered import RememberedListings
-from ._upstream import Upstream
+from ._upstream import Upstream, upstream_limits
 
 if TYPE_CHECKING:
     from ._relay import Relay
@@ -263,7 +263,7 @@ class UpstreamPool:
         try:
             return await upstream.call_tool(tool, arguments, timeout_s=timeout)
         except UpstreamError as exc:
-            if exc.kind == "closed":
+            if exc.kind in ("closed", "too_large"):
                 upstream.mark_lost()
             raise
 
@@ -375,6 +375,7 @@ class UpstreamPool:
             chain=self._chain,
             relay=self._relay,
             on_notification=self._on_notification,
+            limits=upstream_limits(settings),
         )
         connected_at: float | None = None
         await self._starting.acquire()
@@ -401,7 +402,7 @@ class UpstreamPool:
                     try:
                         listing = await upstream.list_tools(timeout_s=settings.call_timeout_s)
                     except UpstreamError as exc:
-                        if exc.kind == "closed":
+                        if exc.kind in ("closed", "too_large"):
                             break
                         logger.warning("%s; keeping its previous tool list", exc)
                         continue

@@ -9,11 +9,21 @@ from .._errors import ToolscoutError
 from .._redact import redact
 from ..catalog import ToolSpec
 
-__all__ = ["ToolListing", "ToolProblem", "UpstreamError", "UpstreamFailure", "UpstreamTool"]
+__all__ = [
+    "DEFAULT_LIMITS",
+    "ToolListing",
+    "ToolProblem",
+    "UpstreamError",
+    "UpstreamFailure",
+    "UpstreamLimits",
+    "UpstreamTool",
+]
 
-UpstreamFailure: TypeAlias = Literal["start", "timeout", "closed", "protocol"]
+UpstreamFailure: TypeAlias = Literal["start", "timeout", "closed", "too_large", "protocol"]
 """`start`: could not start or finish the handshake; `timeout`: no answer in time; `closed`: the
-connection is gone (the server exited); `protocol`: the server answered with an error or garbage."""
+connection is gone (the server exited); `too_large`: the server sent a message over
+``upstream_max_message_bytes`` (the connection is gone too: the server is restarted); `protocol`: the
+server answered with an error or garbage."""
 
 
 class UpstreamError(ToolscoutError):
@@ -77,3 +87,21 @@ class ToolListing:
     """Tools left out, by name where they have one."""
     complete: bool = True
     """False when the server's pages never ended (a cursor came back): the tools read so far are kept."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UpstreamLimits:
+    """What one upstream may list and send (the ``toolscout.upstream_max_*`` settings)."""
+
+    max_tools: int = 5_000
+    """Tools kept from its listing; the rest are left out."""
+    max_description_chars: int = 10_000
+    """A longer tool description is cut to this many characters."""
+    max_schema_bytes: int = 100_000
+    """A tool whose input or output schema is larger (as JSON) is left out."""
+    max_message_bytes: int = 16 << 20
+    """stdio: a larger message is refused and the server restarted."""
+
+
+DEFAULT_LIMITS = UpstreamLimits()
+"""The limits of the settings' defaults."""

@@ -138,7 +138,7 @@ class Gateway:
         if settings.offload.enabled:
             outputs = TimedOutputStore(open_output_store(settings.offload), timeout_s=settings.store_timeout_s)
             offload = Offloader(settings.offload, store=outputs)
-        self.activity = ActivityLog()
+        self.activity = ActivityLog(max_bytes=settings.activity_max_bytes)
         self.tracing = Tracing(arguments=self.activity.log_arguments) if settings.tracing else None
         self.scout = ToolScout(
             (), activity=self.activity, settings=settings, store=self.store, executor=self._execute, offload=offload

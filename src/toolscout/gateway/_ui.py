@@ -4,15 +4,21 @@ The page and its assets ship in the package (``toolscout/data/ui``; no CDN, work
 data comes from JSON endpoints under ``/ui/api/``, protected by the same bearer tokens as
 ``/mcp`` (the page takes a token from its ``#token=`` fragment and sends it as a header); each
 answer covers what the caller's grant may see (its `Viewer`).
+
+The endpoints' work (a catalog of thousands of tools, a token budget rendered for every provider)
+runs in one worker thread at a time, never on the event loop, so ``/mcp`` and ``/healthz`` answer
+while it runs; the budget is computed once per catalog (by its fingerprint) and scope however many ask.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -24,7 +30,7 @@ from .._cost import measure_cost
 from .._scope import Scope
 from .._scout import ToolScout
 from .._settings import Style
-from .._tokens import schema_tokens
+from .._tokens import tool_tokens
 from .._types import JsonObject
 from ..catalog import Catalog
 from ..observe import ActivityLog
@@ -56,24 +62,30 @@ class UiSource:
 
 def ui_routes(source: UiSource, *, protect: Callable[[Any], Any] = lambda app: app) -> list[BaseRoute]:
     """The page's routes; `protect` wraps each API endpoint (bearer auth where tokens are configured)."""
+    work = _PageWork()
 
     async def catalog(request: Request) -> Response:
-        return JSONResponse(_catalog(source, source.viewer(request)))
+        viewer = source.viewer(request)
+        return JSONResponse(await work.run(lambda: _catalog(source, viewer)))
 
     async def search(request: Request) -> Response:
         query = request.query_params.get("q", "")
         if len(query) > _MAX_QUERY:
             return JSONResponse({"error": f"the query is over {_MAX_QUERY} characters"}, status_code=400)
-        return JSONResponse(_playground(source, source.viewer(request), query, _limit(request)))
+        viewer = source.viewer(request)
+        limit = _limit(request)
+        return JSONResponse(await work.run(lambda: _playground(source, viewer, query, limit)))
 
     async def activity(request: Request) -> Response:
         after = _float(request.query_params.get("after"))
         viewer = source.viewer(request)
-        seen = [event for event in source.activity.recent() if viewer.sees_event(event)]
-        return JSONResponse({"events": [event.to_dict() for event in seen[-500:] if event.time > after]})
+        return JSONResponse(await work.run(lambda: _activity(source, viewer, after)))
 
     async def budget(request: Request) -> Response:
-        return JSONResponse(_budget(source, source.viewer(request).scope))
+        scout = source.scout()
+        scope = source.viewer(request).scope
+        key = (scout.catalog.fingerprint, scout, scope)  # the scout fixes settings and core tools
+        return JSONResponse(await work.cached(key, lambda: _budget(scout, scope)))
 
     assets = resources.files("toolscout") / "data" / "ui"
     api = [
@@ -87,6 +99,28 @@ def ui_routes(source: UiSource, *, protect: Callable[[Any], Any] = lambda app: a
         Route(UI_PATH, lambda request: RedirectResponse(f"{UI_PATH}/"), methods=["GET"]),
         Mount(UI_PATH, app=StaticFiles(directory=str(assets), html=True), name="ui"),
     ]
+
+
+class _PageWork:
+    """Runs the page's work in one worker thread at a time, and keeps the latest answer per key."""
+
+    def __init__(self) -> None:
+        self._limiter = anyio.CapacityLimiter(1)
+        self._lock = anyio.Lock()
+        self._key: Hashable = None
+        self._answer: JsonObject | None = None
+
+    async def run(self, compute: Callable[[], JsonObject]) -> JsonObject:
+        """`compute()` in the worker thread."""
+        return await anyio.to_thread.run_sync(compute, limiter=self._limiter)
+
+    async def cached(self, key: Hashable, compute: Callable[[], JsonObject]) -> JsonObject:
+        """The answer for `key`: computed once (callers arriving meanwhile wait for it), then reused."""
+        async with self._lock:
+            if self._answer is None or self._key != key:
+                self._answer = await self.run(compute)
+                self._key = key
+            return self._answer
 
 
 class AsgiEndpoint:
@@ -123,9 +157,7 @@ def _catalog(source: UiSource, viewer: Viewer) -> JsonObject:
             "state": status.state,
             "tools": status.tools,
             "error": status.error,
-            "tokens": sum(
-                schema_tokens(tool.to_definition(), counter) for tool in visible if tool.namespace == status.name
-            ),
+            "tokens": sum(tool_tokens(tool, counter) for tool in visible if tool.namespace == status.name),
         }
         for status in viewer.upstreams
     ]
@@ -165,8 +197,12 @@ def _playground(source: UiSource, viewer: Viewer, query: str, limit: int) -> Jso
     return {"query": query, "tool_search_mode": source.search_mode(), "results": columns}
 
 
-def _budget(source: UiSource, scope: Scope) -> JsonObject:
-    scout = source.scout()
+def _activity(source: UiSource, viewer: Viewer, after: float) -> JsonObject:
+    seen = [event for event in source.activity.recent() if viewer.sees_event(event)]
+    return {"events": [event.to_dict() for event in seen[-500:] if event.time > after]}
+
+
+def _budget(scout: ToolScout, scope: Scope) -> JsonObject:
     report = measure_cost(_visible(scout, scope), core=scout.core, settings=scout.settings, counter=scout.counter)
     return {
         "full_tokens": report.full_tokens,

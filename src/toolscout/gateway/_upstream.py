@@ -27,7 +27,7 @@ import anyio.abc
 import httpx2
 from mcp.client import Client, Transport
 from mcp.client.session import IncomingMessage
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
@@ -43,15 +43,16 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._version import __version__
 from ._chain import CHAIN_ENV, CHAIN_HEADER, REACH_HEADER, GatewayChain, decode_reach
-from ._config import HttpServer, ServerConfig
+from ._config import GatewaySettings, HttpServer, ServerConfig
 from ._diagnose import StderrCapture, leaf, start_failure
 from ._lenient import RepairLog, lenient_tool_listing, namespaced_tools
-from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamFailure
+from ._records import DEFAULT_LIMITS, ToolListing, ToolProblem, UpstreamError, UpstreamFailure, UpstreamLimits
+from ._stdio import bounded_stdio_client
 
 if TYPE_CHECKING:
     from ._relay import Relay
 
-__all__ = ["Upstream"]
+__all__ = ["Upstream", "upstream_limits"]
 
 _T = TypeVar("_T")
 
@@ -74,6 +75,7 @@ class Upstream:
         chain: GatewayChain | None = None,
         relay: Relay | None = None,
         on_notification: Callable[[str, ServerNotification], Awaitable[None]] | None = None,
+        limits: UpstreamLimits = DEFAULT_LIMITS,
     ) -> None:
         """Prepare (not open) a connection.
 
@@ -90,6 +92,7 @@ class Upstream:
                 without one the connection declares none of those capabilities.
             on_notification: Awaited with the server's name and each of its other notifications
                 (resource updates, list changes).
+            limits: What the server may list and send (tools, description and schema sizes, message size).
         """
         self.name = name
         self.config = config
@@ -99,6 +102,8 @@ class Upstream:
         self._chain = chain
         self._relay = relay
         self._on_notification = on_notification
+        self.limits = limits
+        self._oversize: int | None = None
         self.reach: tuple[str, ...] = ()
         """Digests of the gateways this upstream reaches, its own first (empty: not a toolscout HTTP gateway)."""
         self._repairs = RepairLog()
@@ -214,9 +219,13 @@ class Upstream:
                         page = await client.list_tools(cursor=cursor)
                         raw.extend(page.tools)
                         cursor = page.next_cursor
-                        if cursor is None or cursor in seen:
+                        if cursor is None or cursor in seen or len(raw) > self.limits.max_tools:
                             break
                         seen.add(cursor)
+                    if len(raw) > self.limits.max_tools:
+                        del raw[self.limits.max_tools :]
+                        problems.append(self._too_many_tools())
+                        cursor = None
                     if cursor is not None:
                         logger.warning("upstream %r: the tools/list pages never end; kept the pages read", self.name)
             except TimeoutError:
@@ -255,6 +264,24 @@ class Upstream:
                 timeout_s=timeout_s,
             )
 
+    def _too_many_tools(self) -> ToolProblem:
+        most = self.limits.max_tools
+        message = (
+            f"lists more than {most:,} tools (toolscout.upstream_max_tools); those past the first {most:,} are left out"
+        )
+        logger.warning("upstream %r: %s", self.name, message)
+        return ToolProblem(server=self.name, tool=None, message=message)
+
+    def _note_oversize(self, size: int) -> None:
+        self._oversize = size
+        logger.warning(
+            "upstream %r: sent a message of over %s bytes, more than toolscout.upstream_max_message_bytes (%s); "
+            "stopped it, it is started again",
+            self.name,
+            f"{size:,}",
+            _size(self.limits.max_message_bytes),
+        )
+
     async def _hold(self, *, task_status: anyio.abc.TaskStatus[Client] = anyio.TASK_STATUS_IGNORED) -> None:
         """Own the connection for its whole life (the task `__aenter__` starts)."""
         started = False
@@ -266,6 +293,7 @@ class Upstream:
                         server=self.name,
                         version=lambda: self.protocol_version,
                         log=self._repairs,
+                        limits=self.limits,
                         on_end=self._lost.set,
                     ),
                     cache=None,
@@ -338,7 +366,12 @@ class Upstream:
         params = StdioServerParameters(
             command=self.config.command, args=list(self.config.args), env=env, cwd=self.config.cwd
         )
-        return stdio_client(params, errlog=self._stderr.file if self._stderr is not None else sys.stderr)
+        return bounded_stdio_client(
+            params,
+            errlog=self._stderr.file if self._stderr is not None else sys.stderr,
+            max_message_bytes=self.limits.max_message_bytes,
+            on_oversize=self._note_oversize,
+        )
 
     async def _note_reach(self, response: httpx2.Response) -> None:
         reach = response.headers.get(REACH_HEADER)
@@ -351,6 +384,13 @@ class Upstream:
         return self._client
 
     def _request_error(self, exc: Exception, what: str) -> UpstreamError:
+        if isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED and self._oversize is not None:
+            limit = _size(self.limits.max_message_bytes)
+            return self._error(
+                f"{what}: its answer is over toolscout.upstream_max_message_bytes ({limit}); the server was stopped "
+                "and is restarted",
+                "too_large",
+            )
         if isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED:
             return self._error(f"{what}: the connection is closed (the server exited or crashed)", "closed")
         if isinstance(exc, MCPError):
@@ -360,6 +400,24 @@ class Upstream:
     def _error(self, message: str, kind: UpstreamFailure) -> UpstreamError:
         tail = self._stderr.tail() if self._stderr is not None and kind in ("start", "closed") else ""
         return UpstreamError(message, server=self.name, kind=kind, stderr=tail)
+
+
+def upstream_limits(settings: GatewaySettings) -> UpstreamLimits:
+    """The limits the ``toolscout.upstream_max_*`` settings put on every upstream."""
+    return UpstreamLimits(
+        max_tools=settings.upstream_max_tools,
+        max_description_chars=settings.upstream_max_description_chars,
+        max_schema_bytes=settings.upstream_max_schema_bytes,
+        max_message_bytes=settings.upstream_max_message_bytes,
+    )
+
+
+def _size(count: int) -> str:
+    """A byte count as people read it: ``16 MiB``, ``512 KiB``, else ``1,234 bytes``."""
+    for unit, shift in (("MiB", 20), ("KiB", 10)):
+        if count >= 1 << shift and count % (1 << shift) == 0:
+            return f"{count >> shift:,} {unit}"
+    return f"{count:,} bytes"
 
 
 def _announces_changes(client: Client) -> bool:

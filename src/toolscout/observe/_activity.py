@@ -5,6 +5,11 @@ dispatched call becomes one `ActivityEvent`, kept in a bounded in-memory buffer 
 written as one JSON line to the ``toolscout.activity`` logger, and passed to every listener (the
 metrics). Argument values are left out unless `log_arguments` is set: names are enough to audit,
 values may be secrets.
+
+Every string a client chose (query, tool name, argument names and values, session id) is clipped
+before it enters an event (`MAX_EVENT_TEXT` characters, at most `MAX_EVENT_NAMES` names per list), and
+the buffer is bounded by bytes as well as by count, so a client sending megabyte queries never pins
+memory nor bloats the log, the page or the metrics.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from typing import Literal, TypeAlias
 
+from .._clipping import clip
 from .._settings import BridgeNames
 from ..dispatch._call import ToolOutcome
 from ..offload._tools import OFFLOAD_NAMES
@@ -48,6 +54,13 @@ _REFUSALS = frozenset(
 )
 _MAX_LABELS = 10_000
 _DEFAULT_NAMES = BridgeNames()
+MAX_EVENT_TEXT = 2_000
+"""The longest client string an event keeps (a query, a tool name, an argument value), in characters."""
+MAX_EVENT_NAMES = 50
+"""The most names an event keeps per list (hits, argument names)."""
+_NAME_CHARS = 300
+_MIN_BYTES = 4_096
+_SUMMARY_CHARS = 200
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -106,7 +119,7 @@ class ActivityEvent:
     def summary(self) -> str:
         """A short human line, the log message beside the structured fields."""
         if self.kind == "search":
-            return f"search {self.query!r}: {len(self.hits)} hits"
+            return f"search {clip(self.query or '', _SUMMARY_CHARS)!r}: {len(self.hits)} hits"
         outcome = "ok" if self.ok else self.code
         return f"{self.kind} {self.tool}: {outcome} in {self.latency_ms:.1f} ms"
 
@@ -122,6 +135,7 @@ class ActivityLog:
         self,
         *,
         capacity: int = 2_000,
+        max_bytes: int = 8 << 20,
         log_arguments: bool = False,
         file: Path | None = None,
         file_bytes: int = 10 << 20,
@@ -131,6 +145,7 @@ class ActivityLog:
 
         Args:
             capacity: How many of the latest events to keep in memory.
+            max_bytes: The most bytes (as JSON) the kept events may take; the oldest go first.
             log_arguments: Also record argument values (off: argument names only).
             file: Also write every event as one JSON line to this file, rotated at `file_bytes`
                 with `file_backups` old files kept.
@@ -139,13 +154,18 @@ class ActivityLog:
         """
         if capacity < 1:
             raise ValueError(f"capacity must be >= 1, got {capacity}")
+        if max_bytes < _MIN_BYTES:
+            raise ValueError(f"max_bytes must be >= {_MIN_BYTES}, got {max_bytes}")
+        self._max_bytes = max_bytes
+        self._bytes = 0
         self.log_arguments = log_arguments
         self._file: logging.Handler | None = None
         if file is not None:
             handler = RotatingFileHandler(file, maxBytes=file_bytes, backupCount=file_backups, encoding="utf-8")
             handler.setFormatter(logging.Formatter("%(message)s"))
             self._file = handler
-        self._events: deque[ActivityEvent] = deque(maxlen=capacity)
+        self._capacity = capacity
+        self._events: deque[tuple[ActivityEvent, int]] = deque()
         self._listeners: list[ActivityListener] = []
         self._lock = threading.Lock()
         self._labels: OrderedDict[str, str] = OrderedDict()
@@ -170,7 +190,7 @@ class ActivityLog:
     def recent(self, limit: int | None = None, *, session: str | None = None) -> list[ActivityEvent]:
         """The latest events, newest last, optionally of one session."""
         with self._lock:
-            events = [event for event in self._events if session is None or event.session == session]
+            events = [event for event, _ in self._events if session is None or event.session == session]
         return events if limit is None else events[-limit:]
 
     def observe(
@@ -190,11 +210,16 @@ class ActivityLog:
 
     def record(self, event: ActivityEvent) -> None:
         """Keep, log and forward one event."""
+        line = event.to_json()
+        size = len(line.encode())
         with self._lock:
-            self._events.append(event)
+            self._events.append((event, size))
+            self._bytes += size
+            while len(self._events) > self._capacity or (self._bytes > self._max_bytes and len(self._events) > 1):
+                self._bytes -= self._events.popleft()[1]
         logger.info(event.summary(), extra={"activity": event.to_dict()})
         if self._file is not None:
-            self._file.handle(logging.makeLogRecord({"msg": event.to_json(), "levelno": logging.INFO}))
+            self._file.handle(logging.makeLogRecord({"msg": line, "levelno": logging.INFO}))
         for listener in self._listeners:
             listener(event)
 
@@ -242,31 +267,31 @@ def activity_event(
     hits: tuple[str, ...] = ()
     query = None
     if kind == "search" and isinstance(content, Mapping):
-        query = str(content.get("query", outcome.arguments.get("query", "")))
+        query = clip(str(content.get("query", outcome.arguments.get("query", ""))), MAX_EVENT_TEXT)
         hits = _names(content.get("tools"))
     elif kind == "describe" and isinstance(content, Mapping):
         hits = _names(content.get("tools"))
     text = outcome.to_text()
-    tool = outcome.name or requested
+    tool = clip(outcome.name or requested, _NAME_CHARS)
     return ActivityEvent(
         kind=kind,
         time=time.time(),
-        session=session,
-        label=label,
+        session=clip(session, _NAME_CHARS),
+        label=None if label is None else clip(label, _NAME_CHARS),
         tool=tool,
-        upstream=upstream if kind in ("call", "refusal") else None,
+        upstream=clip(upstream, _NAME_CHARS) if upstream is not None and kind in ("call", "refusal") else None,
         ok=outcome.error is None and not outcome.tool_reported_error,
         code=_code(outcome),
         latency_ms=round(outcome.latency_s * 1000, 3),
         mode=mode if kind == "search" else None,
         query=query,
         hits=hits,
-        revealed=outcome.revealed,
+        revealed=outcome.revealed[:MAX_EVENT_NAMES],
         bytes_in=len(json.dumps(outcome.arguments, ensure_ascii=False, default=str).encode()),
         bytes_out=len(text.encode()),
         offloaded=isinstance(content, Mapping) and "handle" in content and tool not in OFFLOAD_NAMES,
-        argument_names=tuple(outcome.arguments),
-        arguments=dict(outcome.arguments) if keep_arguments else None,
+        argument_names=tuple(clip(str(name), _NAME_CHARS) for name in list(outcome.arguments)[:MAX_EVENT_NAMES]),
+        arguments=_clipped_values(outcome.arguments) if keep_arguments else None,
     )
 
 
@@ -290,4 +315,16 @@ def _kind(outcome: ToolOutcome, bridge: BridgeNames) -> ActivityKind:
 def _names(tools: object) -> tuple[str, ...]:
     if not isinstance(tools, list):
         return ()
-    return tuple(str(tool["name"]) for tool in tools if isinstance(tool, Mapping) and "name" in tool)
+    named = (tool for tool in tools[:MAX_EVENT_NAMES] if isinstance(tool, Mapping) and "name" in tool)
+    return tuple(clip(str(tool["name"]), _NAME_CHARS) for tool in named)
+
+
+def _clipped_values(arguments: Mapping[str, object]) -> dict[str, object]:
+    """Argument values as kept: short strings, numbers and booleans as they are, anything longer as clipped JSON."""
+    kept: dict[str, object] = {}
+    for name in list(arguments)[:MAX_EVENT_NAMES]:
+        value = arguments[name]
+        if not isinstance(value, str | int | float | bool) and value is not None:
+            value = json.dumps(value, ensure_ascii=False, default=str)
+        kept[clip(str(name), _NAME_CHARS)] = clip(value, MAX_EVENT_TEXT) if isinstance(value, str) else value
+    return kept

@@ -14,6 +14,7 @@ still a pure function of the set of names.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -45,10 +46,15 @@ class NameRules:
         return bool(self._pattern().fullmatch(name))
 
     def _pattern(self) -> re.Pattern[str]:
-        body = f"{self.allowed}{{1,{self.max_length}}}"
-        if self.first is not None:
-            body = f"(?={self.first}){body}"
-        return re.compile(body)
+        return _name_pattern(self.allowed, self.max_length, self.first)
+
+
+@functools.lru_cache(maxsize=64)
+def _name_pattern(allowed: str, max_length: int, first: str | None) -> re.Pattern[str]:
+    body = f"{allowed}{{1,{max_length}}}"
+    if first is not None:
+        body = f"(?={first}){body}"
+    return re.compile(body)
 
 
 ANTHROPIC_NAMES = NameRules(label="anthropic", max_length=64, allowed="[A-Za-z0-9_-]")

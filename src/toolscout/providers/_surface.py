@@ -11,6 +11,7 @@ provider's search loaded, so the native array stays the same from step to step.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
@@ -23,7 +24,7 @@ from ..catalog import ToolSpec
 from ..disclosure._assembly import Assembly
 from ..disclosure._bridge import bridge_tools
 from ..disclosure._guidance import render_guidance
-from ..disclosure._listing import render_listing
+from ..disclosure._listing import Listing, render_listing
 from ._names import NameMap, NameRules
 
 __all__ = [
@@ -108,7 +109,7 @@ def build_surface(
     while end < len(tools) and tools[end].name in bridge:
         end += 1
     plan = scout.plan(session.scope)
-    searchable = tuple(tool for tool in plan.scoped if tool.name in plan.deferred)
+    searchable = plan.hidden
     if style != "native" or not assembly.activation.active:
         return Surface(
             style=style,
@@ -156,13 +157,17 @@ def surface_guidance(
     """
     if not surface.active:
         return ""
-    settings = session.scout.settings
+    scout = session.scout
+    settings = scout.settings
     budget = settings.listing_budget_tokens if listing or surface.style != "native" else 0
-    rendered = render_listing(
-        (dataclasses.replace(tool, name=names.to_provider(tool.name)) for tool in surface.searchable),
-        budget_tokens=budget,
-        counter=session.scout.counter,
-    )
+    plan = scout.plan(session.scope)
+
+    def listing_for_provider() -> Listing:
+        if budget == settings.listing_budget_tokens and all(names.get(tool.name) == tool.name for tool in plan.hidden):
+            return plan.listing  # the provider takes every name as it is
+        return render_listing(plan.hidden, budget_tokens=budget, counter=scout.counter, names=names)
+
+    rendered = plan.derived(("listing", names.rules, names.bridge, budget), listing_for_provider)
     bridge = settings.bridge_names
     if surface.style != "native":
         return render_guidance(surface.style, rendered, bridge)
@@ -177,4 +182,18 @@ def name_map(session: ScoutSession, rules: NameRules) -> NameMap:
     """The name map of `session`'s live catalog (plus the bridge tools) for a provider."""
     plan = session.scout.plan(session.scope)
     bridge = session.scout.settings.bridge_names
-    return NameMap([*(tool.name for tool in plan.catalog), *bridge.all], rules, bridge=bridge)
+    key = (plan.catalog.fingerprint, rules, bridge)
+    found = _NAME_MAPS.get(key)
+    if found is None:
+        found = NameMap([*(tool.name for tool in plan.catalog), *bridge.all], rules, bridge=bridge)
+        with _NAME_MAPS_LOCK:
+            _NAME_MAPS[key] = found
+            while len(_NAME_MAPS) > _NAME_MAPS_CACHED:
+                _NAME_MAPS.pop(next(iter(_NAME_MAPS)))
+    return found
+
+
+# Name maps depend on the catalog's names only: every scout and scope over one catalog shares them.
+_NAME_MAPS: dict[tuple[str, NameRules, BridgeNames], NameMap] = {}
+_NAME_MAPS_LOCK = threading.Lock()
+_NAME_MAPS_CACHED = 32

@@ -1,0 +1,92 @@
+"""A hostile MCP server: it lists too many, too large and oddly named tools, and answers with huge results.
+
+    python hostile.py [--tools N] [--description-chars N] [--schema-bytes N] [--odd-names] [--pid FILE]
+
+Always listed: ``echo(text)`` (answers the text), ``blob(mb)`` (answers ``mb`` MiB of text) and
+``sleep(s)`` (answers after ``s`` seconds). ``--tools N`` adds ``tool_0`` ... ``tool_{N-1}``;
+``--description-chars N`` adds three tools (``wordy_0`` ...) with descriptions of N characters;
+``--schema-bytes N`` adds ``bloated``, whose input schema is about N bytes of JSON; ``--odd-names``
+adds tools named with a newline and ANSI escapes, a right-to-left override, and a zero-width space.
+``--pid FILE`` writes the process id to FILE at start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server import Server
+from mcp.server.stdio import stdio_server
+
+ODD_NAMES = ("forged\n12:00:00 ERROR toolscout: \x1b[31mowned\x1b[0m", "evil\u202etxt.exe", "zero\u200bwidth")
+_TEXT_SCHEMA = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--tools", type=int, default=0)
+parser.add_argument("--description-chars", type=int, default=0)
+parser.add_argument("--schema-bytes", type=int, default=0)
+parser.add_argument("--odd-names", action="store_true")
+parser.add_argument("--pid", type=Path)
+options = parser.parse_args()
+
+
+def _tool(name: str, description: str, schema: dict[str, Any] | None = None) -> types.Tool:
+    return types.Tool(name=name, description=description, input_schema=schema or {"type": "object", "properties": {}})
+
+
+def _listing() -> list[types.Tool]:
+    tools = [
+        _tool("echo", "Answer the text unchanged.", _TEXT_SCHEMA),
+        _tool("blob", "Answer mb MiB of text.", {"type": "object", "properties": {"mb": {"type": "number"}}}),
+        _tool("sleep", "Answer after s seconds.", {"type": "object", "properties": {"s": {"type": "number"}}}),
+    ]
+    tools += [_tool(f"tool_{n}", f"Widget operation number {n}: frobnicate the gadget.") for n in range(options.tools)]
+    tools += [
+        _tool(f"wordy_{n}", "word " * (options.description_chars // 5))
+        for n in range(3 if options.description_chars else 0)
+    ]
+    if options.schema_bytes:
+        properties = {
+            f"field_{n}": {"type": "string", "description": "x" * 80} for n in range(options.schema_bytes // 120)
+        }
+        tools.append(_tool("bloated", "A tool with a huge input schema.", {"type": "object", "properties": properties}))
+    if options.odd_names:
+        tools += [_tool(name, "A tool with an odd name.") for name in ODD_NAMES]
+    return tools
+
+
+LISTING = _listing()
+
+
+async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=LISTING)
+
+
+async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    arguments = params.arguments or {}
+    if params.name == "blob":
+        text = "x" * int(float(arguments.get("mb", 1)) * (1 << 20))
+    elif params.name == "sleep":
+        await anyio.sleep(float(arguments.get("s", 1)))
+        text = "slept"
+    else:
+        text = str(arguments.get("text", params.name))
+    return types.CallToolResult(content=[types.TextContent(text=text)])
+
+
+server: Server[Any] = Server("hostile", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+async def main() -> None:
+    if options.pid is not None:
+        options.pid.write_text(str(os.getpid()))
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+if __name__ == "__main__":
+    anyio.run(main)

@@ -1,0 +1,192 @@
+"""A hostile stdio upstream (servers/hostile.py) cannot flood the gateway, its log or other clients."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from toolscout.gateway import GatewayConfig, StdioServer, Upstream, UpstreamError, UpstreamPool
+
+from .conftest import LIMIT_S, SERVERS, TOOLSCOUT, http_client, http_gateway, payload, text, write_config
+
+pytestmark = pytest.mark.anyio
+
+HOSTILE = str(SERVERS / "hostile.py")
+MB = 1 << 20
+
+
+def hostile(*args: str) -> dict[str, Any]:
+    return {"command": sys.executable, "args": [HOSTILE, *args]}
+
+
+def pool_config(tmp_path: Path, *args: str, **settings: Any) -> GatewayConfig:
+    return GatewayConfig.from_mapping(
+        {"mcpServers": {"hostile": hostile(*args)}, "toolscout": {"restart_backoff_s": 0.1, **settings}},
+        base_dir=tmp_path,
+    )
+
+
+async def no_change() -> None:
+    pass
+
+
+async def test_an_upstream_listing_too_many_tools_keeps_the_first_ones_and_says_which_limit(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    config = pool_config(tmp_path, "--tools", "100", upstream_max_tools=20)
+    with anyio.fail_after(LIMIT_S):
+        async with UpstreamPool(config, on_change=no_change) as pool:
+            await pool.started()
+            (status,) = pool.status()
+    assert status.state == "connected" and status.tools == 20
+    assert [tool.spec.name for tool in pool.tools()][:4] == [
+        "hostile__echo",
+        "hostile__blob",
+        "hostile__sleep",
+        "hostile__tool_0",
+    ]
+    (problem,) = status.problems
+    assert "upstream_max_tools" in problem.message and "20" in problem.message
+    assert any(
+        "'hostile'" in record.getMessage() and "upstream_max_tools" in record.getMessage() for record in caplog.records
+    )
+
+
+async def test_huge_descriptions_are_clipped_and_huge_schemas_left_out_naming_server_and_limit(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    config = pool_config(
+        tmp_path,
+        "--description-chars",
+        "2000000",
+        "--schema-bytes",
+        "300000",
+        upstream_max_description_chars=4_000,
+        upstream_max_schema_bytes=100_000,
+    )
+    with anyio.fail_after(LIMIT_S):
+        async with UpstreamPool(config, on_change=no_change) as pool:
+            await pool.started()
+            (status,) = pool.status()
+            tools = {tool.spec.name: tool.spec for tool in pool.tools()}
+    wordy = tools["hostile__wordy_0"]
+    assert wordy.description.startswith("word word") and len(wordy.description) <= 4_000
+    assert "hostile__bloated" not in tools
+    assert [(problem.tool, "upstream_max_schema_bytes" in problem.message) for problem in status.problems] == [
+        ("bloated", True)
+    ]
+    messages = [record.getMessage() for record in caplog.records]
+    assert any("'hostile'" in message and "upstream_max_description_chars" in message for message in messages)
+
+
+async def test_tool_names_with_bidi_or_zero_width_characters_are_left_out_like_control_characters() -> None:
+    with anyio.fail_after(LIMIT_S):
+        async with Upstream("hostile", StdioServer(command=sys.executable, args=(HOSTILE, "--odd-names"))) as upstream:
+            listing = await upstream.list_tools()
+    assert [tool.upstream_name for tool in listing.tools] == ["echo", "blob", "sleep"]
+    assert len(listing.problems) == 3 and all("is invalid" in problem.message for problem in listing.problems)
+
+
+async def test_a_result_over_the_message_cap_is_refused_naming_the_limit_and_the_server_restarts(
+    tmp_path: Path,
+) -> None:
+    pid_file = tmp_path / "pid"
+    config = pool_config(tmp_path, "--pid", str(pid_file), upstream_max_message_bytes=MB)
+    with anyio.fail_after(LIMIT_S):
+        async with UpstreamPool(config, on_change=no_change) as pool:
+            await pool.started()
+            first_pid = int(pid_file.read_text())
+            with pytest.raises(UpstreamError) as caught:
+                await pool.call("hostile", "blob", {"mb": 5})
+            after = await pool.call("hostile", "echo", {"text": "still here"})
+            second_pid = int(pid_file.read_text())
+    message = str(caught.value)
+    assert "upstream_max_message_bytes" in message and "1 MiB" in message and "restart" in message
+    assert after.content[0].text == "still here"
+    assert second_pid != first_pid
+    with pytest.raises(ProcessLookupError):
+        os.kill(first_pid, 0)
+
+
+async def test_a_result_under_the_cap_still_arrives_whole(tmp_path: Path) -> None:
+    config = pool_config(tmp_path, upstream_max_message_bytes=8 * MB)
+    with anyio.fail_after(LIMIT_S):
+        async with UpstreamPool(config, on_change=no_change) as pool:
+            await pool.started()
+            result = await pool.call("hostile", "blob", {"mb": 3})
+    assert len(result.content[0].text) == 3 * MB
+
+
+async def test_a_rejected_tool_name_cannot_forge_lines_in_the_text_log(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "gateway.json", {"hostile": hostile("--odd-names")})
+    params = StdioServerParameters(
+        command=TOOLSCOUT, args=["serve", str(config), "-v", "--wait-for-upstreams"], env=dict(os.environ)
+    )
+    log = tmp_path / "text.log"
+    with anyio.fail_after(LIMIT_S), log.open("w") as errlog:
+        async with Client(stdio_client(params, errlog=errlog)) as client:
+            await client.list_tools()
+    written = log.read_text()
+    assert "\x1b" not in written
+    assert not any(line.startswith("12:00:00 ERROR toolscout:") for line in written.splitlines())
+    assert "forged\\n12:00:00" in written
+
+
+async def test_healthz_answers_while_the_page_computes_a_large_budget(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "gateway.json", {"hostile": hostile("--tools", "3000")})
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+        base = url.removesuffix("/mcp")
+        async with http_client(url) as client:
+            await client.list_tools()
+        budget_done = anyio.Event()
+        answered_meanwhile = 0
+        budgets: list[Any] = []
+
+        async def budget() -> None:
+            budgets.append((await http.get(f"{base}/ui/api/budget")).json())
+            budget_done.set()
+
+        with anyio.fail_after(LIMIT_S):
+            async with anyio.create_task_group() as group:
+                group.start_soon(budget)
+                while not budget_done.is_set():
+                    response = await http.get(f"{base}/healthz")
+                    assert response.status_code == 200
+                    if not budget_done.is_set():
+                        answered_meanwhile += 1
+            budgets.append((await http.get(f"{base}/ui/api/budget")).json())
+    assert answered_meanwhile >= 3
+    assert budgets[0] == budgets[1] and budgets[0]["servers"][0]["tools"] == 3003
+
+
+async def test_describe_through_the_gateway_clips_a_huge_description(tmp_path: Path) -> None:
+    config = write_config(
+        tmp_path / "gateway.json",
+        {"hostile": hostile("--description-chars", "3000000")},
+        mode="on",
+        describe_chars=2_000,
+    )
+    async with http_gateway(config) as url, http_client(url) as client:
+        described = payload(await client.call_tool("tool_describe", {"names": ["hostile__wordy_0"]}))
+    (entry,) = described["tools"]
+    assert len(entry["description"]) <= 2_000 and len(json.dumps(described)) < 10_000
+
+
+async def test_the_model_hears_which_limit_a_too_large_result_broke(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "gateway.json", {"hostile": hostile()}, mode="off", upstream_max_message_bytes=MB)
+    async with http_gateway(config) as url, http_client(url) as client:
+        result = await client.call_tool("hostile__blob", {"mb": 3})
+        after = await client.call_tool("hostile__echo", {"text": "back again"})
+    error = payload(result)["error"]
+    assert result.is_error and error["code"] == "upstream_result_too_large"
+    assert "upstream_max_message_bytes (1 MiB)" in error["message"]
+    assert text(after) == "back again"
