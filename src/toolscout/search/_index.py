@@ -45,7 +45,7 @@ from ._expanders import DEFAULT_EXPANDERS, check_expanders, get_expander
 from ._fields import tool_fields
 from ._hybrid import HybridFusion
 from ._language import word_languages
-from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
+from ._lexical import LexicalConfig, LexicalIndex, NonNegative, QueryTerms
 from ._regex import RegexIndex
 from ._suggest import NameSuggester
 from ._synonyms import ACTION_GROUPS, OBJECT_GROUPS
@@ -76,9 +76,6 @@ TOP_BAND = 0.25
 with either engine on the sample requests and BFCL's tuning requests (0.3 cost lexical search one sample request
 in its top 5; ``bench/bounding.py``)."""
 
-Weight = Annotated[float, Finite, Field(ge=0)]
-"""A finite weight, 0 (off) or more."""
-
 
 class IndexConfig(CheckedModel):
     """Settings of a `ToolIndex` (built directly, a bad value is a `ConfigError` naming its key)."""
@@ -93,13 +90,13 @@ class IndexConfig(CheckedModel):
     """The top band, the one cut of a ranked search (lexical and hybrid): hits scoring below this share of the
     best hit's score are dropped (0 keeps every hit above the relevance floor). ``search_top_band`` sets it for
     ``tool_search``."""
-    fuzzy_weight: Weight = 0.8
+    fuzzy_weight: NonNegative = 0.8
     """Weight of a typo- or abbreviation-corrected word, times its similarity."""
-    synonym_weight: Weight = 0.8
+    synonym_weight: NonNegative = 0.8
     """Weight of a word a query's word stands for ("remove" -> "delete", "folder" -> "directory"); 0 turns it off."""
     synonyms: tuple[tuple[str, ...], ...] = ACTION_GROUPS + OBJECT_GROUPS
     """Groups of interchangeable words (each expands to the others); add a domain's own, e.g. ``("ship", "deploy")``."""
-    translation_weight: Weight = 1.0
+    translation_weight: NonNegative = 1.0
     """Weight of the English word a query word in another language stands for ("删除" -> "delete"), from a
     built-in lexicon of common tool words (`Translations`); 0 turns it off. 1.0 measured best of 0.5/0.8/1.0/1.3
     on the multilingual probe (bench/multilingual.py)."""
@@ -107,7 +104,7 @@ class IndexConfig(CheckedModel):
     """How many nearest tool names to suggest when nothing matches."""
     fusion_depth: Annotated[int, NoBool, Field(ge=1)] = 50
     """How many lexical and dense candidates hybrid fusion considers."""
-    unknown_word_weight: Weight = 0.5
+    unknown_word_weight: NonNegative = 0.5
     """Hybrid only: each plain English word of the query that no tool contains adds this share of the rarest
     word's best score to the lexical score a full match would get, so a request whose telling words the catalog
     lacks ("umbrella", "smog") leans on the embedder; 0 turns it off. Chosen on the sample requests (hybrid R@5

@@ -41,7 +41,7 @@ from ..catalog import ToolSpec
 from ._fields import FIELD_NAMES, FieldName, ToolFields, tool_fields
 from ._tokenize import encode_many, tokenize
 
-__all__ = ["LexicalConfig", "LexicalIndex", "QueryTerms"]
+__all__ = ["LexicalConfig", "LexicalIndex", "NonNegative", "QueryTerms"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
