@@ -97,22 +97,27 @@ def timed(queries: Sequence[str], rank: Callable[[str], list[str]]) -> tuple[lis
     return rankings, statistics.median(latencies)
 
 
-def offline(fusion: Fuse, calls: Sequence[tuple[Ranking, Ranking]], exact: Sequence[str | None]) -> list[list[str]]:
-    """Replay `ToolIndex`'s hybrid step on recorded rankings: exact name first, then the fused order."""
+def offline(
+    fusion: Fuse, calls: Sequence[tuple[Ranking, Ranking]], exact: Sequence[str | None], band: float = 0.0
+) -> list[list[str]]:
+    """Replay `ToolIndex`'s hybrid step on recorded rankings: exact name first, then the fused order above the band."""
     out = []
     for (lexical, dense), name in zip(calls, exact, strict=True):
-        fused = [n for n, _ in fusion(lexical, dense) if n != name]
+        ranked = fusion(lexical, dense)
+        top = ranked[0][1] if ranked else 0.0
+        fused = [n for n, score in ranked if n != name and score >= band * top]
         out.append(([name] if name else []) + fused[: LIMIT - (1 if name else 0)])
     return out
 
 
-def grid() -> list[HybridFusion]:
+def grid() -> list[tuple[HybridFusion, float]]:
+    """Fusions and top bands (`IndexConfig.band`, applied to the fused scores) to compare."""
     blends = [
-        HybridFusion(lexical_weight=w, similarity_floor=f, band=b)
+        (HybridFusion(lexical_weight=w, similarity_floor=f), b)
         for w, f, b in itertools.product((0.3, 0.5, 0.6, 0.7, 0.8, 0.9), (0.3, 0.35, 0.4), (0.0, 0.3, 0.5))
     ]
     rrfs = [
-        HybridFusion(method="rrf", rrf_k=k, lexical_weight=w, band=0.0)
+        (HybridFusion(method="rrf", rrf_k=k, lexical_weight=w), 0.0)
         for k, w in itertools.product((5.0, 10.0, 20.0, 60.0), (0.5, 0.6, 0.7))
     ]
     return blends + rrfs
@@ -143,10 +148,10 @@ def near_ties(band: float) -> Fuse:
     return fuse
 
 
-def describe(f: HybridFusion) -> str:
+def describe(f: HybridFusion, band: float = IndexConfig().band) -> str:
     if f.method == "rrf":
         return f"rrf k={f.rrf_k:g} w={f.lexical_weight}"
-    return f"blend w={f.lexical_weight} floor={f.similarity_floor} band={f.band}"
+    return f"blend w={f.lexical_weight} floor={f.similarity_floor} band={band}"
 
 
 def sample_check(embedder: SentenceTransformerEmbedder, cache: EmbeddingCache) -> list[str]:
@@ -241,13 +246,15 @@ def main(argv: Sequence[str]) -> None:
     if "--grid" in argv:
         calls = recorder.calls[-len(queries) :]
         exact = [index.exact_match(q) for q in queries]
-        scored = [(f, score([data.canonical(r) for r in offline(f, calls, exact)], golds)) for f in grid()]
+        scored = [
+            ((f, band), score([data.canonical(r) for r in offline(f, calls, exact, band)], golds)) for f, band in grid()
+        ]
         scored.sort(key=lambda item: -(item[1].recall[1] + item[1].recall[5]))
-        best = [item for item in scored if item[0].method == "blend"][:10]
-        best += [item for item in scored if item[0].method == "rrf"][:4]
+        best = [item for item in scored if item[0][0].method == "blend"][:10]
+        best += [item for item in scored if item[0][0].method == "rrf"][:4]
         lines += ["", "## Grid (offline replay of the recorded rankings; best by R@1 + R@5: 10 blends, 4 RRF)", ""]
         lines += ["| fusion | R@1 | R@5 | hit@5 | R@10 | MRR |", "|---|---|---|---|---|---|"]
-        lines += [row(describe(f), report) for f, report in best]
+        lines += [row(describe(*candidate), report) for candidate, report in best]
         lines += ["", "MiniLM only reorders the lexical near-ties (scores within a band of the top one):", ""]
         lines += ["| band | R@1 | R@5 | hit@5 | R@10 | MRR |", "|---|---|---|---|---|---|"]
         for band in (0.0, 0.02, 0.05, 0.1, 0.2):

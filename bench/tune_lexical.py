@@ -22,7 +22,6 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from bfcl import TUNING_CATEGORIES, BfclData, Query, load_bfcl
 from rank_bm25 import BM25Okapi
@@ -98,7 +97,7 @@ def config_of(settings: Settings) -> IndexConfig:
         coordination=settings["coordination"],
         description_coverage=settings["description_coverage"],
     )
-    return replace(IndexConfig(), lexical=lexical, synonym_weight=settings["synonym_weight"])
+    return IndexConfig(lexical=lexical, synonym_weight=settings["synonym_weight"])
 
 
 def objective(report: EvalReport) -> float:

@@ -19,6 +19,7 @@ from pydantic_core import PydanticUndefined
 from toolscout import BridgeNames, ScopeSettings, ScoutSettings
 from toolscout.gateway import AuthSettings, GatewaySettings, HttpServer, StdioServer, TokenGrant
 from toolscout.offload import OffloadSettings
+from toolscout.search import RerankSettings
 from toolscout.search.embeddings import EmbeddingSettings
 
 OUT = Path(__file__).parents[1] / "docs" / "CONFIGURATION.md"
@@ -113,6 +114,7 @@ def render() -> str:
         table("Selected servers and tools (`scope`)", ScopeSettings, "scope."),
         table("Bridge tool names (`bridge_names`)", BridgeNames, "bridge_names."),
         table("Hybrid search's embedder (`embeddings`)", EmbeddingSettings, "embeddings."),
+        table("The reranker over the top hits (`search_rerank`)", RerankSettings, "search_rerank."),
         table("Gateway", GatewaySettings, "", skip=library | {"offload", "auth"}),
         table("Offloading (`offload`)", OffloadSettings, "offload."),
         table("Bearer tokens (`auth`)", AuthSettings, "auth."),

@@ -69,7 +69,7 @@ def test_non_mapping_config_is_rejected():
         ({"embeddings": {"backend": "openai-compatible"}}, "embeddings: the openai-compatible backend needs both"),
         ({"embeddings": {"treads": 2}}, "embeddings.treads: unknown setting; did you mean 'threads'?"),
         ({"embeddings": {"threads": 0}}, "embeddings.threads"),
-        ({"search_mode": "semantic"}, "search_mode: must be one of 'auto', 'lexical' or 'hybrid'"),
+        ({"search_mode": "semantic"}, "search_mode: unknown search mode 'semantic'; use one of: auto, lexical, hybrid"),
     ],
 )
 def test_search_engine_settings_are_checked_with_the_key_named(config: dict[str, object], message: str) -> None:

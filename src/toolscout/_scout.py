@@ -28,6 +28,9 @@ from .dispatch._run import run_resolution
 from .search._background import HybridIndex, SearchStatus
 from .search._base import IndexBuilder, SearchIndex, SearchMode
 from .search._cache import IndexCache
+from .search._engines import EngineOptions
+from .search._index import IndexConfig
+from .search._rerank import RerankedIndex, RerankStage
 from .search._select import resolve_search_mode, search_engine
 from .session import DiscoveryStore, MemoryStore
 
@@ -120,8 +123,9 @@ class ToolScout:
         self._activity = activity
         self._tracing = _tracing(self._settings, activity)
         self._indexes = IndexCache(
-            index_builder or search_engine(self._settings.search_mode, self._settings.embeddings)
+            index_builder or search_engine(self._settings.search_mode, _engine_options(self._settings))
         )
+        self._rerank = RerankStage.from_settings(self._settings.search_rerank)
         self._plans: OrderedDict[tuple[str, Scope], TurnPlan] = OrderedDict()
         self._lock = threading.Lock()
         self._catalog = Catalog()
@@ -212,11 +216,9 @@ class ToolScout:
             offload=self._offload,
             activity=self._activity,
         )
-        same_engine = (other.settings.search_mode, other.settings.embeddings) == (
-            self._settings.search_mode,
-            self._settings.embeddings,
-        )
-        if same_engine:
+        if _engine_options(other.settings) == _engine_options(self._settings) and (
+            other.settings.search_mode == self._settings.search_mode
+        ):
             other._indexes = self._indexes
         return other
 
@@ -281,6 +283,11 @@ class ToolScout:
     def index(self) -> SearchIndex:
         """The search index of the live catalog (built once per catalog fingerprint)."""
         return self._indexes.get(self._catalog)
+
+    def searcher(self) -> SearchIndex:
+        """What ``tool_search`` searches: the live catalog's index, through the reranker when one is configured."""
+        index = self.index()
+        return index if self._rerank is None else RerankedIndex(index, self._rerank, self._catalog)
 
     def wait_for_embeddings(self, timeout: float | None = None) -> bool:
         """Index the live catalog and wait until its embeddings are computed (or failed); False on timeout.
@@ -463,7 +470,7 @@ class ScoutSession:
             session_id=self.session_id,
             plan=plan,
             listed=listed,
-            index=scout.index(),
+            index=scout.searcher(),
             settings=scout.settings,
             call_id=call_id,
             own_tools={tool.name: tool for tool in scout.offload.tools} if scout.offload is not None else None,
@@ -523,3 +530,9 @@ def _call_with_arguments(func: Callable[..., object]) -> Handler:
         return func(**call.arguments)
 
     return run
+
+
+def _engine_options(settings: ScoutSettings) -> EngineOptions:
+    """The options `settings` build ``tool_search``'s engine from (a long-running host's)."""
+    index = IndexConfig(band=settings.search_top_band, expanders=settings.search_expanders)
+    return EngineOptions(embeddings=settings.embeddings, index=index, background=True)

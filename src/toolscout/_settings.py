@@ -29,7 +29,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from ._errors import ConfigError
 from ._scope import Scope
 from ._validation import ENV_PREFIX, Finite, NoBool, Switch, validate_section
-from .search._select import ConfiguredMode
+from .search._expanders import DEFAULT_EXPANDERS, check_expanders
+from .search._index import TOP_BAND
+from .search._rerank import RerankSettings
 from .search.embeddings._settings import EmbeddingSettings
 
 __all__ = ["BridgeNames", "DeferralMode", "ScopeSettings", "ScoutSettings", "Style"]
@@ -169,9 +171,9 @@ class ScoutSettings(BaseSettings):
     search_max_reveal: Annotated[int, NoBool, Field(ge=1, le=100)] = 8
     """Reveal style: the most tools one search adds to the tool list; its other hits are listed without their
     schema (how many it lists is the search limit)."""
-    search_top_band: Annotated[float, Finite, Field(ge=0, lt=1)] = 0.3
-    """Search hits scoring below this share of the best hit's score are dropped (0 keeps every hit above the
-    engine's relevance floor)."""
+    search_top_band: Annotated[float, Finite, Field(ge=0, lt=1)] = TOP_BAND
+    """Search hits scoring below this share of the best hit's score are dropped, by the engine, before any
+    reranking (0 keeps every hit above the engine's relevance floor)."""
     listing_budget_tokens: Annotated[int, NoBool, Field(ge=0)] = 800
     """Token budget of the catalog listing in the guidance (0 turns the listing off)."""
     search_listing_tokens: Annotated[int, NoBool, Field(ge=0)] = 0
@@ -191,9 +193,15 @@ class ScoutSettings(BaseSettings):
     """The most tools one load by name (``tool_describe``, or ``tool_search`` with ``names``) may name."""
     max_argument_bytes: Annotated[int, NoBool, Field(ge=1024)] = 1 << 20
     """The largest arguments payload (as JSON bytes) of one call; a larger one is refused unread."""
-    search_mode: ConfiguredMode = "auto"
+    search_mode: str = "auto"
     """The engine behind tool_search: ``hybrid`` (keywords fused with embeddings, computed in the background;
-    lexical until they are ready), ``lexical``, or ``auto`` (hybrid when an embedding backend is installed)."""
+    lexical until they are ready), ``lexical``, ``auto`` (hybrid when an embedding backend is installed), or
+    another registered engine (``register_engine``)."""
+    search_expanders: tuple[str, ...] = DEFAULT_EXPANDERS
+    """The query expanders of lexical search, in order (registered names, ``register_expander``): framing verbs
+    and idioms, foreign function words, translations, synonyms, typo corrections."""
+    search_rerank: RerankSettings = RerankSettings()
+    """The reranker over each search's top hits (see the ``search_rerank`` keys; none by default)."""
     embeddings: EmbeddingSettings = EmbeddingSettings()
     """The embedding backend of hybrid search (see the ``embeddings`` keys)."""
     tracing: Annotated[StrictBool, Switch] = False
@@ -201,6 +209,21 @@ class ScoutSettings(BaseSettings):
     global tracer provider: names, counts and error codes, argument values only when the activity log keeps them.
     Spans go nowhere until an OpenTelemetry SDK is set up (``toolscout[otel]``; the gateway sets one up from
     ``OTEL_TRACES_EXPORTER``)."""
+
+    @field_validator("search_mode")
+    @classmethod
+    def _registered_engine(cls, value: str) -> str:
+        from .search._engines import engine_names  # the registry imports the search engines
+
+        known = engine_names(requests=True)
+        if value != "auto" and value not in known:
+            raise ValueError(f"unknown search mode {value!r}; use one of: auto, {', '.join(known)}")
+        return value
+
+    @field_validator("search_expanders")
+    @classmethod
+    def _registered_expanders(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return check_expanders(value)
 
     @field_validator("search_default_limit")
     @classmethod

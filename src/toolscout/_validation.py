@@ -7,19 +7,22 @@ import math
 import os
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from contextvars import ContextVar
+from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
 
 from ._errors import ConfigError
 
-__all__ = ["ENV_PREFIX", "Finite", "NoBool", "Switch", "config_error", "validate_section"]
+__all__ = ["ENV_PREFIX", "CheckedModel", "Finite", "NoBool", "Switch", "config_error", "validate_section"]
 
 ENV_PREFIX = "TOOLSCOUT_"
 """Environment variables ``TOOLSCOUT_<KEY>`` (nested keys joined by ``__``) override settings."""
 
 _ModelT = TypeVar("_ModelT", bound=BaseModel)
+_validating: ContextVar[bool] = ContextVar("toolscout_validating", default=False)
+"""True while a settings model is validated, so the models inside it leave errors to the outer one."""
 
 
 def _not_bool(value: object) -> object:
@@ -85,6 +88,35 @@ _LIMITS: dict[str, tuple[str, str]] = {
 }
 
 
+class CheckedModel(BaseModel):
+    """A frozen settings model that code builds directly: a bad value is a `ConfigError` there too.
+
+    ``Model(key=value)`` runs the same validation as a config file, and its first error becomes a
+    `ConfigError` naming the key (under `section`) and the limit it broke.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    section: ClassVar[str] = ""
+    """The dotted key errors are named under (``""``: the field's own name)."""
+
+    def __init__(self, **data: Any) -> None:
+        """Validate `data`.
+
+        Raises:
+            ConfigError: The first invalid key, what is wrong with it and the limit it broke.
+        """
+        if _validating.get():  # a section inside a model being validated: the outer error names the whole key
+            super().__init__(**data)
+            return
+        token = _validating.set(True)
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise config_error(exc, type(self), self.section, source=None) from None
+        finally:
+            _validating.reset(token)
+
+
 def validate_section(
     model: type[_ModelT],
     data: Mapping[str, object],
@@ -106,10 +138,13 @@ def validate_section(
     Raises:
         ConfigError: The key, what is wrong with it and the limit it broke, and its source.
     """
+    token = _validating.set(True)
     try:
         return build(data) if build is not None else model.model_validate(data)
     except ValidationError as exc:
         raise config_error(exc, model, key, source=source) from None
+    finally:
+        _validating.reset(token)
 
 
 def config_error(exc: ValidationError, model: type[BaseModel], key: str, *, source: str | None) -> ConfigError:

@@ -8,6 +8,8 @@ import pytest
 
 from toolscout import Catalog, ConfigError, ToolSpec
 from toolscout.search import (
+    EngineOptions,
+    IndexBuilder,
     SearchIndex,
     build_index,
     embedder_names,
@@ -17,6 +19,7 @@ from toolscout.search import (
     register_engine,
     resolve_search_mode,
 )
+from toolscout.search._engines import _ENGINES
 from toolscout.search.embeddings import EmbeddingSettings
 
 
@@ -37,12 +40,18 @@ def test_an_unknown_mode_or_embedder_is_an_error_listing_the_known_ones() -> Non
 def test_a_registered_engine_is_found_by_its_mode() -> None:
     built: list[int] = []
 
-    def counting(catalog: Catalog) -> SearchIndex:
-        built.append(len(catalog))
-        return build_index(catalog)
+    def counting(options: EngineOptions) -> IndexBuilder:
+        def build(catalog: Catalog) -> SearchIndex:
+            built.append(len(catalog))
+            return build_index(catalog, config=options.index)
+
+        return build
 
     register_engine("counting", counting)
-    get_engine("counting")(Catalog([ToolSpec(name="a", description="x")]))
+    try:
+        get_engine("counting")(Catalog([ToolSpec(name="a", description="x")]))
+    finally:
+        _ENGINES.pop("counting")
     assert built == [1]
 
 

@@ -87,7 +87,7 @@ class BrokenEmbedder:
 
 
 def test_blend_is_a_convex_combination_and_unlisted_tools_get_the_lowest_listed_cosine() -> None:
-    fuse = HybridFusion(lexical_weight=0.6, band=0.0)
+    fuse = HybridFusion(lexical_weight=0.6)
 
     fused = fuse([("a", 1.0), ("b", 0.5)], [("b", 0.9), ("c", 0.8)])
 
@@ -96,7 +96,7 @@ def test_blend_is_a_convex_combination_and_unlisted_tools_get_the_lowest_listed_
 
 
 def test_reciprocal_rank_fusion_weights_each_ranking_by_its_rank() -> None:
-    fuse = HybridFusion(method="rrf", rrf_k=60.0, lexical_weight=0.5, band=0.0)
+    fuse = HybridFusion(method="rrf", rrf_k=60.0, lexical_weight=0.5)
 
     fused = fuse([("a", 1.0), ("b", 0.5)], [("b", 0.9), ("c", 0.8)])
 
@@ -105,7 +105,7 @@ def test_reciprocal_rank_fusion_weights_each_ranking_by_its_rank() -> None:
 
 
 def test_dense_only_tools_need_the_similarity_floor_only_when_lexical_found_nothing() -> None:
-    fuse = HybridFusion(similarity_floor=0.35, band=0.0)
+    fuse = HybridFusion(similarity_floor=0.35)
     dense = [("x", 0.5), ("y", 0.2)]
 
     assert [name for name, _ in fuse([], dense)] == ["x"]
@@ -114,12 +114,12 @@ def test_dense_only_tools_need_the_similarity_floor_only_when_lexical_found_noth
     assert fuse([], []) == []
 
 
-def test_band_drops_fused_scores_far_below_the_best_and_ties_sort_by_name() -> None:
-    fuse = HybridFusion(lexical_weight=1.0, band=0.5)
+def test_fusion_keeps_every_relevant_tool_and_ties_sort_by_name() -> None:
+    fuse = HybridFusion(lexical_weight=1.0)
 
     fused = fuse([("b", 1.0), ("a", 1.0), ("c", 0.49)], [])
 
-    assert fused == [("a", 1.0), ("b", 1.0)]
+    assert fused == [("a", 1.0), ("b", 1.0), ("c", 0.49)]
 
 
 def test_a_paraphrase_lexical_search_misses_is_found_by_hybrid(tmp_path: Path) -> None:

@@ -14,12 +14,12 @@ from .._errors import ToolscoutError
 from .._settings import ScoutSettings
 from ..catalog import Catalog
 from ..search._base import SearchIndex, SearchMode
-from ..search._engines import engine_names, get_engine
+from ..search._engines import EngineOptions, engine_names, engine_query_mode, get_engine
+from ..search._index import IndexConfig
+from ..search._rerank import RerankedIndex, RerankStage
 from ..search._select import resolve_search_mode
-from ..search._semantic import build_hybrid_index
 
 __all__ = [
-    "MODES",
     "SAMPLE",
     "build_for_mode",
     "default_mode",
@@ -30,7 +30,6 @@ __all__ = [
     "warnings_on_stderr",
 ]
 
-MODES: tuple[SearchMode, ...] = ("lexical", "regex", "hybrid")
 SAMPLE = "sample"
 """The CATALOG (and QUERIES) argument that names the sample data packaged with toolscout."""
 
@@ -70,7 +69,7 @@ def settings() -> ScoutSettings:
         raise click.ClickException(str(exc)) from None
 
 
-def default_mode() -> SearchMode:
+def default_mode() -> str:
     """The mode ``tool_search`` would run in: ``search_mode``, with ``auto`` hybrid when an embedder is installed."""
     configured = settings()
     return resolve_search_mode(configured.search_mode, configured.embeddings)
@@ -86,14 +85,22 @@ mode_option = click.option(
 """The shared ``--mode`` option; None means `default_mode()`."""
 
 
-def build_for_mode(catalog: Catalog, mode: SearchMode) -> SearchIndex:
-    """Build the index `mode` needs: lexical (which also serves regex), or lexical plus embeddings for hybrid.
+def build_for_mode(catalog: Catalog, mode: str) -> SearchIndex:
+    """Build the index of engine `mode` as ``tool_search`` would search it (its settings from the environment).
 
-    When the embedding model cannot be loaded, the search layer logs a warning and hybrid queries run lexically.
+    Hybrid embeds the catalog first (when the embedding model cannot be loaded, the search layer logs a
+    warning and hybrid queries run lexically); a configured reranker reorders ranked searches' top hits.
     """
-    if mode == "hybrid":
-        return build_hybrid_index(catalog, settings=settings().embeddings)
-    return get_engine(mode)(catalog)
+    configured = settings()
+    index = IndexConfig(band=configured.search_top_band, expanders=configured.search_expanders)
+    built = get_engine(mode, EngineOptions(embeddings=configured.embeddings, index=index))(catalog)
+    stage = RerankStage.from_settings(configured.search_rerank)
+    return built if stage is None else RerankedIndex(built, stage, catalog)
+
+
+def query_mode(mode: str) -> SearchMode:
+    """The ``mode`` engine `mode`'s index is searched with (``regex`` for the regex engine)."""
+    return engine_query_mode(mode)
 
 
 class _StderrWarning(logging.Handler):

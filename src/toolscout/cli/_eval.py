@@ -12,9 +12,16 @@ from pathlib import Path
 import click
 
 from .._errors import SearchError
-from ..search._base import SearchMode
 from ..search._evaluation import EvalReport, QueryFileError, evaluate, load_labelled_queries
-from ._engine import build_for_mode, default_mode, load_catalog, mode_option, sample_or_path, warnings_on_stderr
+from ._engine import (
+    build_for_mode,
+    default_mode,
+    load_catalog,
+    mode_option,
+    query_mode,
+    sample_or_path,
+    warnings_on_stderr,
+)
 
 __all__ = ["eval_command"]
 
@@ -48,7 +55,7 @@ def eval_command(
     catalog: str,
     queries_file: Path,
     ks: tuple[int, ...],
-    mode: SearchMode | None,
+    mode: str | None,
     aliases_file: Path | None,
     as_json: bool,
 ) -> None:
@@ -87,7 +94,7 @@ def eval_command(
                 queries,
                 build=partial(build_for_mode, mode=run_mode),
                 ks=ks,
-                mode=run_mode,
+                mode=query_mode(run_mode),
                 aliases=aliases,
                 on_query=tick,
             )

@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from .._errors import SearchError
-from ..search._base import SearchIndex, SearchMode, SearchResult
+from ..search._base import SearchIndex, SearchResult
 from ..search._evaluation import QueryFileError, load_queries
-from ._engine import build_for_mode, default_mode, load_catalog, mode_option, warnings_on_stderr
+from ._engine import build_for_mode, default_mode, load_catalog, mode_option, query_mode, warnings_on_stderr
 
 __all__ = ["search"]
 
@@ -30,7 +30,7 @@ __all__ = ["search"]
     "--json", "as_json", is_flag=True, help="Print JSON instead of a table (--queries always prints JSON lines)."
 )
 def search(
-    catalog: str, query: str | None, queries_file: Path | None, limit: int, mode: SearchMode | None, as_json: bool
+    catalog: str, query: str | None, queries_file: Path | None, limit: int, mode: str | None, as_json: bool
 ) -> None:
     """Search CATALOG (a tool catalog JSON file, or `sample`) for QUERY.
 
@@ -60,7 +60,7 @@ def search(
                 _print_table(result)
 
 
-def _search_file(catalog: str, queries_file: Path, *, limit: int, mode: SearchMode) -> None:
+def _search_file(catalog: str, queries_file: Path, *, limit: int, mode: str) -> None:
     try:
         items = load_queries(queries_file)
     except QueryFileError as exc:
@@ -71,9 +71,9 @@ def _search_file(catalog: str, queries_file: Path, *, limit: int, mode: SearchMo
         click.echo(json.dumps({"id": item.id, **_payload(result)}, ensure_ascii=False))
 
 
-def _run(index: SearchIndex, query: str, *, limit: int, mode: SearchMode, label: str = "") -> SearchResult:
+def _run(index: SearchIndex, query: str, *, limit: int, mode: str, label: str = "") -> SearchResult:
     try:
-        return index.search(query, limit=limit, mode=mode)
+        return index.search(query, limit=limit, mode=query_mode(mode))
     except SearchError as exc:
         raise click.ClickException(f"{label}: {exc}" if label else str(exc)) from None
 

@@ -4,10 +4,10 @@
 a search: ``query`` (keywords), ``pattern`` (a regex over names, descriptions and parameters, run on
 RE2 like the CLI's regex mode), or both, where the pattern filters and the query ranks what it lets
 through. Neither browses the catalog page by page. A query that is exactly a tool's name (any case,
-quoted, with or without its namespace) answers with that tool alone. A search's hits are bounded
-twice: hits under ``search_top_band`` times the best score are dropped (not for a pattern alone,
-whose scores count matching fields), and in reveal style at most ``search_max_reveal`` of them are
-revealed (the others are listed as ``not_revealed``).
+quoted, with or without its namespace) answers with that tool alone. A search's hits are those the
+search pipeline returns (the engine's relevance floor and its one top band, ``search_top_band``,
+then the reranker, if any); in reveal style at most ``search_max_reveal`` of them are revealed (the
+others are listed as ``not_revealed``).
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from .._texts import Search
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..disclosure._assembly import TurnPlan
-from ..search._base import SearchHit, SearchIndex, SearchMode, SearchResult
+from ..search._base import SearchHit, SearchIndex, SearchResult
 from ..search._regex import MAX_PATTERN_LENGTH, PatternError
+from ..search._select import request_mode
 from ._entries import bad_request, tool_entry
 from ._errors import ToolError
 from ._load import answer_load
@@ -77,11 +78,8 @@ def answer_search(
         )
     except SearchError as exc:
         return ToolError(code="search_failed", message=str(exc), hint=Search.REPHRASE)
-    # A pattern alone is a filter whose scores count matching fields, not relevance: no band.
-    banded = _top_band(result.hits, settings.search_top_band if query.strip() else 0.0)
-    # Hits come best first: once the band cut some, none further down passes it either.
-    total = result.total if len(banded) == len(result.hits) else len(banded)
-    hits = banded[offset : offset + wanted]
+    total = result.total
+    hits = result.hits[offset : offset + wanted]
     reveal = settings.style == "reveal"
     entries: list[JsonObject] = []
     discovered: list[str] = []
@@ -138,8 +136,7 @@ def _find(
         return SearchResult(query=query, mode="lexical", hits=alone, total=len(alone))
     if allowed is not None and not allowed:
         return SearchResult(query=query, mode="regex", hits=(), total=0)
-    mode: SearchMode = "lexical" if settings.search_mode == "lexical" else "hybrid"
-    return index.search(query, limit=limit, mode=mode, allowed=allowed)
+    return index.search(query, limit=limit, mode=request_mode(settings.search_mode), allowed=allowed)
 
 
 def answer_describe(
@@ -147,14 +144,6 @@ def answer_describe(
 ) -> tuple[JsonObject, tuple[str, ...]] | ToolError:
     """Answer a ``tool_describe`` call (`names`, or one `name`); returns the content and the tools it discovers."""
     return answer_load(arguments.get("names", arguments.get("name")), plan=plan, listed=listed, settings=settings)
-
-
-def _top_band(hits: tuple[SearchHit, ...], band: float) -> tuple[SearchHit, ...]:
-    """The hits scoring at least `band` times the best hit's score (all of them when `band` is 0)."""
-    top = max((hit.score for hit in hits), default=0.0)
-    if not band or top <= 0:
-        return hits
-    return tuple(hit for hit in hits if hit.score >= band * top)
 
 
 def _browse(plan: TurnPlan, listed: frozenset[str], *, page: int, offset: int, settings: ScoutSettings) -> JsonObject:

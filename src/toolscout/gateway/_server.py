@@ -494,8 +494,11 @@ class Gateway:
 def _search_engine(scout: ToolScout) -> str:
     """The start-up log's description of the engine behind ``tool_search``."""
     settings = scout.settings
-    if resolve_search_mode(settings.search_mode, settings.embeddings) == "lexical":
+    mode = resolve_search_mode(settings.search_mode, settings.embeddings)
+    if mode == "lexical":
         return "lexical (no embedding backend configured or installed)"
+    if mode != "hybrid":
+        return f"the registered engine {mode!r}"
     backend = resolve_backend(settings.embeddings)
     return f"hybrid with the {backend} embedder (lexical until each catalog's embeddings are computed)"
 

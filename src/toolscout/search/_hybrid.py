@@ -16,8 +16,8 @@ fusion functions are available, both measured on the BFCL tuning categories
 
 No padding. When lexical search finds nothing, a tool only the dense ranking found must reach
 `similarity_floor`, so a query with no relevant tool still gets zero hits; when lexical search
-found something, dense-only tools compete on the fused score. Either way, fused scores below
-`band` times the best one are dropped.
+found something, dense-only tools compete on the fused score. The top band
+(`IndexConfig.band`) is `ToolIndex`'s one cut, applied to the fused ranking.
 """
 
 from __future__ import annotations
@@ -50,8 +50,6 @@ class HybridFusion:
     """Rank offset of reciprocal-rank fusion (larger flattens the head of each ranking)."""
     similarity_floor: float = 0.35
     """Least cosine similarity for a dense-only tool when lexical search found nothing."""
-    band: float = 0.3
-    """Fused scores below this share of the best fused score are dropped."""
 
     def __call__(self, lexical: _Ranking, dense: _Ranking) -> list[tuple[str, float]]:
         """Fuse the two rankings.
@@ -87,9 +85,7 @@ class HybridFusion:
                 }
             case _:
                 assert_never(self.method)
-        ranked = sorted(fused.items(), key=lambda item: (-item[1], item[0]))
-        cutoff = self.band * ranked[0][1] if ranked else 0.0
-        return [(name, score) for name, score in ranked if score >= cutoff]
+        return sorted(fused.items(), key=lambda item: (-item[1], item[0]))
 
 
 def _reciprocal(rank: int | None, k: float, weight: float) -> float:

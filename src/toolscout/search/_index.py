@@ -8,18 +8,19 @@ A query runs through these steps:
    ``namespace__name`` / ``namespace.name`` / ``namespace:name``) ranks that tool first. A name
    mentioned inside a longer request keeps its tool in the hits right after the best match of the
    whole request (or first, when it is that match), never above it.
-3. Lexical scoring (`LexicalIndex`); action words also count, at a reduced weight, as the
-   conventional verbs they stand for ("erase" -> "delete", `ActionSynonyms`), and words in other
-   languages as their English words ("删除", "löschen" -> "delete", `Translations`); query words the
-   catalog lacks are tried as typos or abbreviations of name words (`FuzzyVocabulary`). The
-   relevance floor and the top band are measured against the *known* words only, so one
-   unknown word never empties a result.
-4. Hits below the relevance floor or outside the top band are dropped, never padded; with
-   no hit left, `suggestions` names the nearest tools instead.
+3. Lexical scoring (`LexicalIndex`) of the request's terms after the query expanders
+   (`IndexConfig.expanders`, the `QueryExpander`s of `_expanders.py`, in order): framing verbs and
+   idioms, foreign function words, translations ("删除", "löschen" -> "delete"), synonyms ("erase"
+   -> "delete") and typo/abbreviation corrections. The relevance floor and the top band are
+   measured against the *known* words only, so one unknown word never empties a result.
+4. Hits below the relevance floor or outside the top band (`IndexConfig.band`, the one band cut
+   of a search) are dropped, never padded; with no hit left, `suggestions` names the nearest
+   tools instead.
 
-Hybrid mode fuses that lexical ranking with the dense one (`HybridFusion`). There the lexical
-scores are shares of what the whole request allows: its plain English words that no tool has
-count too, so a request the catalog's words barely cover leans on the embedder.
+Hybrid mode fuses that lexical ranking with the dense one (`HybridFusion`) and applies the same
+top band to the fused scores. There the lexical scores are shares of what the whole request
+allows: its plain English words that no tool has count too, so a request the catalog's words
+barely cover leans on the embedder.
 """
 
 from __future__ import annotations
@@ -28,27 +29,29 @@ import copy
 import logging
 import re
 from collections.abc import Callable, Sequence, Set
-from dataclasses import dataclass, field
-from typing import Protocol, TypeAlias
+from typing import Annotated, Protocol, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
+from pydantic import Field, field_validator
 
-from .._errors import ConfigError, SearchError
+from .._errors import SearchError
+from .._validation import CheckedModel, Finite, NoBool
 from ..catalog import Catalog
 from ._base import SearchHit, SearchMode, SearchResult
 from ._exact import ExactNames
+from ._expand import ExpandedQuery, ExpansionContext
+from ._expanders import DEFAULT_EXPANDERS, check_expanders, get_expander
 from ._fields import tool_fields
-from ._fuzzy import FuzzyVocabulary
 from ._hybrid import HybridFusion
 from ._language import word_languages
-from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
+from ._lexical import LexicalConfig, LexicalIndex, NonNegative, QueryTerms
 from ._regex import RegexIndex
 from ._suggest import NameSuggester
-from ._synonyms import ACTION_GROUPS, OBJECT_GROUPS, ActionSynonyms, Translation, Translations, default_translations
-from ._tokenize import STOPWORDS, plain_request, stem, words
+from ._synonyms import ACTION_GROUPS, OBJECT_GROUPS
+from ._tokenize import stem, words
 
-__all__ = ["DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
+__all__ = ["TOP_BAND", "DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
 
 logger = logging.getLogger(__name__)
 
@@ -68,39 +71,54 @@ class DenseRanking(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class IndexConfig:
-    """Settings of a `ToolIndex`."""
+TOP_BAND = 0.25
+"""The default top band (`IndexConfig.band`, ``search_top_band``): the largest value measured that costs no recall
+with either engine on the sample requests and BFCL's tuning requests (0.3 cost lexical search one sample request
+in its top 5; ``bench/bounding.py``)."""
 
-    lexical: LexicalConfig = field(default_factory=LexicalConfig)
+
+class IndexConfig(CheckedModel):
+    """Settings of a `ToolIndex` (built directly, a bad value is a `ConfigError` naming its key)."""
+
+    lexical: LexicalConfig = Field(default_factory=LexicalConfig)
     """The lexical ranking's tuning."""
-    max_limit: int = 50
+    max_limit: Annotated[int, NoBool, Field(ge=1)] = 50
     """Hard cap on hits per query, whatever `limit` asks for."""
-    floor: float = 0.04
+    floor: Annotated[float, Finite, Field(ge=0, lt=1)] = 0.04
     """Relevance floor, as a share of the best score the query's known words allow."""
-    band: float = 0.2
-    """Top band: hits scoring below this share of the best hit are dropped."""
-    fuzzy_weight: float = 0.8
+    band: Annotated[float, Finite, Field(ge=0, lt=1)] = TOP_BAND
+    """The top band, the one cut of a ranked search (lexical and hybrid): hits scoring below this share of the
+    best hit's score are dropped (0 keeps every hit above the relevance floor). ``search_top_band`` sets it for
+    ``tool_search``."""
+    fuzzy_weight: NonNegative = 0.8
     """Weight of a typo- or abbreviation-corrected word, times its similarity."""
-    synonym_weight: float = 0.8
+    synonym_weight: NonNegative = 0.8
     """Weight of a word a query's word stands for ("remove" -> "delete", "folder" -> "directory"); 0 turns it off."""
     synonyms: tuple[tuple[str, ...], ...] = ACTION_GROUPS + OBJECT_GROUPS
     """Groups of interchangeable words (each expands to the others); add a domain's own, e.g. ``("ship", "deploy")``."""
-    translation_weight: float = 1.0
+    translation_weight: NonNegative = 1.0
     """Weight of the English word a query word in another language stands for ("删除" -> "delete"), from a
     built-in lexicon of common tool words (`Translations`); 0 turns it off. 1.0 measured best of 0.5/0.8/1.0/1.3
     on the multilingual probe (bench/multilingual.py)."""
-    suggestions: int = 5
+    suggestions: Annotated[int, NoBool, Field(ge=0)] = 5
     """How many nearest tool names to suggest when nothing matches."""
-    fusion_depth: int = 50
+    fusion_depth: Annotated[int, NoBool, Field(ge=1)] = 50
     """How many lexical and dense candidates hybrid fusion considers."""
-    unknown_word_weight: float = 0.5
+    unknown_word_weight: NonNegative = 0.5
     """Hybrid only: each plain English word of the query that no tool contains adds this share of the rarest
     word's best score to the lexical score a full match would get, so a request whose telling words the catalog
     lacks ("umbrella", "smog") leans on the embedder; 0 turns it off. Chosen on the sample requests (hybrid R@5
     0.731 -> 0.780, R@1 0.527 -> 0.516); BFCL's held-out live requests 0.677 / 0.847 -> 0.679 / 0.849, BFCL
     tuning 0.733 / 0.899 -> 0.734 / 0.899 (``bench/tune_hybrid.py --unknown-words``, fp32 MiniLM; with the int8
     default through ``tool_search``, ``bench/compare_retrieval.py``: 0.733 / 0.899 -> 0.731 / 0.898)."""
+    expanders: tuple[str, ...] = DEFAULT_EXPANDERS
+    """The query expanders lexical search runs, in order (registered names, `register_expander`); the default
+    runs the five built-in ones: ``idioms``, ``function-words``, ``translations``, ``synonyms``, ``corrections``."""
+
+    @field_validator("expanders")
+    @classmethod
+    def _registered(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return check_expanders(value)
 
 
 def build_index(
@@ -134,14 +152,6 @@ class ToolIndex:
     ) -> None:
         """Index `catalog`; see `build_index`."""
         self.config = cfg = config or IndexConfig()
-        if cfg.max_limit < 1:
-            raise ConfigError(f"must be at least 1, got {cfg.max_limit}", key="max_limit")
-        if not cfg.synonym_weight >= 0.0:
-            raise ConfigError(f"must be 0 (off) or more, got {cfg.synonym_weight}", key="synonym_weight")
-        if not cfg.translation_weight >= 0.0:
-            raise ConfigError(f"must be 0 (off) or more, got {cfg.translation_weight}", key="translation_weight")
-        if not cfg.unknown_word_weight >= 0.0:
-            raise ConfigError(f"must be 0 (off) or more, got {cfg.unknown_word_weight}", key="unknown_word_weight")
         self._catalog = catalog
         tools = catalog.tools
         self._names = [tool.name for tool in tools]
@@ -151,9 +161,9 @@ class ToolIndex:
         fields = [tool_fields(tool) for tool in tools]
         self._lexical = LexicalIndex(fields, config=cfg.lexical)
         self._regex = RegexIndex(fields)
-        self._synonyms = ActionSynonyms(cfg.synonyms)
-        self._translations: Translations | None = default_translations() if cfg.translation_weight else None
-        self._fuzzy = FuzzyVocabulary(words("\n".join(f"{tool.namespace or ''} {tool.name}" for tool in tools)))
+        context = ExpansionContext(catalog=catalog, lexical=self._lexical, config=cfg)
+        built = (get_expander(name)(context) for name in cfg.expanders)
+        self._expanders = tuple(expander for expander in built if expander is not None)
         self._exact = ExactNames(tools)
         self._suggester = NameSuggester(tools)
         self._dense = dense
@@ -262,8 +272,9 @@ class ToolIndex:
         ranking = self._rank(terms, mask, depth)
         lexical = [(name, score / whole_request_best) for name, score in ranking if score >= self.config.floor * ideal]
         fused = self._fuse(lexical, dense)
-        whole = self._exact.whole(query, mask)
         top = fused[0][1] if fused else 0.0
+        fused = [(name, score) for name, score in fused if score >= self.config.band * top]
+        whole = self._exact.whole(query, mask)
         ranked = [(self._position[name], score) for name, score in fused if self._position.get(name) not in whole]
         if mask is not None:
             ranked = [(i, score) for i, score in ranked if mask[i]]
@@ -299,41 +310,14 @@ class ToolIndex:
         return SearchResult(query=query, mode=mode, hits=hits, total=total, suggestions=suggestions)
 
     def _terms(self, query: str) -> QueryTerms:
-        """The query's terms, plus translations, action synonyms and typo/abbreviation corrections."""
-        query = plain_request(query)
-        terms = self._lexical.query_terms(query)
-        vocabulary = self._lexical.vocabulary
-        translations = self._translations
-        translation = translations.translate(query, vocabulary.__contains__) if translations else Translation()
-        if translation.ignored:
-            dropped = {vocabulary.get(stem(word)) for word in translation.ignored}
-            kept = {i: weight for i, weight in terms.weights.items() if i not in dropped}
-            terms = QueryTerms(
-                weights=kept,
-                words=tuple(i for i in terms.words if i not in dropped),
-                unknown=terms.unknown,
-                stems=terms.stems,
-            )
-        weights = dict(terms.weights)
-        expansions = [(word, self.config.translation_weight) for word in translation.terms]
-        if self.config.synonym_weight:
-            stems = (*terms.stems, *translation.terms)  # a translated word expands like its English word
-            expansions += [(word, self.config.synonym_weight) for word in self._synonyms.expand(stems)]
-        for synonym, weight in expansions:
-            found = self._lexical.term_id(synonym)
-            if found is not None and found not in weights:
-                weights[found] = weight
-        synonyms = tuple(i for i in weights if i not in terms.weights)
-        unknown = set(terms.unknown)
-        for word in dict.fromkeys(words(query)) if unknown else ():
-            if word in STOPWORDS or word in translation.ignored or stem(word) not in unknown:
-                continue
-            match = self._fuzzy.match(word)
-            corrected = vocabulary.get(stem(match.word)) if match else None
-            if match is not None and corrected is not None and corrected not in weights:
-                weights[corrected] = self.config.fuzzy_weight * match.similarity
-        corrections = tuple(i for i in weights if i not in terms.weights and i not in synonyms)
-        return QueryTerms(weights=weights, words=terms.words + corrections, unknown=terms.unknown, stems=terms.stems)
+        """The query's terms after every expander (`IndexConfig.expanders`, in order)."""
+        text = query
+        for expander in self._expanders:
+            text = expander.rewrite(text)
+        expanded = ExpandedQuery(text=text, terms=self._lexical.query_terms(text))
+        for expander in self._expanders:
+            expanded = expander.expand(expanded)
+        return expanded.final()
 
     def _mask(self, allowed: Set[str] | None) -> npt.NDArray[np.bool_] | None:
         if allowed is None:

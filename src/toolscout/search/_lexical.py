@@ -30,18 +30,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from operator import attrgetter
+from typing import Annotated
 
 import numpy as np
 import numpy.typing as npt
+from pydantic import Field
 
+from .._validation import CheckedModel, Finite
 from ..catalog import ToolSpec
 from ._fields import FIELD_NAMES, FieldName, ToolFields, tool_fields
 from ._tokenize import encode_many, tokenize
 
-__all__ = ["LexicalConfig", "LexicalIndex", "QueryTerms"]
+__all__ = ["LexicalConfig", "LexicalIndex", "NonNegative", "QueryTerms"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+
+NonNegative = Annotated[float, Finite, Field(ge=0)]
+"""A finite weight, 0 or more."""
 
 _STANDALONE_NUMBER = re.compile(r"(?<![\w.])[-+$€£]?\d+(?:[.,:/]\d+)*%?(?![\w])")
 
@@ -72,23 +78,22 @@ def _b() -> dict[FieldName, float]:
     }
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LexicalConfig:
+class LexicalConfig(CheckedModel):
     """Tuning of the lexical ranking (defaults tuned on BFCL's tuning categories, see bench/)."""
 
-    weights: Mapping[FieldName, float] = field(default_factory=_weights)
+    weights: Mapping[FieldName, NonNegative] = Field(default_factory=_weights)
     """Weight of a word hit in each field (a name hit outweighs a description hit)."""
-    phrase_weights: Mapping[FieldName, float] = field(default_factory=_phrase_weights)
+    phrase_weights: Mapping[FieldName, NonNegative] = Field(default_factory=_phrase_weights)
     """Weight of an adjacent-word-pair hit in each field; fields left out get no pairs."""
-    b: Mapping[FieldName, float] = field(default_factory=_b)
+    b: Mapping[FieldName, Annotated[float, Finite, Field(ge=0, le=1)]] = Field(default_factory=_b)
     """Length normalisation of each field (0: none, 1: full)."""
-    k1: float = 1.05
+    k1: Annotated[float, Finite, Field(gt=0)] = 1.05
     """Term-frequency saturation."""
-    coordination: float = 0.72
+    coordination: NonNegative = 0.72
     """Weight of the unsaturated idf of each matched query word."""
-    description_coverage: float = 0.35
+    description_coverage: NonNegative = 0.35
     """Weight of the share of the tool's description the query covers."""
-    number_weight: float = 0.35
+    number_weight: NonNegative = 0.35
     """Weight of a number standing alone in the query ("error 404") that some tool's text contains
     (0.35 measured best of 0.2/0.35/0.5/1.0 on BFCL and the sample requests together)."""
 

@@ -1,30 +1,36 @@
-"""Which engine serves ``tool_search``: the configured mode resolved against what is installed."""
+"""Which engine serves ``tool_search``: the configured ``search_mode`` resolved against the registry."""
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
-
-from ._background import BackgroundHybrid
-from ._base import IndexBuilder
-from ._engines import resolve_backend
-from ._index import build_index
+from ._base import IndexBuilder, SearchMode
+from ._engines import EngineOptions, engine_query_mode, get_engine, resolve_backend
 from .embeddings._settings import EmbeddingSettings
 
-__all__ = ["ConfiguredMode", "resolve_search_mode", "search_engine"]
-
-ConfiguredMode: TypeAlias = Literal["auto", "lexical", "hybrid"]
-"""``auto``: hybrid when an embedding backend is installed, else lexical."""
+__all__ = ["request_mode", "resolve_search_mode", "search_engine"]
 
 
-def resolve_search_mode(mode: ConfiguredMode, embeddings: EmbeddingSettings) -> Literal["lexical", "hybrid"]:
-    """The engine `mode` means here: ``auto`` is hybrid only when the configured backend is installed."""
+def resolve_search_mode(mode: str, embeddings: EmbeddingSettings) -> str:
+    """The engine `mode` means here: ``auto`` is ``hybrid`` only when the configured backend is installed.
+
+    Any other mode is a registered engine's name, returned as it is.
+    """
     if mode == "auto":
         return "lexical" if resolve_backend(embeddings) is None else "hybrid"
     return mode
 
 
-def search_engine(mode: ConfiguredMode, embeddings: EmbeddingSettings) -> IndexBuilder:
-    """The index builder for `mode`: lexical, or lexical now and hybrid once embeddings are computed."""
-    if resolve_search_mode(mode, embeddings) == "hybrid":
-        return BackgroundHybrid(embeddings)
-    return build_index
+def request_mode(mode: str) -> SearchMode:
+    """The ``mode`` a request is searched with under ``search_mode`` `mode`.
+
+    ``auto`` searches ``hybrid``, which a lexical index answers lexically.
+    """
+    return "hybrid" if mode == "auto" else engine_query_mode(mode)
+
+
+def search_engine(mode: str, options: EngineOptions) -> IndexBuilder:
+    """The index builder of ``search_mode`` `mode`, made from `options` (``auto`` resolved first).
+
+    Raises:
+        ConfigError: No engine is registered under `mode`; the registered modes are listed.
+    """
+    return get_engine(resolve_search_mode(mode, options.embeddings), options)
