@@ -46,7 +46,7 @@ from toolscout import Catalog, ScoutSettings, ToolScout, ToolSpec
 from toolscout.data import sample_catalog_path, sample_queries_path
 from toolscout.search._engines import shared_embedder
 from toolscout.search._evaluation import summarize
-from toolscout.search.embeddings import DenseRanker, EmbeddingSettings
+from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -57,6 +57,7 @@ from train._select import dev_set  # noqa: E402
 RESULTS = ROOT / "bench" / "results"
 MODELS = {"all-MiniLM-L6-v2 int8 (before)": "onnx-minilm", "toolscout-minilm-tools int8 (after)": "onnx"}
 KS = (1, 5, 10)
+SETS = ("BFCL tuning", "BFCL live (held out)", "sample", "multilingual", "tooldata dev")
 
 
 class Labelled:
@@ -93,7 +94,8 @@ def tool_search_rankings(catalog: Catalog, backend: str, queries: Sequence[str])
     for query in queries:
         content = session.dispatch_sync("tool_search", {"query": query, "limit": 10}).content
         assert isinstance(content, dict)
-        out.append([scout.renamed.get(str(tool["name"]), str(tool["name"])) for tool in content["tools"]])
+        tools = content.get("tools", [])  # a request tool_search refuses (too long, say) finds nothing
+        out.append([scout.renamed.get(str(tool["name"]), str(tool["name"])) for tool in tools])
     return out
 
 
@@ -140,7 +142,7 @@ def main(argv: Sequence[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tooldata", type=Path, default=ROOT.parent / "shared" / "tooldata")
     parser.add_argument("--models", nargs="*", default=list(MODELS), choices=list(MODELS))
-    parser.add_argument("--skip-dev", action="store_true", help="leave the tooldata dev split out")
+    parser.add_argument("--sets", nargs="*", default=list(SETS), choices=list(SETS), help="which sets to run")
     parser.add_argument("--speed", action="store_true", help="measure speed only (both models, one run)")
     args = parser.parse_args(argv)
     results = RESULTS / "model_compare.json"
@@ -166,7 +168,8 @@ def main(argv: Sequence[str]) -> None:
     sets["sample"] = Labelled(
         Catalog.from_file(sample_catalog_path()), [r["query"] for r in sample_rows], [r["gold"] for r in sample_rows]
     )
-    dev = {} if args.skip_dev else tooldata_dev(args.tooldata)
+    sets = {name: data for name, data in sets.items() if name in args.sets}
+    dev = tooldata_dev(args.tooldata) if "tooldata dev" in args.sets else {}
     probe_catalog = Catalog(
         [*Catalog.from_file(multilingual.SAMPLE_CATALOG).tools, *Catalog.from_file(multilingual.ZH_CATALOG).tools]
     )
@@ -176,22 +179,49 @@ def main(argv: Sequence[str]) -> None:
         backend = MODELS[label]
         embedder = shared_embedder(EmbeddingSettings(backend=backend))
         row: dict[str, object] = {"backend": backend, "model_id": embedder.model_id}
-        bfcl_ranker = DenseRanker(tuning.catalog, embedder)
+        saved.setdefault("quality", {})[label] = row  # type: ignore[index]  # saved after each set
+        bfcl_ranker = (
+            DenseRanker(tuning.catalog, embedder, cache=EmbeddingCache()) if "BFCL" in str(args.sets) else None
+        )
         for name, data in sets.items():
             ranker = (
                 bfcl_ranker
                 if data.catalog is tuning.catalog or data.catalog is live.catalog
-                else DenseRanker(data.catalog, embedder)
+                else DenseRanker(data.catalog, embedder, cache=EmbeddingCache())
             )
+            assert ranker is not None
             rankings, _ = dense_rankings(ranker, data.queries)
             row[f"dense/{name}"] = recall(data, rankings)
             row[f"tool_search/{name}"] = recall(data, tool_search_rankings(data.catalog, backend, data.queries))
             print(label, name, row[f"dense/{name}"], row[f"tool_search/{name}"], flush=True)
+            save(saved)
+        if "multilingual" not in args.sets:
+            probe = []
+        probe_ranker = DenseRanker(probe_catalog, embedder, cache=EmbeddingCache())
+        dense_found = {r["id"]: [n for n, _ in probe_ranker.rank(r["query"], limit=10)] for r in probe}
+        search_found = dict(
+            zip(
+                (r["id"] for r in probe),
+                tool_search_rankings(probe_catalog, backend, [r["query"] for r in probe]),
+                strict=True,
+            )
+        )
+        for engine, found in (("dense", dense_found), ("tool_search", search_found)) if probe else ():
+            scores = multilingual.scores(found, probe)
+            row[f"{engine}/multilingual"] = {
+                group: {"n": s["n"], "hit@1": round(s["hit@1"], 4), "hit@5": round(s["hit@5"], 4)}
+                for group, s in scores.items()
+                if group.endswith("8 languages")
+            }
+            print(label, engine, "multilingual", row[f"{engine}/multilingual"], flush=True)
+        save(saved)
         for engine in ("dense", "tool_search"):
             per_source = {}
             for source, data in dev.items():
                 if engine == "dense":
-                    rankings, _ = dense_rankings(DenseRanker(data.catalog, embedder), data.queries)
+                    rankings, _ = dense_rankings(
+                        DenseRanker(data.catalog, embedder, cache=EmbeddingCache()), data.queries
+                    )
                 else:
                     rankings = tool_search_rankings(data.catalog, backend, data.queries)
                 per_source[source] = recall(data, rankings)
@@ -202,24 +232,6 @@ def main(argv: Sequence[str]) -> None:
                     for key in ("R@1", "R@5", "R@10")
                 }
                 print(label, engine, "dev", row[f"{engine}/tooldata dev"], flush=True)
-        probe_ranker = DenseRanker(probe_catalog, embedder)
-        dense_found = {r["id"]: [n for n, _ in probe_ranker.rank(r["query"], limit=10)] for r in probe}
-        search_found = dict(
-            zip(
-                (r["id"] for r in probe),
-                tool_search_rankings(probe_catalog, backend, [r["query"] for r in probe]),
-                strict=True,
-            )
-        )
-        for engine, found in (("dense", dense_found), ("tool_search", search_found)):
-            scores = multilingual.scores(found, probe)
-            row[f"{engine}/multilingual"] = {
-                group: {"n": s["n"], "hit@1": round(s["hit@1"], 4), "hit@5": round(s["hit@5"], 4)}
-                for group, s in scores.items()
-                if group.endswith("8 languages")
-            }
-            print(label, engine, "multilingual", row[f"{engine}/multilingual"], flush=True)
-        saved.setdefault("quality", {})[label] = row  # type: ignore[index]
         save(saved)
 
 
@@ -259,13 +271,18 @@ def speed(rounds: int = 3) -> dict[str, object]:
 
 
 def save(saved: dict[str, object]) -> None:
+    """Merge this run's rows into the results file (another run may have written other models' rows)."""
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "model_compare.json").write_text(
-        json.dumps(saved, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
-    text = markdown(saved.get("quality", {}), saved.get("speed"))  # type: ignore[arg-type]
+    path = RESULTS / "model_compare.json"
+    merged: dict[str, object] = json.loads(path.read_text()) if path.is_file() else {}
+    quality = merged.setdefault("quality", {})
+    for label, row in saved.get("quality", {}).items():  # type: ignore[attr-defined]
+        quality.setdefault(label, {}).update(row)  # a row may be filled by several runs (--sets)
+    if "speed" in saved:
+        merged["speed"] = saved["speed"]
+    path.write_text(json.dumps(merged, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    text = markdown(quality, merged.get("speed"))  # type: ignore[arg-type]
     (RESULTS / "model_compare.md").write_text(text, encoding="utf-8")
-    print(text)
 
 
 def markdown(rows: dict[str, dict[str, object]], speed_row: dict[str, object] | None) -> str:
