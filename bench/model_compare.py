@@ -287,7 +287,8 @@ def save(saved: dict[str, object]) -> None:
 
 def markdown(rows: dict[str, dict[str, object]], speed_row: dict[str, object] | None) -> str:
     lines = [
-        "The packaged model before and after fine-tuning, one run (`bench/model_compare.py`); R@1 / R@5.",
+        "The packaged model before and after fine-tuning (`bench/model_compare.py`); R@1 / R@5. Quality rows are "
+        "deterministic and may come from separate runs (`--models`, `--sets`); speed is always one run.",
         "",
         "| set | engine | " + " | ".join(rows) + " |",
         "|---|---|" + "---:|" * len(rows),
