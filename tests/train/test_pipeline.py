@@ -23,7 +23,7 @@ require(
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = {
+TOOLS: dict[str, list[tuple[str, str, list[str]]]] = {
     "apis": [
         ("get_weather", "Current weather for a city.", ["city"]),
         ("get_forecast", "Weather forecast for the next days.", ["city", "days"]),
