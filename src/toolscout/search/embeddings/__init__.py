@@ -1,7 +1,8 @@
 """Embeddings for hybrid search: the `Embedder` protocol, the on-disk cache and the dense ranker.
 
 The backends live in modules of their own, imported only when selected: ``_onnx`` (the default:
-int8 all-MiniLM-L6-v2 on onnxruntime, the ``toolscout[semantic]`` extra), ``_local``
+toolscout's int8 tool-retrieval model, or the plain all-MiniLM-L6-v2, on onnxruntime, the
+``toolscout[semantic]`` extra), ``_local``
 (sentence-transformers, the ``toolscout[sentence-transformers]`` extra) and ``_openai_compat``
 (any OpenAI-compatible ``/v1/embeddings`` endpoint). None downloads anything at run time.
 """

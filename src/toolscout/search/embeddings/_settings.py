@@ -18,8 +18,9 @@ class EmbeddingSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     backend: str = "auto"
-    """``auto`` (the first installed local backend: ``onnx``, then ``sentence-transformers``), or a registered
-    backend by name: ``onnx``, ``sentence-transformers``, ``openai-compatible``."""
+    """``auto`` (the first installed local backend: ``onnx``, then ``onnx-minilm``, then ``sentence-transformers``),
+    or a registered backend by name: ``onnx`` (toolscout's tool-retrieval model, ``docs/MODEL.md``), ``onnx-minilm``
+    (the plain all-MiniLM-L6-v2), ``sentence-transformers``, ``openai-compatible``."""
     threads: Annotated[int, NoBool, Field(ge=1, le=64)] | None = None
     """CPU threads a local model may use (null: half the CPUs, at least 1, at most 4)."""
     model: str | None = None

@@ -1,0 +1,119 @@
+"""``python -m train run --data ../shared/tooldata --out build/model``: the whole pipeline, one command.
+
+Steps (each also a sub-command, each skipped when its output is already there, so a stopped run
+resumes): ``prepare`` (sample by source, mine hard negatives -> ``triples.jsonl``), ``fit``
+(checkpoints under ``checkpoints/``), ``select`` (dev split + BFCL tuning -> ``selection.json``),
+``export`` (ONNX, int8 -> ``model.onnx``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["main"]
+
+
+def _log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def prepare(data: Path, out: Path, *, count: int, temperature: float, seed: int) -> Path:
+    """Sample `count` training pairs by source and mine one hard negative each; writes ``triples.jsonl``."""
+    from ._data import load_corpus, sample_by_source, source_shares
+    from ._negatives import mine_negatives
+
+    target = out / "triples.jsonl"
+    if target.is_file():
+        _log(f"{target} exists: mining skipped")
+        return target
+    out.mkdir(parents=True, exist_ok=True)
+    corpus = load_corpus(data)
+    pairs = sample_by_source(corpus.train, count, temperature=temperature, seed=seed)
+    _log(f"{len(corpus.tools)} tools, {len(corpus.train)} train pairs; sampled {len(pairs)}")
+    for source, share in source_shares(pairs).items():
+        _log(f"  {source:24} {share:6.1%}")
+    triples = mine_negatives(corpus, pairs, seed=seed, progress=_log)
+    lexical = sum(t.lexical for t in triples)
+    _log(f"{len(triples)} triples ({lexical} lexical negatives, {len(triples) - lexical} random)")
+    scratch = target.with_suffix(".tmp")
+    with scratch.open("w", encoding="utf-8") as lines:
+        for triple in triples:
+            lines.write(json.dumps(dataclasses.asdict(triple), ensure_ascii=False) + "\n")
+    scratch.replace(target)
+    return target
+
+
+def read_triples(path: Path) -> list[object]:
+    """The triples ``prepare`` wrote."""
+    from ._negatives import Triple
+
+    with path.open(encoding="utf-8") as lines:
+        return [Triple(**json.loads(line)) for line in lines]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the pipeline, or one step of it."""
+    parser = argparse.ArgumentParser(prog="python -m train", description=__doc__)
+    parser.add_argument("command", choices=["run", "prepare", "fit", "select", "export"])
+    parser.add_argument("--data", type=Path, default=Path("../shared/tooldata"), help="the tooldata directory")
+    parser.add_argument("--out", type=Path, default=Path("build/model"), help="where every output goes")
+    parser.add_argument("--pairs", type=int, default=9_600, help="training pairs to sample")
+    parser.add_argument("--temperature", type=float, default=3.0, help="source sampling temperature")
+    parser.add_argument("--minutes", type=float, default=60.0, help="fine-tuning time budget")
+    parser.add_argument("--max-steps", type=int, default=100_000)
+    parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--learning-rate", type=float, default=3e-5)
+    parser.add_argument("--max-seq-length", type=int, default=64)
+    parser.add_argument("--checkpoint-minutes", type=float, default=8.0)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--dev-per-source", type=int, default=40, help="dev requests per source for selection")
+    parser.add_argument("--select-last", type=int, default=2, help="how many of the last checkpoints to score")
+    parser.add_argument("--select-base", action="store_true", help="also score the base model (reference)")
+    parser.add_argument("--no-bfcl", action="store_true", help="select on the dev split alone")
+    args = parser.parse_args(argv)
+    out: Path = args.out
+    began = time.monotonic()
+    if args.command in ("run", "prepare"):
+        prepare(args.data, out, count=args.pairs, temperature=args.temperature, seed=args.seed)
+    if args.command in ("run", "fit"):
+        from ._fit import FitConfig, fit
+
+        config = FitConfig(
+            batch_size=args.batch_size,
+            learning_rate=args.learning_rate,
+            max_seq_length=args.max_seq_length,
+            minutes=args.minutes,
+            max_steps=args.max_steps,
+            checkpoint_minutes=args.checkpoint_minutes,
+            threads=args.threads,
+            seed=args.seed,
+        )
+        fit(read_triples(out / "triples.jsonl"), out, config, log=_log)  # type: ignore[arg-type]
+    if args.command in ("run", "select"):
+        from ._select import select
+
+        select(
+            args.data,
+            out,
+            per_source=args.dev_per_source,
+            last=args.select_last,
+            base=args.select_base,
+            bfcl=not args.no_bfcl,
+            log=_log,
+        )
+    if args.command in ("run", "export"):
+        from ._export import export
+
+        export(out, log=_log)
+    _log(f"{args.command} done in {(time.monotonic() - began) / 60:.1f} min")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
