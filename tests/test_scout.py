@@ -104,3 +104,32 @@ def test_relisting_an_unchanged_tool_list_reuses_the_search_index() -> None:
     assert scout.index() is index
     scout.set_tools([*json.loads(listing), {"name": "weather__alerts", "description": "Weather alerts."}])
     assert scout.index() is not index
+
+
+class _CatalogChangingCounter:
+    """Counts chars/4; once armed, its next count replaces the scout's tools (as an upstream attaching would)."""
+
+    name = "chars/4"
+
+    def __init__(self) -> None:
+        self.scout: ToolScout | None = None
+        self.replacement: list[dict[str, str]] = []
+
+    def count(self, text: str) -> int:
+        scout, self.scout = self.scout, None
+        if scout is not None:
+            scout.set_tools(self.replacement)
+        return -(-len(text) // 4)
+
+
+def test_a_catalog_change_while_a_search_is_resolved_answers_from_one_catalog() -> None:
+    """The gateway swaps catalogs on its event loop while a worker thread resolves a search."""
+    before = [{"name": f"crm__op_{i}", "description": f"CRM operation {i}"} for i in range(40)]
+    added = {"name": "weather__forecast", "description": "Weather forecast for a city"}
+    counter = _CatalogChangingCounter()
+    scout = ToolScout(before, settings=ScoutSettings(style="bridge", search_mode="lexical"), token_counter=counter)
+    counter.scout, counter.replacement = scout, [*before, added]
+    outcome = scout.session("s").dispatch_sync("tool_search", {"query": "weather forecast"})
+    assert not outcome.is_error, outcome.content
+    later = scout.session("s").dispatch_sync("tool_search", {"query": "weather forecast"})
+    assert [tool["name"] for tool in later.found][:1] == ["weather__forecast"]

@@ -280,14 +280,15 @@ class ToolScout:
         """
         return ScoutSession(self, session_id, scope or Scope())
 
-    def index(self) -> SearchIndex:
-        """The search index of the live catalog (built once per catalog fingerprint)."""
-        return self._indexes.get(self._catalog)
+    def index(self, catalog: Catalog | None = None) -> SearchIndex:
+        """The search index of `catalog`, by default the live one (built once per catalog fingerprint)."""
+        return self._indexes.get(self._catalog if catalog is None else catalog)
 
-    def searcher(self) -> SearchIndex:
-        """What ``tool_search`` searches: the live catalog's index, through the reranker when one is configured."""
-        index = self.index()
-        return index if self._rerank is None else RerankedIndex(index, self._rerank, self._catalog)
+    def searcher(self, catalog: Catalog | None = None) -> SearchIndex:
+        """What ``tool_search`` searches: `catalog`'s index (default: the live one), reranked when so configured."""
+        catalog = self._catalog if catalog is None else catalog
+        index = self.index(catalog)
+        return index if self._rerank is None else RerankedIndex(index, self._rerank, catalog)
 
     def wait_for_embeddings(self, timeout: float | None = None) -> bool:
         """Index the live catalog and wait until its embeddings are computed (or failed); False on timeout.
@@ -298,13 +299,14 @@ class ToolScout:
         index = self.index()
         return index.wait(timeout) if isinstance(index, HybridIndex) else True
 
-    def plan(self, scope: Scope | None = None) -> TurnPlan:
-        """Classify the live catalog for one turn (cached per catalog fingerprint and scope).
+    def plan(self, scope: Scope | None = None, *, catalog: Catalog | None = None) -> TurnPlan:
+        """Classify `catalog` (default: the live one) for one turn (cached per catalog fingerprint and scope).
 
-        The plan covers the tools both the settings' ``scope`` and `scope` let through.
+        The plan covers the tools both the settings' ``scope`` and `scope` let through. Pass the
+        same `catalog` to `plan` and `searcher` when both must agree while the live one may change.
         """
         scope = self._scope.narrowed(scope or Scope())
-        catalog = self._catalog
+        catalog = self._catalog if catalog is None else catalog
         key = (catalog.fingerprint, scope)
         with self._lock:
             cached = self._plans.get(key)
@@ -380,9 +382,12 @@ class ScoutSession:
 
         Only the reveal style sends discovered tools, so only it reads the store.
         """
+        return self._assemble(self.scout.plan(self.scope))
+
+    def _assemble(self, plan: TurnPlan) -> Assembly:
         scout = self.scout
         return assemble(
-            scout.plan(self.scope),
+            plan,
             settings=scout.settings,
             discovered=self.discovered if scout.settings.style == "reveal" else (),
             own_tools=scout.offload.tools if scout.offload is not None else (),
@@ -462,15 +467,16 @@ class ScoutSession:
 
     def _resolve(self, name: object, arguments: object, *, call_id: str | None) -> Resolution:
         scout = self.scout
-        plan = scout.plan(self.scope)
-        listed = self.assemble().loaded
+        catalog = scout.catalog  # one catalog for plan and index: a change meanwhile (an upstream attaching) waits
+        plan = scout.plan(self.scope, catalog=catalog)
+        listed = self._assemble(plan).loaded
         return resolve_call(
             name,
             arguments,
             session_id=self.session_id,
             plan=plan,
             listed=listed,
-            index=scout.searcher(),
+            index=scout.searcher(catalog),
             settings=scout.settings,
             call_id=call_id,
             own_tools={tool.name: tool for tool in scout.offload.tools} if scout.offload is not None else None,
