@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/dev-setup.sh
-.venv/bin/ruff check src tests bench
-.venv/bin/ruff format --check src tests bench
+.venv/bin/ruff check src tests bench train
+.venv/bin/ruff format --check src tests bench train
 .venv/bin/mypy
 .venv/bin/pytest "$@"

@@ -14,6 +14,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import torch
@@ -42,7 +43,7 @@ class _Transformer(torch.nn.Module):
 def export_onnx(checkpoint: Path, target: Path) -> None:
     """Write the checkpoint's transformer as an fp32 ONNX file."""
     model = load_model(checkpoint)
-    inner = model[0].auto_model.to("cpu").eval()
+    inner = cast(torch.nn.Module, model[0].auto_model).to("cpu").eval()
     example = model.tokenize(["find the weather forecast for a city"])
     inputs = tuple(example[name].to("cpu") for name in ("input_ids", "attention_mask", "token_type_ids"))
     axes = {0: "batch", 1: "sequence"}

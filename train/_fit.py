@@ -174,7 +174,7 @@ def fit(triples: Sequence[Triple], out: Path, config: FitConfig, *, log: Callabl
         loss, masked = guarded_loss(model, features, config.scale)
         guarded += masked
         optimizer.zero_grad()
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
         losses.append(float(loss.detach()))

@@ -10,6 +10,7 @@ live and multi-turn categories are never read here.
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import sys
@@ -101,9 +102,9 @@ def load_bfcl_tuning() -> object | None:
     """BFCL's tuning categories (``bench/bfcl.py``), or None when the benchmark data cannot be had."""
     sys.path.insert(0, str(_BENCH))
     try:
-        from bfcl import TUNING_CATEGORIES, load_bfcl
-
-        return load_bfcl(TUNING_CATEGORIES)
+        bfcl = importlib.import_module("bfcl")  # bench/bfcl.py: a script beside the package, not installed
+        data: object = bfcl.load_bfcl(bfcl.TUNING_CATEGORIES)
+        return data
     except Exception as exc:  # no network, no wheel: select on the dev split alone
         print(f"BFCL tuning unavailable ({exc}); selecting on the dev split alone", flush=True)
         return None
