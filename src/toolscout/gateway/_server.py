@@ -230,15 +230,21 @@ class Gateway:
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        """Stop the upstreams and close the store."""
+        """Stop the upstreams and close the store.
+
+        The upstreams stop even when waiting for the gateway's own tasks is cancelled (a SIGTERM
+        while the token tables still load in their thread): the pool's task group must be left.
+        """
         try:
             if self._tasks is not None:
                 self._tasks.cancel_scope.cancel()
                 await self._tasks.__aexit__(None, None, None)
-            await self.pool.__aexit__(exc_type, exc, tb)
         finally:
-            self.scout.close()
-            await self.feed.aclose()
+            try:
+                await self.pool.__aexit__(exc_type, exc, tb)
+            finally:
+                self.scout.close()
+                await self.feed.aclose()
 
     def session(self, caller: Caller) -> ScoutSession:
         """The toolscout session a caller's requests run in."""
