@@ -1,10 +1,21 @@
 """The MCP gateway: config, upstream connections, the downstream server."""
 
-from ._auth import AuthSettings, StaticTokenVerifier, TokenGrant
+from ._auth import AuthSettings, StaticTokens, StaticTokenVerifier, TokenGrant
 from ._config import GatewayConfig, GatewaySettings, HttpServer, ServerConfig, StdioServer, load_config
 from ._dump import CatalogDump, ServerReport, dump_catalog, mcp_definition
 from ._envsubst import expand_env
+from ._feed import ChangeFeed, Deliver, FeedFactory, register_feed
+from ._identity import (
+    Authenticator,
+    AuthenticatorFactory,
+    Credentials,
+    Grant,
+    GrantRule,
+    Refusal,
+    register_authenticator,
+)
 from ._lenient import repair_tools
+from ._oauth import JwtAuthenticator, OAuthGrant, OAuthSettings
 from ._pool import UpstreamPool, UpstreamState, UpstreamStatus
 from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamFailure, UpstreamTool
 from ._serve import run_gateway, serve_http, serve_stdio
@@ -13,16 +24,30 @@ from ._sessions import SESSION_HEADER
 from ._upstream import Upstream
 
 __all__ = [
+    "Authenticator",
+    "AuthenticatorFactory",
     "AuthSettings",
     "CatalogDump",
+    "ChangeFeed",
+    "Credentials",
+    "Deliver",
     "dump_catalog",
     "expand_env",
+    "FeedFactory",
     "Gateway",
     "GatewayConfig",
     "GatewaySettings",
+    "Grant",
+    "GrantRule",
     "HttpServer",
+    "JwtAuthenticator",
     "load_config",
     "mcp_definition",
+    "OAuthGrant",
+    "OAuthSettings",
+    "Refusal",
+    "register_authenticator",
+    "register_feed",
     "repair_tools",
     "run_gateway",
     "serve_http",
@@ -30,6 +55,7 @@ __all__ = [
     "ServerConfig",
     "ServerReport",
     "SESSION_HEADER",
+    "StaticTokens",
     "StaticTokenVerifier",
     "StdioServer",
     "TokenGrant",

@@ -1,4 +1,4 @@
-"""Bearer tokens for the HTTP gateway, each granting a `Scope` of servers and tools.
+"""``toolscout.auth``: who may call the HTTP gateway, by static bearer tokens or OAuth access tokens.
 
 ```json
 "toolscout": {"auth": {"tokens": {
@@ -11,42 +11,33 @@
 The key (``ci``, ``alice``) names the grant in logs and sessions; the secret itself is the
 ``token`` value and is never logged. A grant with neither ``servers`` nor ``tools`` sees
 every tool. Every HTTP answer covers the caller's grant only (see `toolscout.gateway._viewers`);
-``/metrics`` answers ``admin`` grants alone. Requests are checked by the SDK's bearer middleware
-with `StaticTokenVerifier`; a missing or unknown token gets a 401 that says nothing about the catalog.
+``/metrics`` answers ``admin`` grants alone. ``oauth`` (`OAuthSettings`) accepts access tokens an
+identity provider signs instead, or as well. Each section is one registered `Authenticator`
+(`toolscout.gateway._identity`); a missing or unknown token gets a 401 that says nothing about the catalog.
 """
 
 from __future__ import annotations
 
 import hmac
-import re
+from collections.abc import Iterator, Mapping, Sequence
 
 from mcp.server.auth.provider import AccessToken
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, StrictBool, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+from starlette.routing import BaseRoute
 
-from .._scope import Scope
+from ._identity import LABEL_RE, Credentials, Grant, GrantRule, Refusal, register_authenticator
+from ._oauth import OAuthSettings
 
-__all__ = ["AuthSettings", "StaticTokenVerifier", "TokenGrant"]
+__all__ = ["AuthSettings", "StaticTokenVerifier", "StaticTokens", "TokenGrant"]
 
-_LABEL_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 MIN_TOKEN_CHARS = 16
 
 
-class TokenGrant(BaseModel):
+class TokenGrant(GrantRule):
     """One bearer token and what it may reach."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     token: SecretStr
     """The secret the client sends as ``Authorization: Bearer ...`` (use ``${VAR}``)."""
-    servers: tuple[str, ...] | None = None
-    """Upstream servers whose every tool the token may use (exact server names)."""
-    tools: tuple[str, ...] | None = None
-    """Further tool names or globs over namespaced names (``memory__read_*``)."""
-    deny: tuple[str, ...] = ()
-    """Tool names or globs refused even when `servers` or `tools` allow them."""
-    admin: StrictBool = False
-    """May read ``/metrics`` (every client's traffic, every upstream's name) and every token's activity on the
-    page; its tools stay those of `servers` and `tools` (``servers: []`` for a scraper that calls none)."""
 
     @field_validator("token")
     @classmethod
@@ -55,36 +46,60 @@ class TokenGrant(BaseModel):
             raise ValueError(f"use a random token of at least {MIN_TOKEN_CHARS} characters")
         return value
 
-    @field_validator("servers", "tools", "deny")
-    @classmethod
-    def _no_blank_patterns(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        if value is not None and any(not item.strip() for item in value):
-            raise ValueError("names must not be blank")
-        return value
-
-    def scope(self) -> Scope:
-        """The `Scope` this grant gives a session: its servers and tools (the union), less `deny`."""
-        return Scope.select(servers=self.servers, tools=self.tools, deny=self.deny)
-
 
 class AuthSettings(BaseModel):
-    """The ``toolscout.auth`` section."""
+    """The ``toolscout.auth`` section: one or more schemes, asked in this order."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
-    tokens: dict[str, TokenGrant] = Field(min_length=1)
-    """Grants by name."""
+    tokens: dict[str, TokenGrant] | None = Field(default=None, min_length=1)
+    """Static bearer tokens: grants by name."""
+    oauth: OAuthSettings | None = None
+    """OAuth 2.1 access tokens (JWTs) an identity provider signs, mapped to grants by their scopes or claims."""
 
     @field_validator("tokens")
     @classmethod
-    def _distinct(cls, value: dict[str, TokenGrant]) -> dict[str, TokenGrant]:
+    def _distinct(cls, value: dict[str, TokenGrant] | None) -> dict[str, TokenGrant] | None:
+        if value is None:
+            return value
         for label in value:
-            if not _LABEL_RE.fullmatch(label):
+            if not LABEL_RE.fullmatch(label):
                 raise ValueError(f"token name {label!r}: use 1-64 letters, digits, '.', '-' or '_'")
         secrets = [grant.token.get_secret_value() for grant in value.values()]
         if len(set(secrets)) != len(secrets):
             raise ValueError("two grants use the same token; give each its own")
         return value
+
+    @model_validator(mode="after")
+    def _some_scheme(self) -> AuthSettings:
+        if not any(section is not None for _, section in self.sections()):
+            raise ValueError("give 'tokens', 'oauth', or both")
+        return self
+
+    def sections(self) -> list[tuple[str, object]]:
+        """The configured schemes, ``(key, settings)``, in the order they are asked."""
+        return [(key, getattr(self, key)) for key in type(self).model_fields if getattr(self, key) is not None]
+
+    def grant_rules(self) -> Iterator[tuple[str, GrantRule]]:
+        """Every configured grant by its dotted key (``tokens.ci``, ``oauth.grants.readers``)."""
+        for label, grant in (self.tokens or {}).items():
+            yield f"tokens.{label}", grant
+        for label, rule in (self.oauth.grants if self.oauth else {}).items():
+            yield f"oauth.grants.{label}", rule
+
+    def with_grant_rules(self, rules: Mapping[str, GrantRule]) -> AuthSettings:
+        """A copy with the grants `grant_rules` named replaced by `rules` (same keys)."""
+        update: dict[str, object] = {}
+        if self.tokens is not None:
+            update["tokens"] = {label: rules[f"tokens.{label}"] for label in self.tokens}
+        if self.oauth is not None:
+            grants = {label: rules[f"oauth.grants.{label}"] for label in self.oauth.grants}
+            update["oauth"] = self.oauth.model_copy(update={"grants": grants})
+        return self.model_copy(update=update)
+
+    def secrets(self) -> list[str]:
+        """The values no log or error may show (the static tokens)."""
+        return [grant.token.get_secret_value() for grant in (self.tokens or {}).values()]
 
 
 class StaticTokenVerifier:
@@ -92,7 +107,9 @@ class StaticTokenVerifier:
 
     def __init__(self, settings: AuthSettings) -> None:
         """Index the grants of `settings`."""
-        self._grants = [(label, grant.token.get_secret_value().encode()) for label, grant in settings.tokens.items()]
+        self._grants = [
+            (label, grant.token.get_secret_value().encode()) for label, grant in (settings.tokens or {}).items()
+        ]
 
     async def verify_token(self, token: str) -> AccessToken | None:
         """Return an access token naming the grant, or None for an unknown token."""
@@ -105,3 +122,34 @@ class StaticTokenVerifier:
         if found is None:
             return None
         return AccessToken(token="[redacted]", client_id=found, scopes=[])
+
+
+class StaticTokens:
+    """The `Authenticator` of ``toolscout.auth.tokens``: a configured token gets its grant, named by its key."""
+
+    def __init__(self, tokens: Mapping[str, TokenGrant]) -> None:
+        """Index the grants of `tokens`."""
+        self._verifier = StaticTokenVerifier(AuthSettings(tokens=dict(tokens)))
+        self._rules = dict(tokens)
+
+    async def authenticate(self, credentials: Credentials) -> Grant | Refusal | None:
+        """The grant of a configured token; None for any other (another scheme may know it)."""
+        if credentials.bearer is None:
+            return None
+        access = await self._verifier.verify_token(credentials.bearer)
+        if access is None:
+            return None
+        return self._rules[access.client_id].grant(access.client_id)
+
+    @property
+    def challenge(self) -> Mapping[str, str]:
+        """None: static tokens are handed out by hand."""
+        return {}
+
+    @property
+    def routes(self) -> Sequence[BaseRoute]:
+        """None."""
+        return ()
+
+
+register_authenticator("tokens", StaticTokens)

@@ -149,7 +149,8 @@ class GatewaySettings(ScoutSettings):
     port: Annotated[int, NoBool, Field(ge=0, le=65535)] = 8765
     """HTTP: the port to bind, 1-65535 (0 picks a free one)."""
     auth: AuthSettings | None = None
-    """HTTP: bearer tokens and what each may reach (see `toolscout.gateway.AuthSettings`)."""
+    """HTTP: who may call, by static bearer tokens or an identity provider's access tokens, and what each grant may
+    reach (see `toolscout.gateway.AuthSettings`)."""
     restart_backoff_s: Annotated[float, Finite, Field(gt=0)] = 0.5
     """First delay before restarting a crashed upstream; it doubles per failed attempt, up to 60 s."""
     start_concurrency: Annotated[int, NoBool, Field(ge=1)] = 4
@@ -291,22 +292,22 @@ def _resolve_servers(settings: GatewaySettings, names: ServerNames) -> GatewaySe
         "pre_discovered": names.tool_names(settings.pre_discovered, key="toolscout.pre_discovered"),
     }
     if settings.auth is not None:
-        tokens = {}
-        for label, grant in settings.auth.tokens.items():
-            key = f"toolscout.auth.tokens.{label}"
+        rules = {}
+        for name, rule in settings.auth.grant_rules():
+            key = f"toolscout.auth.{name}"
             resolved = {
-                "servers": names.namespaces(grant.servers, key=f"{key}.servers"),
-                "tools": names.patterns(grant.tools, key=f"{key}.tools"),
-                "deny": names.patterns(grant.deny, key=f"{key}.deny") or (),
+                "servers": names.namespaces(rule.servers, key=f"{key}.servers"),
+                "tools": names.patterns(rule.tools, key=f"{key}.tools"),
+                "deny": names.patterns(rule.deny, key=f"{key}.deny") or (),
             }
-            tokens[label] = grant.model_copy(update=resolved)
-        update["auth"] = settings.auth.model_copy(update={"tokens": tokens})
+            rules[name] = rule.model_copy(update=resolved)
+        update["auth"] = settings.auth.with_grant_rules(rules)
     return settings.model_copy(update=update)
 
 
 def _credentials(servers: Mapping[str, ServerConfig], settings: GatewaySettings) -> list[str]:
     """Values no error or log may show: HTTP header values (and the credential after their scheme), bearer tokens."""
-    values = [grant.token.get_secret_value() for grant in (settings.auth.tokens.values() if settings.auth else ())]
+    values = settings.auth.secrets() if settings.auth else []
     for server in servers.values():
         if isinstance(server, HttpServer):
             for header in server.plain_headers().values():

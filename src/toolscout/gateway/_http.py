@@ -1,4 +1,4 @@
-"""The gateway's HTTP app: ``/mcp``, ``/metrics``, the ``/ui/`` page (all behind the bearer tokens), ``/healthz``.
+"""The gateway's HTTP app: ``/mcp``, ``/metrics``, the ``/ui/`` page (all behind `Guard`), ``/healthz``.
 
 Each caller sees only its grant (see `toolscout.gateway._viewers`); bound to loopback, every path
 answers only loopback ``Host`` and ``Origin`` headers.
@@ -9,22 +9,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
-from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend, RequireAuthMiddleware
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..observe import CONTENT_TYPE
-from ._auth import StaticTokenVerifier
 from ._bodies import ENVELOPE_BYTES, json_error, too_large
 from ._chain import CHAIN_HEADER, REACH_HEADER, GatewayChain
+from ._guard import Guard
 from ._health import health_report
+from ._identity import grant_of
 from ._server import Gateway
 from ._session_cap import SessionCap
 from ._session_rate import SessionRate
@@ -42,7 +41,7 @@ _METRICS_NEED_ADMIN = (
 
 
 def http_app(gateway: Gateway, *, host: str) -> Starlette:
-    """The ASGI app serving `gateway` (the SDK's session manager and bearer middleware).
+    """The ASGI app serving `gateway` (the SDK's session manager behind the `Guard` of ``toolscout.auth``).
 
     Bound to a loopback `host`, requests to every path must also carry a loopback ``Host`` header,
     and a loopback ``Origin`` when they send one (DNS rebinding protection, the SDK's check): ``421``
@@ -60,7 +59,8 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
     manager = StreamableHTTPSessionManager(
         app=gateway.server, security_settings=security, max_request_body_size=body_limit
     )
-    auth = gateway.config.settings.auth
+    auth = settings.auth
+    guard = Guard(auth)
     sessions = SessionRate(
         SessionCap(_EndingSessions(StreamableHTTPASGIApp(manager), gateway), settings.max_sessions_per_token),
         settings.new_sessions_per_minute,
@@ -71,8 +71,7 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
     middleware: list[Middleware] = []
     if security is not None:
         middleware.append(Middleware(_TrustedHosts, security=security))
-    if auth is not None:
-        middleware.append(Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(StaticTokenVerifier(auth))))
+    middleware += guard.middleware
 
     async def healthz(request: Request) -> JSONResponse:
         statuses = gateway.pool.status()
@@ -81,16 +80,13 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
             return JSONResponse(
                 health_report(statuses, tools=len(scout.catalog), search=scout.search_status(), renamed=scout.renamed)
             )
-        if not isinstance(request.scope.get("user"), AuthenticatedUser):
+        if grant_of(request.scope) is None:
             # Enough for a load balancer; nothing about the catalog.
             return JSONResponse({"status": health_report(statuses)["status"]})
         return JSONResponse(health_report(viewers(request).upstreams))
 
     def lifespan(app: Starlette) -> AbstractAsyncContextManager[None]:
         return manager.run()
-
-    def protect(app: ASGIApp) -> ASGIApp:
-        return RequireAuthMiddleware(app, []) if auth is not None else app
 
     async def metrics(request: Request) -> Response:
         if not viewers(request).admin:
@@ -104,10 +100,11 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         viewer=viewers,
     )
     routes = [
-        Route(MCP_PATH, endpoint=protect(mcp)),
+        Route(MCP_PATH, endpoint=guard.protect(mcp)),
         Route("/healthz", endpoint=healthz, methods=["GET"]),
-        Route("/metrics", endpoint=protect(AsgiEndpoint(metrics)), methods=["GET"]),
-        *ui_routes(ui, protect=protect),
+        Route("/metrics", endpoint=guard.protect(AsgiEndpoint(metrics)), methods=["GET"]),
+        *ui_routes(ui, protect=guard.protect),
+        *guard.routes,
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 
-from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ._identity import grant_of
 
 __all__ = ["SessionCap", "header_value", "token_label"]
 
@@ -92,9 +93,9 @@ class SessionCap:
 
 
 def token_label(scope: Scope) -> str:
-    """The label of the bearer token the request was authenticated with ("" without one)."""
-    user = scope.get("user")
-    return user.username if isinstance(user, AuthenticatedUser) else _NO_TOKEN
+    """The label of the grant the request was authenticated with ("" without one)."""
+    grant = grant_of(scope)
+    return grant.label if grant is not None else _NO_TOKEN
 
 
 def header_value(holder: Scope | Message, name: bytes) -> str | None:

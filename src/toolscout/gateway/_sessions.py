@@ -11,8 +11,9 @@ Session ids are chosen so that discoveries outlive a connection and a gateway re
   the session, and a 2026-07-28 client may send each request to any of them (an
   ``Mcp-Session-Id`` lives in one replica's SDK session manager).
 
-HTTP ids are prefixed with the bearer token's grant name, so two tokens never share a session
-whatever headers they send. Ids that are too long or not printable are hashed.
+HTTP ids are prefixed with the caller's grant label (a static token's name, ``oauth/<sub>`` for an
+access token: `toolscout.gateway._identity.Grant`), so two callers never share a session whatever
+headers they send, and one user's refreshed tokens keep theirs. Ids that are too long or not printable are hashed.
 
 A session's `Lifetime` says when it can never be used again: a stateless request's session
 when the request ends, an ``Mcp-Session-Id`` session when its connection ends, a durable one
@@ -29,7 +30,6 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
 import anyio
-from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.context import ServerRequestContext
 from mcp.server.session import ServerSession
 from mcp.server.subscriptions import ServerEvent, ToolsListChanged
@@ -40,6 +40,7 @@ from starlette.requests import Request
 from .._scope import Scope
 from .._types import Transport
 from ._config import GatewaySettings
+from ._identity import grant_of
 
 __all__ = ["SESSION_HEADER", "Caller", "ChangeBus", "Identities", "LegacySessions", "Lifetime"]
 
@@ -61,7 +62,7 @@ class Caller:
     session_id: str
     """The toolscout session id (the discovery store's key)."""
     principal: str
-    """The bearer token's grant name, ``local`` without auth."""
+    """The caller's grant label, ``local`` without auth."""
     scope: Scope
     """What this caller may see and call."""
     legacy: bool
@@ -74,13 +75,10 @@ class Identities:
     """Maps request contexts to `Caller`s for one transport."""
 
     def __init__(self, settings: GatewaySettings, transport: Transport) -> None:
-        """Read the token grants and the stdio session id from `settings`."""
+        """Read whether HTTP callers authenticate, and the stdio session id, from `settings`."""
         self.transport = transport
         self._fixed_id = settings.session_id
         self._auth = settings.auth is not None
-        self._scopes = {
-            label: grant.scope() for label, grant in (settings.auth.tokens if settings.auth else {}).items()
-        }
 
     def caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
         """The caller of the request `ctx` belongs to."""
@@ -89,7 +87,7 @@ class Identities:
         if request is None:
             session_id = self._fixed_id or _bounded(f"stdio:client:{_client_name(ctx)}")
             return Caller(session_id=session_id, principal="local", scope=Scope(), legacy=legacy)
-        principal, scope = self.grant(request.scope.get("user"))
+        principal, scope = self.grant(request.scope)
         headers = request.headers
         lifetime: Lifetime = "durable"
         if chosen := headers.get(SESSION_HEADER):
@@ -110,16 +108,15 @@ class Identities:
         transport_id = request.headers.get("mcp-session-id")
         if request.method != "DELETE" or not transport_id or request.headers.get(SESSION_HEADER):
             return None
-        principal, _ = self.grant(request.scope.get("user"))
+        principal, _ = self.grant(request.scope)
         return _bounded(f"http:{principal}:mcp:{transport_id}")
 
-    def grant(self, user: object) -> tuple[str, Scope]:
-        """The grant name and scope of an authenticated HTTP user (nothing at all for a stranger)."""
+    def grant(self, request_scope: Mapping[str, Any]) -> tuple[str, Scope]:
+        """The grant label and scope of an HTTP request (nothing at all for a stranger)."""
         if not self._auth:
             return "local", Scope()
-        if isinstance(user, AuthenticatedUser) and user.username in self._scopes:
-            return user.username, self._scopes[user.username]
-        return "-", _NOTHING
+        grant = grant_of(request_scope)
+        return (grant.label, grant.scope) if grant is not None else ("-", _NOTHING)
 
 
 class ChangeBus:

@@ -16,12 +16,12 @@ import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 
-from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from starlette.requests import Request
 
 from .._scope import Scope
 from ..observe import ActivityEvent
 from ._health import visible_servers
+from ._identity import grant_of
 from ._pool import UpstreamStatus
 from ._server import Gateway
 
@@ -50,20 +50,19 @@ class Viewers:
     """Maps an HTTP request (after the bearer middleware) to its caller's `Viewer`."""
 
     def __init__(self, gateway: Gateway) -> None:
-        """Read the grants of `gateway`'s settings."""
+        """Serve `gateway`'s callers."""
         self._gateway = gateway
-        self._auth = gateway.config.settings.auth
+        self._auth = gateway.config.settings.auth is not None
 
     def __call__(self, request: Request) -> Viewer:
         """The view of the caller of `request`; a caller without a valid token sees nothing."""
         pool = self._gateway.pool
-        if self._auth is None:
+        if not self._auth:
             return Viewer(principal=None, scope=Scope(), upstreams=pool.status(), admin=True)
-        user = request.scope.get("user")
-        label, scope = self._gateway.identities.grant(user)
-        grant = self._auth.tokens.get(label) if isinstance(user, AuthenticatedUser) else None
+        grant = grant_of(request.scope)
         if grant is None:
             return Viewer(principal="-", scope=Scope(allow=()), upstreams=(), admin=False)
+        label, scope = grant.label, grant.scope
         visible = visible_servers(pool, scope, grant.servers)
         upstreams = tuple(status for status in pool.status() if status.name in visible)
         if not scope.unrestricted:
