@@ -8,8 +8,6 @@ from typing import Any, cast
 import anyio
 import pytest
 from mcp.client.session import IncomingMessage
-from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
-from mcp.server.auth.provider import AccessToken
 from mcp.server.connection import Connection
 from mcp.server.context import ServerRequestContext
 from mcp.server.session import ServerSession
@@ -27,7 +25,8 @@ from tests.gateway.conftest import (
     write_config,
 )
 from toolscout._types import Transport
-from toolscout.gateway import GatewayConfig
+from toolscout.gateway import Credentials, GatewayConfig, Grant, StaticTokens, TokenGrant
+from toolscout.gateway._identity import GRANT_KEY
 from toolscout.gateway._sessions import Identities
 
 pytestmark = pytest.mark.anyio
@@ -35,6 +34,7 @@ pytestmark = pytest.mark.anyio
 TIME_TOOLS = ["time__get_current_time", "time__convert_time"]
 TOKEN_A = "token-a-6b0e3d9f12ac47e8"
 TOKEN_B = "token-b-d41f8a2c7e5b9063"
+TOKENS: dict[str, dict[str, Any]] = {"alpha": {"token": TOKEN_A}, "beta": {"token": TOKEN_B, "servers": ["time"]}}
 
 
 def reveal_config(tmp_path: Path, **settings: object) -> Path:
@@ -128,6 +128,7 @@ async def test_two_gateways_sharing_redis_serve_one_session_and_tokens_stay_apar
 def context(
     *, client: str | None, version: str = "2025-11-25", headers: dict[str, str] | None = None, user: object = None
 ) -> ServerRequestContext[Any, Any]:
+    """`user`: the `Grant` the gateway's guard left in the request scope, if any."""
     """A request context as the SDK builds it: stdio when `headers` is None, else HTTP."""
     params = None
     if client is not None:
@@ -142,7 +143,7 @@ def context(
         scope = {
             "type": "http",
             "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
-            "user": user,
+            GRANT_KEY: user,
         }
         request = Request(scope)
     return ServerRequestContext(
@@ -159,8 +160,12 @@ def identities(transport: Transport, **settings: Any) -> Identities:
     return Identities(config.settings, transport)
 
 
-def user(label: str) -> AuthenticatedUser:
-    return AuthenticatedUser(AccessToken(token="[redacted]", client_id=label, scopes=[]))
+def user(label: str) -> Grant:
+    """The grant the static-token authenticator gives token `label` of `TOKENS`."""
+    grants = {name: TokenGrant.model_validate(fields) for name, fields in TOKENS.items()}
+    answer = anyio.run(StaticTokens(grants).authenticate, Credentials(bearer=TOKENS[label]["token"]))
+    assert isinstance(answer, Grant)
+    return answer
 
 
 def test_stdio_sessions_come_from_the_client_name_or_the_configured_id() -> None:
@@ -172,8 +177,7 @@ def test_stdio_sessions_come_from_the_client_name_or_the_configured_id() -> None
 
 
 def test_http_sessions_prefer_the_header_then_the_connection_then_the_client_and_carry_the_token() -> None:
-    tokens = {"alpha": {"token": TOKEN_A}, "beta": {"token": TOKEN_B, "servers": ["time"]}}
-    http = identities("http", auth={"tokens": tokens})
+    http = identities("http", auth={"tokens": TOKENS})
     both = {"Toolscout-Session": "conv-7", "Mcp-Session-Id": "abc"}
     assert http.caller(context(client="c", headers=both, user=user("alpha"))).session_id == "http:alpha:s:conv-7"
     assert http.caller(context(client="c", headers=both, user=user("beta"))).session_id == "http:beta:s:conv-7"
