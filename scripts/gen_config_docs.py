@@ -17,7 +17,15 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 from toolscout import BridgeNames, ScopeSettings, ScoutSettings
-from toolscout.gateway import AuthSettings, GatewaySettings, HttpServer, StdioServer, TokenGrant
+from toolscout.gateway import (
+    AuthSettings,
+    GatewaySettings,
+    HttpServer,
+    OAuthGrant,
+    OAuthSettings,
+    StdioServer,
+    TokenGrant,
+)
 from toolscout.offload import OffloadSettings
 from toolscout.search import RerankSettings
 from toolscout.search.embeddings import EmbeddingSettings
@@ -117,8 +125,10 @@ def render() -> str:
         table("The reranker over the top hits (`search_rerank`)", RerankSettings, "search_rerank."),
         table("Gateway", GatewaySettings, "", skip=library | {"offload", "auth"}),
         table("Offloading (`offload`)", OffloadSettings, "offload."),
-        table("Bearer tokens (`auth`)", AuthSettings, "auth."),
+        table("Who may call over HTTP (`auth`)", AuthSettings, "auth."),
         table("One token (`auth.tokens.<label>`)", TokenGrant, "auth.tokens.<label>."),
+        table("OAuth access tokens (`auth.oauth`)", OAuthSettings, "auth.oauth."),
+        table("One OAuth grant (`auth.oauth.grants.<label>`)", OAuthGrant, "auth.oauth.grants.<label>."),
         table("A local server (`mcpServers.<name>` with `command`)", StdioServer, ""),
         table("A remote server (`mcpServers.<name>` with `url`)", HttpServer, ""),
     ]

@@ -6,7 +6,8 @@ import anyio
 import anyio.abc
 import pytest
 
-from toolscout.gateway._feed import Deliver, LocalFeed, open_feed
+from toolscout.gateway import ChangeFeed, Deliver, register_feed
+from toolscout.gateway._feed import LocalFeed, open_feed
 from toolscout.gateway._redisfeed import RedisFeed
 
 pytestmark = pytest.mark.anyio
@@ -171,3 +172,25 @@ async def subscribed(redis_url: str, *, listeners: int) -> None:
             await anyio.sleep(0.05)
     finally:
         admin.close()
+
+
+async def test_a_registered_feed_serves_its_scheme_with_the_store_spec_and_timeout() -> None:
+    made: list[tuple[str, float]] = []
+
+    class Recording(LocalFeed):
+        def __init__(self) -> None:
+            self.published: list[str] = []
+
+        async def publish(self, session_id: str) -> None:
+            self.published.append(session_id)
+
+    def factory(spec: str, timeout_s: float) -> ChangeFeed:
+        made.append((spec, timeout_s))
+        return Recording()
+
+    register_feed("test-feed", factory)
+    feed = open_feed("test-feed://host/0", timeout_s=1.5)
+    await feed.publish("s-1")
+    assert made == [("test-feed://host/0", 1.5)]
+    assert isinstance(feed, Recording) and feed.published == ["s-1"]
+    assert isinstance(open_feed("elsewhere://x", timeout_s=1), LocalFeed)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -16,6 +19,7 @@ from toolscout._validation import validate_section
 from toolscout.gateway import (
     AuthSettings,
     Credentials,
+    GatewayConfig,
     Grant,
     JwtAuthenticator,
     OAuthSettings,
@@ -268,3 +272,12 @@ def test_oauth_settings_refuse_unsafe_or_useless_values_naming_the_key(change: d
     with pytest.raises(ConfigError) as raised:
         validate_section(AuthSettings, {"oauth": section}, "toolscout.auth")
     assert message in str(raised.value) and "toolscout.auth.oauth" in str(raised.value)
+
+
+def test_the_readme_identity_provider_example_is_a_valid_config() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    block = next(block for block in re.findall(r"```json\n(.*?)```", readme, flags=re.DOTALL) if '"oauth"' in block)
+    servers = {"time": {"command": "x"}, "github": {"command": "y"}}
+    config = GatewayConfig.from_mapping({"mcpServers": servers, **json.loads(block)})
+    assert config.settings.auth is not None and config.settings.auth.oauth is not None
+    assert list(config.settings.auth.oauth.grants) == ["ops", "readers", "staff"]

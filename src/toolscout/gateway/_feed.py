@@ -18,7 +18,17 @@ Deliver = Callable[[str], Awaitable[None]]
 
 
 class ChangeFeed(Protocol):
-    """Carries "session S's tools changed" from the replica that recorded it to the others."""
+    """Carries "session S's tools changed" from the replica that recorded it to the others.
+
+    Contract (a `register_feed` plug-in point):
+        - `publish` is called once per reveal, in a task of its own; it is best effort, waits at most
+          the timeout the factory got, logs a failure and never raises.
+        - `run` runs for the gateway's life in one task and calls `deliver` for each change another
+          replica published (a replica's own changes are skipped: it told its clients already); a lost
+          link is its own to re-establish (changes sent meanwhile may be lost: clients see the tools
+          on their next ``tools/list``). It returns only when cancelled or when nothing can ever arrive.
+        - `aclose` releases connections once, after `run` is cancelled.
+    """
 
     async def publish(self, session_id: str) -> None:
         """Tell the other replicas; best effort (a failure is logged, never raised)."""
@@ -40,7 +50,12 @@ _FACTORIES: dict[str, FeedFactory] = {}
 
 
 def register_feed(scheme: str, factory: FeedFactory) -> None:
-    """Carry changes over `factory`'s feed when ``toolscout.store`` starts with ``scheme://``."""
+    """Carry changes over `factory`'s feed when ``toolscout.store`` starts with ``scheme://``.
+
+    `factory` gets the whole store spec and the seconds one publish may take (``store_timeout_s``),
+    once per gateway, and returns a `ChangeFeed` (see its contract). Register the scheme of a
+    `DiscoveryStore` that several replicas share; a later registration replaces an earlier one.
+    """
     _FACTORIES[scheme] = factory
 
 
