@@ -206,6 +206,18 @@ async def test_an_unreachable_issuer_is_503_and_known_keys_outlive_a_failed_refr
     assert isinstance(await check(auth, issuer.token()), Grant)
 
 
+async def test_a_gateway_that_never_got_the_keys_answers_503_and_retries_once_per_interval(issuer: Issuer) -> None:
+    issuer.available = False
+    patient = authenticator(issuer, jwks_refetch_min_s=3600)
+    answers = [refusal(await check(patient, issuer.token())) for _ in range(3)]
+    assert [(answer.status, answer.error) for answer in answers] == [(503, "temporarily_unavailable")] * 3
+    assert issuer.fetches == 1  # no stream of fetches at an issuer that is down
+    eager = authenticator(issuer, jwks_refetch_min_s=0)
+    assert refusal(await check(eager, issuer.token())).status == 503
+    issuer.available = True
+    assert isinstance(await check(eager, issuer.token()), Grant)
+
+
 async def test_a_bearer_token_that_is_not_a_jwt_is_left_to_the_other_schemes(issuer: Issuer) -> None:
     auth = authenticator(issuer)
     assert await check(auth, "static-token-3f9d2c71e5b84a06") is None

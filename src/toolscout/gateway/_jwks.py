@@ -4,7 +4,8 @@ Keys are fetched on the first token, again once the set is `max_age_s` old (rota
 without a restart), and again when a token names a key id the set lacks, but at most once per
 `refetch_min_s`, so a stream of tokens with made-up key ids never turns into a stream of fetches.
 One fetch runs at a time; requests waiting for it share its answer. A failed fetch keeps the keys
-already known (a briefly unreachable issuer locks nobody out) and is logged.
+already known (a briefly unreachable issuer locks nobody out), is logged, and is tried again at
+most once per `refetch_min_s` too.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ MAX_JWKS_BYTES = 1 << 20
 
 
 class JwksUnavailable(Exception):
-    """No keys are known and the issuer's JWKS could not be fetched."""
+    """No keys were ever fetched: the issuer's JWKS did not answer (again at most once per `refetch_min_s`)."""
 
 
 class JwksCache:
@@ -54,23 +55,29 @@ class JwksCache:
         self._keys: dict[tuple[str | None, str], PyJWK | None] = {}
         self._fetched_at: float | None = None
         self._attempted_at: float | None = None
+        self._attempts = 0
         self._lock = anyio.Lock()
 
     async def key(self, kid: str | None, alg: str) -> PyJWK | None:
         """The key `kid` names for `alg` (the only such key when `kid` is None), or None when there is none.
 
         Raises:
-            JwksUnavailable: No keys are known and the fetch failed.
+            JwksUnavailable: No keys were ever fetched (the issuer did not answer).
         """
-        if self._fetched_at is None or self._clock() - self._fetched_at >= self._max_age_s:
-            await self._fetch(since=self._fetched_at)
+        if self._stale() and self._may_fetch():
+            await self._fetch(seen=self._attempts)
+        if self._fetched_at is None:
+            raise JwksUnavailable(self._uri)
         found = self._find(kid, alg)
-        if found is None and self._may_refetch():
-            await self._fetch(since=self._attempted_at)
+        if found is None and self._may_fetch():
+            await self._fetch(seen=self._attempts)
             found = self._find(kid, alg)
         return found
 
-    def _may_refetch(self) -> bool:
+    def _stale(self) -> bool:
+        return self._fetched_at is None or self._clock() - self._fetched_at >= self._max_age_s
+
+    def _may_fetch(self) -> bool:
         return self._attempted_at is None or self._clock() - self._attempted_at >= self._refetch_min_s
 
     def _find(self, kid: str | None, alg: str) -> PyJWK | None:
@@ -92,17 +99,17 @@ class JwksCache:
             self._keys[(kid, alg)] = key
         return self._keys[(kid, alg)]
 
-    async def _fetch(self, *, since: float | None) -> None:
+    async def _fetch(self, *, seen: int) -> None:
+        """Fetch the set, unless another request fetched since this one saw `seen` attempts (then use its answer)."""
         async with self._lock:
-            if self._attempted_at is not None and (since is None or self._attempted_at > since):
-                return  # another request fetched while this one waited: use its answer
+            if self._attempts != seen:
+                return
+            self._attempts += 1
             self._attempted_at = self._clock()
             try:
                 entries = _signing_keys(await self._download())
             except (httpx2.HTTPError, ValueError) as exc:
                 logger.warning("could not fetch the OAuth issuer's keys from %s: %s", self._uri, redact(str(exc)))
-                if self._fetched_at is None:
-                    raise JwksUnavailable(str(exc)) from None
                 return
             self._entries, self._keys = entries, {}
             self._fetched_at = self._attempted_at
