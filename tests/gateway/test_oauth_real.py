@@ -11,7 +11,9 @@ import anyio
 import httpx2
 import pytest
 from mcp.client import Client
+from mcp.client.auth.utils import extract_resource_metadata_from_www_auth, extract_scope_from_www_auth
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.auth import ProtectedResourceMetadata
 
 from tests.gateway.conftest import LIMIT_S, fragile_server, http_client, http_gateway, names, payload, write_config
 from tests.gateway.issuer import RESOURCE, Issuer, oauth_settings, running_issuer
@@ -96,7 +98,9 @@ async def test_the_gateway_publishes_its_resource_metadata_and_challenges_every_
             "scopes_supported": ["toolscout.admin", "toolscout.read"],
             "bearer_methods_supported": ["header"],
         }
+    assert str(ProtectedResourceMetadata.model_validate(metadata.json()).resource) == RESOURCE  # as SDK clients read it
     for reason, answer in answers.items():
+        assert extract_resource_metadata_from_www_auth(answer) == METADATA_URL, reason
         assert answer.status_code == 401, reason
         assert challenge(answer).startswith('Bearer error="invalid_token"'), reason
         assert f'resource_metadata="{METADATA_URL}"' in challenge(answer), reason
@@ -105,7 +109,7 @@ async def test_the_gateway_publishes_its_resource_metadata_and_challenges_every_
     assert "not issued for this resource" in answers["audience"].json()["error_description"]
     assert scopeless.status_code == 403
     assert 'error="insufficient_scope"' in challenge(scopeless)
-    assert 'scope="toolscout.admin toolscout.read"' in challenge(scopeless)
+    assert extract_scope_from_www_auth(scopeless) == "toolscout.admin toolscout.read"
     assert valid.status_code == 200 and static.status_code == 200
     assert page.status_code == 403 and admin.status_code == 200
 
