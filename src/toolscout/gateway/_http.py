@@ -1,4 +1,4 @@
-"""The gateway's HTTP app: ``/mcp``, ``/metrics``, the ``/ui/`` page (all behind `Guard`), ``/healthz``.
+"""The gateway's HTTP app: ``/mcp``, ``/metrics``, the ``/ui/`` page (all behind the bearer tokens), ``/healthz``.
 
 Each caller sees only its grant (see `toolscout.gateway._viewers`); bound to loopback, every path
 answers only loopback ``Host`` and ``Origin`` headers.
@@ -35,13 +35,13 @@ __all__ = ["MCP_PATH", "http_app"]
 MCP_PATH = "/mcp"
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _METRICS_NEED_ADMIN = (
-    "/metrics counts every client's calls and names every upstream: it answers only a token whose grant has "
-    "admin: true (toolscout.auth.tokens.NAME.admin)"
+    "/metrics counts every client's calls and names every upstream: it answers only a caller whose grant has "
+    "admin: true (toolscout.auth.tokens.NAME.admin, or toolscout.auth.oauth.grants.NAME.admin)"
 )
 
 
 def http_app(gateway: Gateway, *, host: str) -> Starlette:
-    """The ASGI app serving `gateway` (the SDK's session manager behind the `Guard` of ``toolscout.auth``).
+    """The ASGI app serving `gateway` (the SDK's session manager and bearer middleware).
 
     Bound to a loopback `host`, requests to every path must also carry a loopback ``Host`` header,
     and a loopback ``Origin`` when they send one (DNS rebinding protection, the SDK's check): ``421``
@@ -59,7 +59,7 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
     manager = StreamableHTTPSessionManager(
         app=gateway.server, security_settings=security, max_request_body_size=body_limit
     )
-    auth = settings.auth
+    auth = gateway.config.settings.auth
     guard = Guard(auth)
     sessions = SessionRate(
         SessionCap(_EndingSessions(StreamableHTTPASGIApp(manager), gateway), settings.max_sessions_per_token),
