@@ -14,6 +14,7 @@ from typing import Generic, Literal, TypeAlias, TypeVar
 
 from .._scout import ScoutSession
 from ..dispatch._call import ToolOutcome
+from ._json import text_of
 from ._names import NameMap
 from ._surface import Provider, ProviderStyle, Surface
 
@@ -24,6 +25,7 @@ __all__ = [
     "Rendering",
     "dispatch_call",
     "found_tools",
+    "parsed_call",
     "presented",
     "result_text",
 ]
@@ -80,6 +82,20 @@ class ProviderCall:
     """Whether this is a function call or a client-executed native search."""
     namespace: str | None = None
     """OpenAI Responses: the namespace the function was called in."""
+
+
+def parsed_call(
+    name: object, arguments: object, call_id: object, names: NameMap, *, namespace: object = None
+) -> ProviderCall:
+    """A function call as a response carries it, its name mapped back to toolscout's (non-strings read as none)."""
+    written = text_of(name) or ""
+    return ProviderCall(
+        name=names.to_tool(written),
+        provider_name=written,
+        arguments=arguments,
+        call_id=text_of(call_id),
+        namespace=text_of(namespace),
+    )
 
 
 async def dispatch_call(session: ScoutSession, call: ProviderCall, names: NameMap) -> ToolOutcome:
