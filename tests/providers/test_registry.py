@@ -95,3 +95,26 @@ async def test_every_provider_module_formats_a_result_from_the_rendering(provide
     call = ProviderCall(name="tool_search", provider_name="tool_search", arguments={"query": "weather"}, call_id="c1")
     outcome = await dispatch_call(session, call, rendering.names)
     assert rendering.names.to_provider("weather.forecast") in json.dumps(module.format_result(outcome, call, rendering))
+
+
+@pytest.mark.parametrize(
+    ("provider", "message"),
+    [
+        ("anthropic", "must be 'hybrid', 'bm25' or 'regex', got 'fast'"),
+        ("openai-responses", "must be 'hosted' or 'client', got 'fast'"),
+    ],
+)
+def test_a_module_render_refuses_an_unknown_search_variant_naming_the_valid_ones(
+    provider: str, message: str, make_scout: Any
+) -> None:
+    module = importlib.import_module(f"toolscout.providers.{provider.replace('-', '_')}")
+    with pytest.raises(ConfigError, match=message):
+        module.render(make_scout().session("s"), search="fast")
+
+
+@pytest.mark.parametrize("provider", ["openai-chat", "gemini"])
+def test_an_api_without_native_search_refuses_the_native_style(provider: str, make_scout: Any) -> None:
+    adapter = get_provider(provider)
+    assert adapter.native_search == () and not adapter.supports_native("gpt-5.5")
+    with pytest.raises(ConfigError, match="no native tool search"):
+        adapter.render(make_scout().session("s"), style="native")

@@ -1,5 +1,6 @@
 """Dispatch: every tool call from the model, resolved (bridge unwrapped, scope and schema checked) and run."""
 
+from ._answers import BridgeRead, FoundTool, LoadAnswer, NamespaceCount, SearchAnswer, ServerNotReady
 from ._call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
 from ._errors import ErrorCode, ToolError
 from ._resolve import resolve_call
@@ -9,12 +10,18 @@ __all__ = [
     "AfterCall",
     "BeforeCall",
     "BridgeAnswer",
+    "BridgeRead",
     "ErrorCode",
+    "FoundTool",
     "Handler",
+    "LoadAnswer",
+    "NamespaceCount",
     "Resolution",
     "resolve_call",
     "ResultTransform",
     "run_resolution",
+    "SearchAnswer",
+    "ServerNotReady",
     "ToolCall",
     "ToolError",
     "ToolOutcome",

@@ -12,17 +12,18 @@ others are listed as ``not_revealed``).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from .._errors import SearchError
 from .._settings import ScoutSettings
 from .._texts import Search
 from .._types import JsonObject
-from ..catalog import ToolSpec
 from ..disclosure._assembly import TurnPlan
 from ..search._base import SearchHit, SearchIndex, SearchResult
 from ..search._regex import MAX_PATTERN_LENGTH, PatternError
 from ..search._select import request_mode
+from ._answers import BridgeRead, FoundTool, LoadAnswer, NamespaceCount, SearchAnswer
 from ._entries import bad_request, tool_entry
 from ._errors import ToolError
 from ._load import answer_load
@@ -43,8 +44,8 @@ def answer_search(
     listed: frozenset[str],
     index: SearchIndex,
     settings: ScoutSettings,
-) -> tuple[JsonObject, tuple[str, ...]] | ToolError:
-    """Answer a ``tool_search`` call; returns the content and the tools it discovers."""
+) -> tuple[BridgeRead, tuple[str, ...]] | ToolError:
+    """Answer a ``tool_search`` call; returns the answer and the tools it discovers."""
     query = arguments.get("query", "")
     if query is None:
         query = ""
@@ -78,34 +79,28 @@ def answer_search(
         )
     except SearchError as exc:
         return ToolError(code="search_failed", message=str(exc), hint=Search.REPHRASE)
-    total = result.total
     hits = result.hits[offset : offset + wanted]
     reveal = settings.style == "reveal"
-    entries: list[JsonObject] = []
+    found: list[FoundTool] = []
     discovered: list[str] = []
     held: list[str] = []
     for hit in hits:
         tool = plan.scoped[hit.name]
         entry = tool_entry(tool, settings.description_chars)
         if hit.name in listed:
-            entry["listed"] = True
+            entry = dataclasses.replace(entry, listed=True)
         elif hit.name in plan.deferred:
             if reveal and len(discovered) >= settings.search_max_reveal:
                 held.append(hit.name)
             else:
                 discovered.append(hit.name)
                 if reveal:
-                    entry["parameters"] = tool.parameters
-        entries.append(entry)
-    content: JsonObject = {"query": query, **({"pattern": pattern} if pattern else {}), "total": total}
-    content["tools"] = entries
-    if offset + len(hits) < total:
-        content["next_offset"] = offset + len(hits)
+                    entry = dataclasses.replace(entry, parameters=tool.parameters)
+        found.append(entry)
     if held:
-        content["not_revealed"] = list(held)
-        content["hint"] = Search.revealed_first(settings.search_max_reveal, settings.bridge_names)
-    elif entries:
-        content["hint"] = (
+        hint = Search.revealed_first(settings.search_max_reveal, settings.bridge_names)
+    elif found:
+        hint = (
             Search.REVEALED
             if reveal and discovered
             else Search.describe_then_call(settings.bridge_names)
@@ -113,10 +108,20 @@ def answer_search(
             else Search.LISTED
         )
     else:
-        content["hint"] = Search.NOTHING
-        content["suggestions"] = list(result.suggestions)
-        content["namespaces"] = _namespaces(plan)
-    return content, tuple(discovered)
+        hint = Search.NOTHING
+    nothing = not found and not held
+    answer = SearchAnswer(
+        query=query,
+        pattern=pattern,
+        total=result.total,
+        tools=tuple(found),
+        next_offset=offset + len(hits) if offset + len(hits) < result.total else None,
+        not_revealed=tuple(held),
+        hint=hint,
+        suggestions=tuple(result.suggestions) if nothing else None,
+        namespaces=_namespaces(plan) if nothing else None,
+    )
+    return answer, tuple(discovered)
 
 
 def _find(
@@ -141,43 +146,31 @@ def _find(
 
 def answer_describe(
     arguments: JsonObject, *, plan: TurnPlan, listed: frozenset[str], settings: ScoutSettings
-) -> tuple[JsonObject, tuple[str, ...]] | ToolError:
-    """Answer a ``tool_describe`` call (`names`, or one `name`); returns the content and the tools it discovers."""
+) -> tuple[LoadAnswer, tuple[str, ...]] | ToolError:
+    """Answer a ``tool_describe`` call (`names`, or one `name`); returns the answer and the tools it discovers."""
     return answer_load(arguments.get("names", arguments.get("name")), plan=plan, listed=listed, settings=settings)
 
 
-def _browse(plan: TurnPlan, listed: frozenset[str], *, page: int, offset: int, settings: ScoutSettings) -> JsonObject:
+def _browse(plan: TurnPlan, listed: frozenset[str], *, page: int, offset: int, settings: ScoutSettings) -> SearchAnswer:
     tools = sorted((tool for tool in plan.scoped), key=lambda tool: (tool.namespace or "", tool.name))
     window = tools[offset : offset + page]
-    content: JsonObject = {
-        "query": "",
-        "total": len(tools),
-        "offset": offset,
-        "tools": [_browse_entry(tool, listed) for tool in window],
-    }
-    if offset + len(window) < len(tools):
-        content["next_offset"] = offset + len(window)
-        content["hint"] = Search.next_page(settings.bridge_names)
-    else:
-        content["hint"] = Search.LAST_PAGE
-    return content
+    more = offset + len(window) < len(tools)
+    return SearchAnswer(
+        query="",
+        total=len(tools),
+        offset=offset,
+        tools=tuple(FoundTool(name=tool.name, namespace=tool.namespace, listed=tool.name in listed) for tool in window),
+        next_offset=offset + len(window) if more else None,
+        hint=Search.next_page(settings.bridge_names) if more else Search.LAST_PAGE,
+    )
 
 
-def _browse_entry(tool: ToolSpec, listed: frozenset[str]) -> JsonObject:
-    entry: JsonObject = {"name": tool.name}
-    if tool.namespace is not None:
-        entry["namespace"] = tool.namespace
-    if tool.name in listed:
-        entry["listed"] = True
-    return entry
-
-
-def _namespaces(plan: TurnPlan) -> list[JsonObject]:
+def _namespaces(plan: TurnPlan) -> tuple[NamespaceCount, ...]:
     counts: dict[str, int] = {}
     for tool in plan.scoped:
         key = tool.namespace or "general"
         counts[key] = counts.get(key, 0) + 1
-    return [{"name": name, "tools": counts[name]} for name in sorted(counts)]
+    return tuple(NamespaceCount(name=name, tools=counts[name]) for name in sorted(counts))
 
 
 def _int_argument(value: object) -> int | None:

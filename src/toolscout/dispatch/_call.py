@@ -9,6 +9,7 @@ from typing import TypeAlias
 
 from .._types import JsonObject
 from ..catalog import ToolSpec
+from ._answers import BridgeRead
 from ._errors import ToolError
 
 __all__ = ["AfterCall", "BeforeCall", "BridgeAnswer", "Handler", "Resolution", "ToolCall", "ToolOutcome"]
@@ -46,12 +47,17 @@ class BridgeAnswer:
     """The bridge tool called."""
     arguments: JsonObject
     """The arguments as parsed."""
-    content: JsonObject
-    """The answer for the model."""
+    answer: BridgeRead
+    """The answer, as a record (`content` is its JSON)."""
     revealed: tuple[str, ...] = ()
     """Tools newly discovered by this read (reveal style: sent in full from the next assembly)."""
     call_id: str | None = None
     """The provider's id for this call, if given."""
+
+    @property
+    def content(self) -> JsonObject:
+        """The answer for the model, as JSON."""
+        return self.answer.to_json()
 
 
 Resolution: TypeAlias = ToolCall | BridgeAnswer | ToolError
@@ -76,12 +82,17 @@ class ToolOutcome:
     """True when the call came through ``tool_call``."""
     revealed: tuple[str, ...] = ()
     """Tools newly discovered by this call."""
-    found: tuple[JsonObject, ...] = ()
-    """The tools a search or describe answer lists, best first (``name``, ``description``, ...); else empty."""
+    answer: BridgeRead | None = None
+    """A search or describe answer as a record (`content` is its JSON); None for every other outcome."""
     latency_s: float = 0.0
     """Wall time spent in dispatch, hooks and the handler."""
     call_id: str | None = None
     """The provider's id for this call, if given."""
+
+    @property
+    def found(self) -> tuple[JsonObject, ...]:
+        """The tools a search or describe answer lists, best first (``name``, ``description``, ...); else empty."""
+        return () if self.answer is None else tuple(tool.to_json() for tool in self.answer.tools)
 
     @property
     def is_error(self) -> bool:

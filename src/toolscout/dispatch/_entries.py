@@ -7,29 +7,26 @@ from collections.abc import Sequence
 from .._clipping import clip, one_line
 from .._settings import BridgeNames
 from .._texts import Dispatch
-from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..disclosure._assembly import TurnPlan
+from ._answers import FoundTool
 from ._errors import ToolError
 from ._suggest import close_names
 
 __all__ = ["bad_request", "candidates", "tool_entry", "unknown_tool_error", "unknown_tools_error"]
 
 
-def tool_entry(tool: ToolSpec, description_chars: int | None, *, clip_to: int | None = None) -> JsonObject:
+def tool_entry(tool: ToolSpec, description_chars: int | None, *, clip_to: int | None = None) -> FoundTool:
     """A tool's name, namespace and description.
 
     The description is one line cut to `description_chars` when given, else whole (cut to `clip_to`
     characters when given, its lines kept).
     """
-    entry: JsonObject = {"name": tool.name}
-    if tool.namespace is not None:
-        entry["namespace"] = tool.namespace
     if description_chars is None:
-        entry["description"] = tool.description if clip_to is None else clip(tool.description, clip_to)
+        description = tool.description if clip_to is None else clip(tool.description, clip_to)
     else:
-        entry["description"] = clip(one_line(tool.description), description_chars)
-    return entry
+        description = clip(one_line(tool.description), description_chars)
+    return FoundTool(name=tool.name, namespace=tool.namespace, description=description)
 
 
 def bad_request(message: str) -> ToolError:

@@ -8,10 +8,12 @@ next step on. Unknown names get close-name candidates; a call naming only unknow
 
 from __future__ import annotations
 
+import dataclasses
+
 from .._settings import ScoutSettings
 from .._texts import Search
-from .._types import JsonObject
 from ..disclosure._assembly import TurnPlan
+from ._answers import LoadAnswer
 from ._entries import bad_request, candidates, tool_entry, unknown_tools_error
 from ._errors import ToolError
 from ._names import ToolNames
@@ -21,8 +23,8 @@ __all__ = ["answer_load"]
 
 def answer_load(
     names: object, *, plan: TurnPlan, listed: frozenset[str], settings: ScoutSettings
-) -> tuple[JsonObject, tuple[str, ...]] | ToolError:
-    """Load the tools `names` names; returns the content and the tools it discovers."""
+) -> tuple[LoadAnswer, tuple[str, ...]] | ToolError:
+    """Load the tools `names` names; returns the answer and the tools it discovers."""
     if isinstance(names, str):
         names = [names]
     if not isinstance(names, list) or not names or not all(isinstance(name, str) and name.strip() for name in names):
@@ -42,19 +44,17 @@ def answer_load(
     if not loaded and not already:
         return unknown_tools_error(missing, plan, hint=Search.unknown_names(settings.bridge_names))
     tools = [plan.scoped[name] for name in loaded]
-    entries = [
-        {**tool_entry(tool, None, clip_to=settings.describe_chars), "parameters": tool.parameters} for tool in tools
-    ]
-    content: JsonObject = {"tools": entries}
-    if already:
-        content["already_listed"] = list(already)
-    if missing:
-        content["not_found"] = missing
-        close = candidates(missing, plan)
-        if close:
-            content["candidates"] = list(close)
-    content["hint"] = Search.LOADED if settings.style == "reveal" else Search.described(settings.bridge_names)
-    return content, tuple(name for name in loaded if name in plan.deferred)
+    answer = LoadAnswer(
+        tools=tuple(
+            dataclasses.replace(tool_entry(tool, None, clip_to=settings.describe_chars), parameters=tool.parameters)
+            for tool in tools
+        ),
+        already_listed=tuple(already),
+        not_found=tuple(missing),
+        candidates=candidates(missing, plan) if missing else (),
+        hint=Search.LOADED if settings.style == "reveal" else Search.described(settings.bridge_names),
+    )
+    return answer, tuple(name for name in loaded if name in plan.deferred)
 
 
 def _matched(spellings: ToolNames, written: str) -> tuple[str, ...]:

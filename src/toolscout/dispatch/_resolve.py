@@ -66,12 +66,12 @@ def resolve_call(
         )
         if isinstance(answer, ToolError):
             return answer
-        content, discovered = answer
+        read, discovered = answer
         return BridgeAnswer(
             session_id=session_id,
             name=name,
             arguments=arguments,
-            content=content,
+            answer=read,
             revealed=discovered,
             call_id=call_id,
         )

@@ -51,7 +51,7 @@ async def run_resolution(
             arguments=resolution.arguments,
             content=resolution.content,
             revealed=resolution.revealed,
-            found=_listed(resolution.content),
+            answer=resolution.answer,
             latency_s=time.perf_counter() - started,
             call_id=call_id,
         )
@@ -165,12 +165,6 @@ def _refusal(
         latency_s=time.perf_counter() - started,
         call_id=call_id,
     )
-
-
-def _listed(content: object) -> tuple[JsonObject, ...]:
-    """The tool entries of a search or describe answer."""
-    tools = content.get("tools") if isinstance(content, dict) else None
-    return tuple(entry for entry in tools if isinstance(entry, dict)) if isinstance(tools, list) else ()
 
 
 def _log(outcome: ToolOutcome) -> None:

@@ -54,9 +54,10 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from .._errors import CatalogError, StoreError
 from .._scout import ScoutSession, ToolScout
 from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT, Upstream
-from .._types import JsonObject, Transport
+from .._types import Transport
 from .._version import __version__
 from ..disclosure._assembly import Assembly, assemble
+from ..dispatch import BridgeRead, ServerNotReady
 from ..dispatch._call import ToolCall
 from ..dispatch._errors import ToolError
 from ..observe import ActivityLog, Metrics
@@ -307,12 +308,9 @@ class Gateway:
             await self.reaper.finished(caller.session_id, caller.lifetime, discovered=False)
             raise _store_down(exc) from None
         await self.reaper.finished(caller.session_id, caller.lifetime, discovered=bool(outcome.revealed))
-        if (
-            params.name == self.scout.settings.bridge_names.search
-            and isinstance(outcome.content, dict)
-            and outcome.error is None
-        ):
-            outcome = dataclasses.replace(outcome, content=self._with_servers_not_ready(outcome.content, caller))
+        if params.name == self.scout.settings.bridge_names.search and outcome.answer is not None:
+            answer = self._with_servers_not_ready(outcome.answer, caller)
+            outcome = dataclasses.replace(outcome, answer=answer, content=answer.to_json())
         if outcome.revealed and self.scout.settings.style == "reveal":
             if caller.legacy:
                 await ctx.session.send_notification(ToolListChangedNotification(), related_request_id=ctx.request_id)
@@ -326,7 +324,7 @@ class Gateway:
         self.changes.publish(session_id)
         await self._legacy.notify(session_id)
 
-    def _with_servers_not_ready(self, content: JsonObject, caller: Caller) -> JsonObject:
+    def _with_servers_not_ready(self, answer: BridgeRead, caller: Caller) -> BridgeRead:
         """A search answer that names the caller's upstreams whose tools are missing from it, if any.
 
         Those are the upstreams not connected with no tools known: still starting, or failed (with
@@ -337,13 +335,15 @@ class Gateway:
             visible = visible_servers(self.pool, caller.scope, None)
             statuses = [status for status in statuses if status.name in visible]
         if not statuses:
-            return content
-        pending: list[JsonObject] = []
-        for status in statuses:
-            entry: JsonObject = {"server": status.name, "state": status.state}
-            if status.error and status.state != "starting":
-                entry["error"] = status.error
-            pending.append(entry)
+            return answer
+        pending = tuple(
+            ServerNotReady(
+                server=status.name,
+                state=status.state,
+                error=status.error if status.error and status.state != "starting" else None,
+            )
+            for status in statuses
+        )
         starting = any(status.state == "starting" for status in statuses)
         failed = any(status.state != "starting" for status in statuses)
         note = " ".join(
@@ -351,7 +351,7 @@ class Gateway:
             for text, applies in ((Upstream.STILL_STARTING, starting), (Upstream.FAILED_TO_START, failed))
             if applies
         )
-        return {**content, "servers_not_ready": pending, "servers_note": note}
+        return dataclasses.replace(answer, servers_not_ready=pending, servers_note=note)
 
     async def _listen(
         self, ctx: ServerRequestContext[Any, Any], params: SubscriptionsListenRequestParams

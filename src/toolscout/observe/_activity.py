@@ -27,6 +27,7 @@ from typing import Literal, TypeAlias
 
 from .._clipping import clip
 from .._settings import BridgeNames
+from ..dispatch import SearchAnswer
 from ..dispatch._call import ToolOutcome
 from ..offload._tools import OFFLOAD_NAMES
 
@@ -264,13 +265,12 @@ def activity_event(
     content = outcome.content
     requested = outcome.requested
     kind = _kind(outcome, bridge)
-    hits: tuple[str, ...] = ()
+    answer = outcome.answer if kind in ("search", "describe") else None
+    hits = () if answer is None else tuple(clip(name, _NAME_CHARS) for name in answer.names[:MAX_EVENT_NAMES])
     query = None
-    if kind == "search" and isinstance(content, Mapping):
-        query = clip(str(content.get("query", outcome.arguments.get("query", ""))), MAX_EVENT_TEXT)
-        hits = _names(content.get("tools"))
-    elif kind == "describe" and isinstance(content, Mapping):
-        hits = _names(content.get("tools"))
+    if kind == "search":
+        asked = answer.query if isinstance(answer, SearchAnswer) else outcome.arguments.get("query", "")
+        query = clip(str(asked), MAX_EVENT_TEXT)
     text = outcome.to_text()
     tool = clip(outcome.name or requested, _NAME_CHARS)
     return ActivityEvent(
@@ -310,13 +310,6 @@ def _kind(outcome: ToolOutcome, bridge: BridgeNames) -> ActivityKind:
     if outcome.error is not None and outcome.error.code in _REFUSALS:
         return "refusal"
     return "call"
-
-
-def _names(tools: object) -> tuple[str, ...]:
-    if not isinstance(tools, list):
-        return ()
-    named = (tool for tool in tools[:MAX_EVENT_NAMES] if isinstance(tool, Mapping) and "name" in tool)
-    return tuple(clip(str(tool["name"]), _NAME_CHARS) for tool in named)
 
 
 def _clipped_values(arguments: Mapping[str, object]) -> dict[str, object]:

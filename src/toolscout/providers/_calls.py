@@ -7,13 +7,14 @@ arguments, and mapped forward again in the answers of ``tool_search`` / ``tool_d
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeAlias, TypeVar
 
 from .._scout import ScoutSession
-from .._types import JsonObject
 from ..dispatch._call import ToolOutcome
+from ._json import text_of
 from ._names import NameMap
 from ._surface import Provider, ProviderStyle, Surface
 
@@ -24,6 +25,7 @@ __all__ = [
     "Rendering",
     "dispatch_call",
     "found_tools",
+    "parsed_call",
     "presented",
     "result_text",
 ]
@@ -82,6 +84,20 @@ class ProviderCall:
     """OpenAI Responses: the namespace the function was called in."""
 
 
+def parsed_call(
+    name: object, arguments: object, call_id: object, names: NameMap, *, namespace: object = None
+) -> ProviderCall:
+    """A function call as a response carries it, its name mapped back to toolscout's (non-strings read as none)."""
+    written = text_of(name) or ""
+    return ProviderCall(
+        name=names.to_tool(written),
+        provider_name=written,
+        arguments=arguments,
+        call_id=text_of(call_id),
+        namespace=text_of(namespace),
+    )
+
+
 async def dispatch_call(session: ScoutSession, call: ProviderCall, names: NameMap) -> ToolOutcome:
     """Run one parsed call through `session.dispatch` (never raises for bad model input)."""
     if call.kind == "search":
@@ -94,12 +110,14 @@ async def dispatch_call(session: ScoutSession, call: ProviderCall, names: NameMa
 
 def presented(outcome: ToolOutcome, names: NameMap) -> object:
     """The outcome's content with tool names as the provider knows them."""
-    content = outcome.content
-    if not names.renamed or (
-        outcome.error is None and outcome.name not in (names.bridge.search, names.bridge.describe)
-    ):
-        return content
-    return _rename(content, names)
+    if not names.renamed:
+        return outcome.content
+    if outcome.answer is not None:
+        return outcome.answer.renamed(names.to_provider).to_json()
+    if outcome.error is not None and outcome.error.candidates:  # content is the error's JSON
+        candidates = tuple(names.to_provider(name) for name in outcome.error.candidates)
+        return dataclasses.replace(outcome.error, candidates=candidates).to_json()
+    return outcome.content
 
 
 def result_text(outcome: ToolOutcome, names: NameMap) -> str:
@@ -110,34 +128,9 @@ def result_text(outcome: ToolOutcome, names: NameMap) -> str:
 
 def found_tools(outcome: ToolOutcome, names: NameMap) -> tuple[str, ...]:
     """The tool names a successful search (``names.bridge.search``) answer lists, best first."""
-    content = outcome.content
-    if outcome.error is not None or outcome.name != names.bridge.search or not isinstance(content, dict):
+    if outcome.answer is None or outcome.name != names.bridge.search:
         return ()
-    tools = content.get("tools")
-    if not isinstance(tools, list):
-        return ()
-    return tuple(entry["name"] for entry in tools if isinstance(entry, dict) and isinstance(entry.get("name"), str))
-
-
-def _rename(content: object, names: NameMap) -> object:
-    if not isinstance(content, dict):
-        return content
-    out: JsonObject = dict(content)
-    tools = out.get("tools")
-    if isinstance(tools, list):
-        out["tools"] = [
-            {**entry, "name": names.to_provider(entry["name"])}
-            if isinstance(entry, dict) and isinstance(entry.get("name"), str)
-            else entry
-            for entry in tools
-        ]
-    for key in ("already_listed", "candidates"):
-        value = out.get(key)
-        if isinstance(value, list):
-            out[key] = [names.to_provider(item) if isinstance(item, str) else item for item in value]
-    if isinstance(out.get("error"), dict):
-        out["error"] = _rename(out["error"], names)
-    return out
+    return outcome.answer.names
 
 
 def _unmap_arguments(tool: str, arguments: object, names: NameMap) -> object:

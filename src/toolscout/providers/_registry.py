@@ -81,14 +81,18 @@ class ProviderAdapter(Protocol):
         ...
 
 
+def _no_native(model: str) -> bool:
+    return False
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Adapter:
-    """A `ProviderAdapter` assembled from a provider module's functions."""
+    """A `ProviderAdapter` assembled from a provider module's functions (by default an API without native search)."""
 
     name: str
     names: NameRules
-    native_search: tuple[NativeSearch, ...]
-    supports_native: Callable[[str], bool]
+    native_search: tuple[NativeSearch, ...] = ()
+    supports_native: Callable[[str], bool] = _no_native
     renderer: Callable[..., Rendering[Any]]
     """``renderer(session, style=..., [search=...])``; `search` is passed only to APIs with native search."""
     parse_calls: Callable[[object, NameMap], list[ProviderCall]]

@@ -18,16 +18,16 @@ import re
 from collections.abc import Iterable
 from typing import Literal, Required, TypeAlias, TypedDict
 
-from .._errors import ConfigError
 from .._scout import ScoutSession
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..dispatch._call import ToolOutcome
-from ._calls import ProviderCall, Rendering, found_tools, result_text
+from ._calls import ProviderCall, Rendering, found_tools, parsed_call, result_text
+from ._frame import native_frame
 from ._json import as_json, dicts, text_of
 from ._names import ANTHROPIC_NAMES, NameMap
 from ._registry import Adapter
-from ._surface import ProviderStyle, build_surface, name_map, native_search_tool, surface_guidance
+from ._surface import ProviderStyle, native_search_tool, surface_guidance
 
 __all__ = [
     "AnthropicFields",
@@ -48,6 +48,7 @@ __all__ = [
 ]
 
 AnthropicSearch: TypeAlias = Literal["hybrid", "bm25", "regex"]
+_VARIANTS: tuple[AnthropicSearch, ...] = ("hybrid", "bm25", "regex")
 _SERVER_TOOLS: dict[str, tuple[Literal["tool_search_tool_bm25", "tool_search_tool_regex"], str]] = {
     "bm25": ("tool_search_tool_bm25", "tool_search_tool_bm25_20251119"),
     "regex": ("tool_search_tool_regex", "tool_search_tool_regex_20251119"),
@@ -132,16 +133,13 @@ def render(
     Raises:
         ConfigError: An unknown `search`, or a client-side style other than the ToolScout's.
     """
-    if search not in ("hybrid", "bm25", "regex"):
-        raise ConfigError(f"must be 'hybrid', 'bm25' or 'regex', got {search!r}", key="search")
-    chosen = style or session.scout.settings.style
-    names = name_map(session, ANTHROPIC_NAMES)
-    loaded = None if history is None else {names.to_tool(name) for name in referenced(history)}
-    surface = build_surface(session, chosen, loaded_elsewhere=loaded)
-    native = chosen == "native" and surface.active
+    frame = native_frame(
+        session, style, ANTHROPIC_NAMES, search=search, variants=_VARIANTS, history=history, referenced=referenced
+    )
+    surface, names = frame.surface, frame.names
     guidance = surface_guidance(surface, session, names, hosted=search != "hybrid")
     tools: list[AnthropicToolParam] = [custom_tool(tool, names) for tool in surface.fixed]
-    if native:
+    if frame.native:
         if search == "hybrid":
             tools.append(custom_tool(native_search_tool(names.bridge), names))
         else:
@@ -156,16 +154,7 @@ def render(
         fields["tools"] = tools
     if guidance:
         fields["system"] = guidance
-    return Rendering(
-        provider="anthropic",
-        style=chosen,
-        search=search if native else None,
-        fields=fields,
-        guidance=guidance,
-        names=names,
-        surface=surface,
-        preloaded=frozenset(loaded or ()),
-    )
+    return frame.rendering("anthropic", fields, guidance, search=search)
 
 
 def custom_tool(tool: ToolSpec, names: NameMap, *, defer: bool = False) -> AnthropicTool:
@@ -186,20 +175,11 @@ def parse_calls(response: object, names: NameMap) -> list[ProviderCall]:
     Server-side search blocks (``server_tool_use``, ``tool_search_tool_result``) are run by the
     API and need no result; read what they loaded with `discoveries`.
     """
-    calls: list[ProviderCall] = []
-    for block in dicts(response, "content"):
-        if block.get("type") != "tool_use":
-            continue
-        name = text_of(block.get("name")) or ""
-        calls.append(
-            ProviderCall(
-                name=names.to_tool(name),
-                provider_name=name,
-                arguments=block.get("input"),
-                call_id=text_of(block.get("id")),
-            )
-        )
-    return calls
+    return [
+        parsed_call(block.get("name"), block.get("input"), block.get("id"), names)
+        for block in dicts(response, "content")
+        if block.get("type") == "tool_use"
+    ]
 
 
 def discoveries(response: object, names: NameMap) -> tuple[str, ...]:
@@ -281,7 +261,7 @@ def supports_native(model: str) -> bool:
 ADAPTER = Adapter(
     name="anthropic",
     names=ANTHROPIC_NAMES,
-    native_search=("hybrid", "bm25", "regex"),
+    native_search=_VARIANTS,
     supports_native=supports_native,
     renderer=render,
     parse_calls=parse_calls,

@@ -15,11 +15,12 @@ from .._scout import ScoutSession
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..dispatch._call import ToolOutcome
-from ._calls import ProviderCall, Rendering, presented
+from ._calls import ProviderCall, Rendering, parsed_call, presented
+from ._frame import client_frame
 from ._json import as_json, dicts, text_of
 from ._names import GEMINI_NAMES, NameMap
 from ._registry import Adapter
-from ._surface import ProviderStyle, build_surface, name_map, surface_guidance
+from ._surface import ProviderStyle, surface_guidance
 
 __all__ = [
     "VERTEX_MAX_DECLARATIONS",
@@ -105,15 +106,14 @@ def render(
         ConfigError: `style` is ``native``, differs from the ToolScout's configured style, or the
             declarations exceed `max_declarations`.
     """
-    chosen = style or session.scout.settings.style
-    if chosen == "native":
-        raise ConfigError(
-            "Gemini generateContent has no native tool search (Tool Retrieval is only in the Interactions API); "
-            "render 'bridge' or 'reveal'",
-            key="style",
-        )
-    surface = build_surface(session, chosen)
-    names = name_map(session, GEMINI_NAMES)
+    frame = client_frame(
+        session,
+        style,
+        GEMINI_NAMES,
+        no_native="Gemini generateContent has no native tool search (Tool Retrieval is only in the Interactions API); "
+        "render 'bridge' or 'reveal'",
+    )
+    surface, names = frame.surface, frame.names
     declarations = [declaration(tool, names) for tool in (*surface.fixed, *surface.loaded)]
     if max_declarations is not None and len(declarations) > max_declarations:
         raise ConfigError(
@@ -129,9 +129,7 @@ def render(
         fields["tools"] = [{"functionDeclarations": declarations}]
     if guidance:
         fields["systemInstruction"] = {"parts": [{"text": guidance}]}
-    return Rendering(
-        provider="gemini", style=chosen, search=None, fields=fields, guidance=guidance, names=names, surface=surface
-    )
+    return frame.rendering("gemini", fields, guidance)
 
 
 def declaration(tool: ToolSpec, names: NameMap) -> FunctionDeclaration:
@@ -148,17 +146,8 @@ def parse_calls(response: object, names: NameMap) -> list[ProviderCall]:
     calls: list[ProviderCall] = []
     for part in _parts(response):
         call = as_json(part.get("functionCall"))
-        if not isinstance(call, dict):
-            continue
-        name = text_of(call.get("name")) or ""
-        calls.append(
-            ProviderCall(
-                name=names.to_tool(name),
-                provider_name=name,
-                arguments=call.get("args"),
-                call_id=text_of(call.get("id")),
-            )
-        )
+        if isinstance(call, dict):
+            calls.append(parsed_call(call.get("name"), call.get("args"), call.get("id"), names))
     return calls
 
 
@@ -187,8 +176,6 @@ def _parts(response: object) -> list[JsonObject]:
 ADAPTER = Adapter(
     name="gemini",
     names=GEMINI_NAMES,
-    native_search=(),
-    supports_native=lambda model: False,
     renderer=render,
     parse_calls=parse_calls,
     format_result=format_result,

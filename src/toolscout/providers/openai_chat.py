@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from typing import Literal, Required, TypedDict
 
-from .._errors import ConfigError
 from .._scout import ScoutSession
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..dispatch._call import ToolOutcome
-from ._calls import ProviderCall, Rendering, result_text
-from ._json import as_json, dicts, text_of
+from ._calls import ProviderCall, Rendering, parsed_call, result_text
+from ._frame import client_frame
+from ._json import as_json, dicts
 from ._names import OPENAI_NAMES, NameMap
 from ._registry import Adapter
-from ._surface import ProviderStyle, build_surface, name_map, surface_guidance
+from ._surface import ProviderStyle, surface_guidance
 
 __all__ = [
     "ChatFields",
@@ -80,15 +80,14 @@ def render(session: ScoutSession, *, style: ProviderStyle | None = None) -> Rend
         ConfigError: `style` is ``native`` (Chat Completions has no tool search) or differs from
             the ToolScout's configured style.
     """
-    chosen = style or session.scout.settings.style
-    if chosen == "native":
-        raise ConfigError(
-            "OpenAI Chat Completions has no native tool search; render 'bridge' or 'reveal', "
-            "or use the Responses API (openai-responses) for native tool search",
-            key="style",
-        )
-    surface = build_surface(session, chosen)
-    names = name_map(session, OPENAI_NAMES)
+    frame = client_frame(
+        session,
+        style,
+        OPENAI_NAMES,
+        no_native="OpenAI Chat Completions has no native tool search; render 'bridge' or 'reveal', "
+        "or use the Responses API (openai-responses) for native tool search",
+    )
+    surface, names = frame.surface, frame.names
     guidance = surface_guidance(surface, session, names, hosted=False)
     fields: ChatFields = {}
     tools = [function_tool(tool, names) for tool in (*surface.fixed, *surface.loaded)]
@@ -96,15 +95,7 @@ def render(session: ScoutSession, *, style: ProviderStyle | None = None) -> Rend
         fields["tools"] = tools
     if guidance:
         fields["messages"] = [{"role": "system", "content": guidance}]
-    return Rendering(
-        provider="openai-chat",
-        style=chosen,
-        search=None,
-        fields=fields,
-        guidance=guidance,
-        names=names,
-        surface=surface,
-    )
+    return frame.rendering("openai-chat", fields, guidance)
 
 
 def function_tool(tool: ToolSpec, names: NameMap) -> ChatTool:
@@ -123,17 +114,8 @@ def parse_calls(response: object, names: NameMap) -> list[ProviderCall]:
     calls: list[ProviderCall] = []
     for item in dicts(message, "tool_calls"):
         function = as_json(item.get("function"))
-        if item.get("type", "function") != "function" or not isinstance(function, dict):
-            continue
-        name = text_of(function.get("name")) or ""
-        calls.append(
-            ProviderCall(
-                name=names.to_tool(name),
-                provider_name=name,
-                arguments=function.get("arguments"),
-                call_id=text_of(item.get("id")),
-            )
-        )
+        if item.get("type", "function") == "function" and isinstance(function, dict):
+            calls.append(parsed_call(function.get("name"), function.get("arguments"), item.get("id"), names))
     return calls
 
 
@@ -153,8 +135,6 @@ def answer_text(response: object) -> str:
 ADAPTER = Adapter(
     name="openai-chat",
     names=OPENAI_NAMES,
-    native_search=(),
-    supports_native=lambda model: False,
     renderer=render,
     parse_calls=parse_calls,
     format_result=format_result,

