@@ -143,6 +143,10 @@ class ScoutSettings(BaseSettings):
     reveal_stubs: Annotated[StrictBool, Switch] = False
     """Reveal style: send not-yet-revealed tools as name + description stubs; tool_search loads a stub's full
     schema, which it carries from the next turn on. A stub called before that is checked against its real schema."""
+    reveal_call_tool: Annotated[StrictBool, Switch] = False
+    """Reveal style: also list the call tool (``bridge_names.call``), so a client that keeps its first tool list
+    (or whose requests carry no session) can still run a tool the search found. Off in the library, whose host
+    re-reads the tools before every request; on in the gateway."""
     threshold_pct: Annotated[float, Finite, Field(ge=0, le=100)] | None = 10.0
     """``auto``: defer once the deferrable schemas reach this share (percent) of the model's context window
     (null: their size never decides)."""

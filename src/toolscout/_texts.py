@@ -105,6 +105,14 @@ class Bridge:
         return f"Run a tool found by {names.search} with arguments matching its schema (not tools already listed)."
 
     @staticmethod
+    def call_unlisted(names: BridgeNames) -> str:
+        """Reveal style: the call tool's description, for clients whose tool list does not show a reveal."""
+        return (
+            f"Run a tool found by {names.search} that your tool list does not show, with arguments matching "
+            "the parameters the search returned."
+        )
+
+    @staticmethod
     def stub_note(names: BridgeNames) -> str:
         """Appended to a schema stub's description (reveal style with stubs)."""
         return f" (Parameters not loaded: call {names.search} with this exact name first.)"
@@ -141,6 +149,28 @@ class Search:
         return (
             f"Fix the pattern: Python regex syntax without backreferences or look-around, at most {limit} "
             "characters, e.g. 'get_.*weather'."
+        )
+
+    @staticmethod
+    def revealed_or_call(names: BridgeNames) -> str:
+        """Reveal style with the call tool listed: what to do with revealed tools."""
+        return (
+            f"{Search.REVEALED} If your tool list does not show one of them, run it with {names.call}(name, arguments)."
+        )
+
+    @staticmethod
+    def loaded_or_call(names: BridgeNames) -> str:
+        """Reveal style with the call tool listed: what to do with tools loaded by name."""
+        return (
+            f"{Search.LOADED} If your tool list does not show one of them, run it with {names.call}(name, arguments)."
+        )
+
+    @staticmethod
+    def reveal_unseen(names: BridgeNames) -> str:
+        """Reveal style, for a client known not to see reveals (it keeps its first tool list, or has no session)."""
+        return (
+            f"Your tool list does not change during this conversation: run these tools with "
+            f"{names.call}(name, arguments), with arguments matching the parameters given here."
         )
 
     @staticmethod
@@ -229,6 +259,19 @@ class Dispatch:
     def already_listed(name: str, names: BridgeNames) -> str:
         """The call tool was asked to run a tool the model can call directly."""
         return f"{name} is already in your tool list and cannot be run through {names.call}."
+
+    REBUILD_AGENT_HINT = (
+        "Do not search again: tell the user that this agent cannot load tools on demand as it is built."
+    )
+
+    @staticmethod
+    def reveal_unreachable(names: BridgeNames) -> str:
+        """Reveal style in a LangGraph agent whose model was bound to its tools once."""
+        return (
+            f"This agent's model was bound to its tools once, so a tool found by {names.search} is never offered "
+            "to it. Build the agent with create_react_agent(tools.model(chat_model), tools.all()), "
+            "or use the bridge style (style: bridge)."
+        )
 
     @staticmethod
     def call_directly(name: str) -> str:

@@ -111,9 +111,9 @@ async def test_a_raw_mcp_client_lists_once_right_after_start_and_finds_and_calls
     assert not called.is_error and "UTC" in text(called)
 
 
-@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize(("transport", "style"), [("stdio", "bridge"), ("http", "bridge"), ("stdio", "reveal")])
 async def test_the_openai_agents_sdk_lists_once_and_its_agent_finds_and_calls_a_tool(
-    tmp_path: Path, transport: str
+    tmp_path: Path, transport: str, style: str
 ) -> None:
     pytest.importorskip("agents", reason="the openai-agents extra is not installed")
     from agents import Agent, RunConfig, Runner
@@ -121,8 +121,9 @@ async def test_the_openai_agents_sdk_lists_once_and_its_agent_finds_and_calls_a_
 
     from tests.integrations.test_openai_agents import ScriptedModel, outputs
 
-    config = gateway_config(tmp_path, {}, mode="on")
-    model = ScriptedModel([FIND, CALL, None])
+    config = gateway_config(tmp_path, {}, mode="on", style=style)
+    direct = ("time__get_current_time", {"timezone": "UTC"})  # the Agents SDK lists the tools again every turn
+    model = ScriptedModel([FIND, CALL if style == "bridge" else direct, None])
     with anyio.fail_after(LIMIT_S):
         async with http_url(config) if transport == "http" else _nothing() as url:
             server: MCPServer
@@ -134,7 +135,9 @@ async def test_the_openai_agents_sdk_lists_once_and_its_agent_finds_and_calls_a_
             async with server:
                 agent = Agent(name="assistant", mcp_servers=[server], model=model)
                 await Runner.run(agent, "what time is it in UTC?", run_config=RunConfig(tracing_disabled=True))
-    assert model.offered[0][:3] == ["tool_search", "tool_describe", "tool_call"]
+    first = ["tool_search", "tool_describe", "tool_call"] if style == "bridge" else ["tool_search", "tool_call"]
+    assert model.offered[0][: len(first)] == first
+    assert style == "bridge" or "time__get_current_time" in model.offered[1]
     found, result = (json.dumps(output) for output in outputs(model))
     assert "time__get_current_time" in found
     assert "UTC" in result and "tool_not_run" not in result
@@ -192,6 +195,28 @@ async def test_everruns_stubs_carry_the_full_schema_in_the_list_right_after_a_se
     assert [tool["name"] for tool in found["tools"]] == ["time__get_current_time"]
     full = next(tool for tool in following.tools if tool.name == "time__get_current_time")
     assert "timezone" in full.input_schema["properties"]
+    assert not called.is_error and "UTC" in text(called)
+
+
+@pytest.mark.parametrize("stubs", [True, False], ids=["everruns-stubs", "reveal"])
+async def test_a_2026_http_client_without_a_session_runs_a_found_tool_as_the_search_answer_says(
+    tmp_path: Path, stubs: bool
+) -> None:
+    """Each request of a 2026-07-28 client that names no session stands alone, so its tool list never shows a
+    reveal: the search answer says so and gives the parameters, and the call tool in its first list runs the tool."""
+    document: dict[str, Any] = {"capabilities": {"tool_search": {"threshold": 15}}} if stubs else {}
+    config = gateway_config(tmp_path, document, **({} if stubs else {"mode": "on", "style": "reveal"}))
+    with anyio.fail_after(LIMIT_S):
+        async with raw_client(config, "http", mode="auto") as client:
+            first = await client.list_tools()
+            found = payload(await client.call_tool("tool_search", {"query": "current time in a timezone"}))
+            following = await client.list_tools()
+            hit = next(tool for tool in found["tools"] if tool["name"] == "time__get_current_time")
+            timezone = "UTC" if "timezone" in hit["parameters"]["properties"] else None
+            bridged = {"name": hit["name"], "arguments": {"timezone": timezone}}
+            called = await client.call_tool("tool_call", bridged)
+    assert "tool_call" in names(first) and names(following) == names(first)
+    assert "tool_call(name, arguments)" in found["hint"] and "does not change" in found["hint"]
     assert not called.is_error and "UTC" in text(called)
 
 

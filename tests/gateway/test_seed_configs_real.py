@@ -101,10 +101,10 @@ async def test_an_astrbot_config_in_auto_mode_sends_always_loaded_tools_and_tool
             first = await client.list_tools()
             found = payload(await client.call_tool("tool_search", {"query": "read a file", "limit": 10}))
             following = await client.list_tools()
-    assert names(first) == ["time__get_current_time", "tool_search"]
+    assert names(first) == ["time__get_current_time", "tool_search", "tool_call"]  # tool_call: the gateway's own
     revealed = [tool["name"] for tool in found["tools"]]
     assert 1 <= len(revealed) <= 3
-    assert names(following) == ["time__get_current_time", "tool_search", *revealed]
+    assert names(following) == [*names(first), *revealed]
 
 
 async def test_an_astrbot_config_in_auto_mode_sends_a_small_catalog_in_full(tmp_path: Path) -> None:
@@ -137,7 +137,7 @@ async def test_an_mcpagent_config_sends_search_and_pre_discovered_tools_within_t
             following = await client.list_tools()
             called = await client.call_tool("memory__read_graph", {})
             refused = await client.call_tool("fetch__fetch", {"url": "http://127.0.0.1:9/"})
-    assert names(first) == ["search_tools", "time__get_current_time"]
+    assert names(first) == ["search_tools", "tool_call", "time__get_current_time"]  # tool_call: the gateway's own
     assert "call search_tools with a few keywords" in guidance and "tool_search" not in guidance
     assert all(not tool["name"].startswith("fetch__") for tool in web["tools"])
     assert "memory__read_graph" in [tool["name"] for tool in graph["tools"]]

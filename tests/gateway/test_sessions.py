@@ -32,6 +32,8 @@ from toolscout.gateway._sessions import Identities
 pytestmark = pytest.mark.anyio
 
 TIME_TOOLS = ["time__get_current_time", "time__convert_time"]
+BRIDGE = ["tool_search", "tool_call"]
+"""The gateway's reveal-style list before any reveal (``reveal_call_tool`` is on by default)."""
 TOKEN_A = "token-a-6b0e3d9f12ac47e8"
 TOKEN_B = "token-b-d41f8a2c7e5b9063"
 TOKENS: dict[str, dict[str, Any]] = {"alpha": {"token": TOKEN_A}, "beta": {"token": TOKEN_B, "servers": ["time"]}}
@@ -53,11 +55,36 @@ async def test_reveal_over_stdio_grows_the_list_and_announces_it_on_the_listen_s
                 event = await subscription.__anext__()
             after = names(await client.list_tools())
             now = await client.call_tool("time__get_current_time", {"timezone": "Asia/Tokyo"})
-    assert before == ["tool_search"]
+    assert before == BRIDGE
     assert type(event).__name__ == "ToolsListChanged"
     assert found["tools"][0]["name"] == "time__get_current_time"
-    assert after[0] == "tool_search" and sorted(after[1:]) == sorted(TIME_TOOLS)
+    assert after[:2] == before and sorted(after[2:]) == sorted(TIME_TOOLS)
     assert payload(now)["timezone"] == "Asia/Tokyo"
+
+
+async def test_a_client_that_calls_without_listing_after_a_reveal_is_told_to_run_found_tools_with_tool_call(
+    tmp_path: Path,
+) -> None:
+    """A client that keeps its first list after a list change (as one that lists once does) is answered in
+    bridge form until it lists again; the call tool in its first list runs what it finds."""
+    config = reveal_config(tmp_path)
+    with anyio.fail_after(LIMIT_S):
+        async with stdio_gateway(config) as client:
+            first = names(await client.list_tools())
+            seen = payload(await client.call_tool("tool_search", {"query": "time__get_current_time"}))
+            bridged = {"name": "time__get_current_time", "arguments": {"timezone": "Asia/Tokyo"}}
+            now = await client.call_tool("tool_call", bridged)
+            unseen = payload(await client.call_tool("tool_search", {"query": "memory__read_graph"}))
+            relisted = names(await client.list_tools())
+            seen_again = payload(await client.call_tool("tool_search", {"query": "memory__open_nodes"}))
+    assert first == BRIDGE
+    assert payload(now)["timezone"] == "Asia/Tokyo"
+    for answer, name in ((seen, "time__get_current_time"), (unseen, "memory__read_graph")):
+        assert [tool["name"] for tool in answer["tools"]] == [name]
+    assert seen["hint"].startswith("These tools are now in your tool list") and "tool_call" in seen["hint"]
+    assert unseen["hint"].startswith("Your tool list does not change")
+    assert "tool_call(name, arguments)" in unseen["hint"]
+    assert "memory__read_graph" in relisted and seen_again["hint"] == seen["hint"]
 
 
 async def test_reveal_over_http_sends_list_changed_to_a_2025_client(tmp_path: Path) -> None:
@@ -73,13 +100,14 @@ async def test_reveal_over_http_sends_list_changed_to_a_2025_client(tmp_path: Pa
             http_gateway(config) as url,
             http_client(url, mode="legacy", message_handler=on_message) as client,
         ):
-            assert names(await client.list_tools()) == ["tool_search"]
+            assert names(await client.list_tools()) == BRIDGE
             found = payload(await client.call_tool("tool_search", {"query": "convert time between zones"}))
             await changed.wait()
             after = names(await client.list_tools())
     revealed = [tool["name"] for tool in found["tools"]]
     assert revealed[0] == "time__convert_time"
-    assert after[0] == "tool_search" and sorted(after[1:]) == sorted(revealed)  # the list carries what was revealed
+    assert after[:2] == BRIDGE
+    assert sorted(after[2:]) == sorted(revealed)  # the list carries what was revealed
 
 
 async def test_discoveries_survive_a_stdio_gateway_restart(tmp_path: Path) -> None:
@@ -89,7 +117,7 @@ async def test_discoveries_survive_a_stdio_gateway_restart(tmp_path: Path) -> No
             await client.call_tool("tool_search", {"query": "current time"})
         async with stdio_gateway(config) as client:
             again = names(await client.list_tools())
-    assert sorted(again[1:]) == sorted(TIME_TOOLS)
+    assert sorted(again[len(BRIDGE) :]) == sorted(TIME_TOOLS)
 
 
 async def test_discoveries_survive_an_http_gateway_restart_for_the_same_session_header(tmp_path: Path) -> None:
@@ -102,8 +130,8 @@ async def test_discoveries_survive_an_http_gateway_restart_for_the_same_session_
                 same = names(await client.list_tools())
             async with http_client(url, session="conversation-2") as client:
                 other = names(await client.list_tools())
-    assert sorted(same[1:]) == sorted(TIME_TOOLS)
-    assert other == ["tool_search"]
+    assert sorted(same[len(BRIDGE) :]) == sorted(TIME_TOOLS)
+    assert other == BRIDGE
 
 
 async def test_two_gateways_sharing_redis_serve_one_session_and_tokens_stay_apart(
@@ -120,9 +148,9 @@ async def test_two_gateways_sharing_redis_serve_one_session_and_tokens_stay_apar
                 now = await client.call_tool("time__get_current_time", {"timezone": "UTC"})
             async with http_client(second, token=TOKEN_B, session="shared") as client:
                 other_token = names(await client.list_tools())
-    assert sorted(on_second[1:]) == sorted(TIME_TOOLS)
+    assert sorted(on_second[len(BRIDGE) :]) == sorted(TIME_TOOLS)
     assert not now.is_error
-    assert other_token == ["tool_search"]
+    assert other_token == BRIDGE
 
 
 def context(

@@ -25,6 +25,7 @@ def get_weather(city: str) -> str:
     return f"{city}: 21°C, clear"
 
 
-def weather_scout(*, style: Literal["bridge", "reveal"]) -> ToolScout:
+def weather_scout(*, style: Literal["bridge", "reveal"], reveal_call_tool: bool = False) -> ToolScout:
     """A scout over `get_weather` and the CRM tools, deferral on, in `style`."""
-    return ToolScout([get_weather, *CRM_TOOLS], settings=ScoutSettings(mode="on", style=style))
+    settings = ScoutSettings(mode="on", style=style, reveal_call_tool=reveal_call_tool)
+    return ToolScout([get_weather, *CRM_TOOLS], settings=settings)

@@ -100,10 +100,11 @@ async def test_bad_arguments_come_back_as_a_structured_error_and_the_tool_does_n
 
 
 async def prebuilt(
-    style: str, script: list[AIMessage], *, dynamic: bool
+    style: str, script: list[AIMessage], *, dynamic: bool, reveal_call_tool: bool = False
 ) -> tuple[RecordingFakeModel, list[AnyMessage]]:
     """LangGraph's prebuilt `create_react_agent`, as its users build it."""
-    tools = ScoutTools(weather_scout(style=style).session(f"prebuilt-{style}-{dynamic}"))  # type: ignore[arg-type]
+    scout = weather_scout(style=style, reveal_call_tool=reveal_call_tool)  # type: ignore[arg-type]
+    tools = ScoutTools(scout.session(f"prebuilt-{style}-{dynamic}-{reveal_call_tool}"))
     model = RecordingFakeModel(messages=iter(script), bound=[])
     if dynamic:
         agent = create_react_agent(tools.model(model), tools.all(), prompt=tools.guidance())
@@ -131,3 +132,32 @@ async def test_the_prebuilt_react_agent_bound_once_works_in_bridge_style() -> No
     model, messages = await prebuilt("bridge", [*script, AIMessage("ok")], dynamic=False)
     assert model.bound == [["tool_search", "tool_describe", "tool_call"]]
     assert tool_outputs(messages)[1] == "Oslo: 21°C, clear"
+
+
+@pytest.mark.filterwarnings("ignore:create_react_agent has been moved")
+async def test_the_prebuilt_react_agent_bound_once_refuses_reveal_naming_the_forms_that_work(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A model bound once never sees a revealed tool: the search says so, to the model and in the log."""
+    script = [call("tool_search", {"query": "weather in a city"}, 1), AIMessage("I cannot load tools here")]
+    model, messages = await prebuilt("reveal", script, dynamic=False)
+    assert model.bound == [["tool_search"]]
+    refusal = json.loads(tool_outputs(messages)[0])
+    assert refusal["error"]["code"] == "reveal_unreachable" and refusal["tool_not_run"] is True
+    assert "tools.model(chat_model)" in refusal["error"]["message"] and "style: bridge" in refusal["error"]["message"]
+    assert "get_weather" not in tool_outputs(messages)[0]
+    assert any("create_react_agent(tools.model(chat_model)" in record.getMessage() for record in caplog.records)
+
+
+@pytest.mark.filterwarnings("ignore:create_react_agent has been moved")
+async def test_the_prebuilt_react_agent_bound_once_runs_a_found_tool_through_tool_call_when_reveal_lists_it() -> None:
+    script = [
+        call("tool_search", {"query": "weather in a city"}, 1),
+        call("tool_call", {"name": "get_weather", "arguments": {"city": "Lima"}}, 2),
+        AIMessage("ok"),
+    ]
+    model, messages = await prebuilt("reveal", script, dynamic=False, reveal_call_tool=True)
+    assert model.bound == [["tool_search", "tool_call"]]
+    found, result = tool_outputs(messages)
+    assert "tool_call(name, arguments)" in json.loads(found)["hint"]
+    assert result == "Lima: 21°C, clear"

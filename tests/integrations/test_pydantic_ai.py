@@ -190,3 +190,40 @@ def test_mcp_toolset_over_the_gateway_finds_and_runs_a_real_tool(tmp_path: Path,
 
     assert "time__get_current_time" not in seen[0]
     assert "Asia/Tokyo" in str(returns(result.all_messages())[1].content)
+
+
+def guided(query: str, target: str, arguments: dict[str, Any], seen: list[list[str]]) -> FunctionModel:
+    """A model that searches, then runs `target` as the tools it was offered and the answers allow:
+    directly when `target` is offered, else through the bridge's call tool when that is offered."""
+
+    def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        offered = [tool.name for tool in info.function_tools]
+        seen.append(offered)
+        if len(seen) == 1:
+            return ModelResponse(parts=[ToolCallPart("tool_search", json.dumps({"query": query}), tool_call_id="s")])
+        if len(seen) > 3:
+            return ModelResponse(parts=[TextPart("done")])
+        if target in offered:
+            return ModelResponse(parts=[ToolCallPart(target, json.dumps(arguments), tool_call_id=f"c{len(seen)}")])
+        if "tool_call" in offered:
+            bridged = {"name": target, "arguments": arguments}
+            return ModelResponse(parts=[ToolCallPart("tool_call", json.dumps(bridged), tool_call_id=f"c{len(seen)}")])
+        return ModelResponse(parts=[TextPart(f"{target} is not among my tools")])
+
+    return FunctionModel(respond)
+
+
+@pytest.mark.slow
+def test_mcp_toolset_with_its_default_tool_cache_runs_a_revealed_tool_over_the_gateway(tmp_path: Path) -> None:
+    """pydantic-ai's `MCPToolset` as built by default (`cache_tools=True`) over the gateway in reveal style:
+    the search's answer and the first tool list together give the model a way to run the found tool."""
+    seen: list[list[str]] = []
+    model = guided("current time in a timezone", "time__get_current_time", {"timezone": "Asia/Tokyo"}, seen)
+    toolset = gateway_toolset(tmp_path, "reveal", cache_tools=True)
+    result = Agent(model, toolsets=[toolset]).run_sync("What time is it in Tokyo?")
+
+    assert "time__get_current_time" not in seen[0]
+    found, answer = returns(result.all_messages())[:2]
+    assert "time__get_current_time" in json.dumps(found.content)
+    assert "tool_call(name, arguments)" in json.dumps(found.content)  # what to do if the list does not show it
+    assert "Asia/Tokyo" in str(answer.content) and "tool_not_run" not in str(answer.content)

@@ -178,7 +178,7 @@ def assemble(
         if tool is not None and name in deferred and name not in shown:
             shown[name] = tool
     names = settings.bridge_names
-    bridge = bridge_tools(settings.style, names)
+    bridge = bridge_tools(settings.style, names, reveal_call=settings.reveal_call_tool)
     if plan.search_listing.level != "none":
         described = f"{bridge[0].description}\n\n{Bridge.LISTING_HEADER}\n{plan.search_listing.text}"
         bridge = (dataclasses.replace(bridge[0], description=described), *bridge[1:])

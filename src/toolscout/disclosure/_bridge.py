@@ -54,14 +54,21 @@ _CALL_PARAMETERS: JsonObject = {
 
 
 @functools.lru_cache(maxsize=32)
-def bridge_tools(style: Style, names: BridgeNames) -> tuple[ToolSpec, ...]:
-    """The bridge tools of a disclosure style under `names`, in array order."""
+def bridge_tools(style: Style, names: BridgeNames, *, reveal_call: bool = False) -> tuple[ToolSpec, ...]:
+    """The bridge tools of a disclosure style under `names`, in array order.
+
+    `reveal_call` (reveal style): the call tool follows the search tool, for clients that never see a reveal.
+    """
     if style == "reveal":
-        return (
-            ToolSpec(
-                name=names.search, description=Bridge.SEARCH_REVEAL, parameters=_SEARCH_REVEAL_PARAMETERS, defer="never"
-            ),
+        search = ToolSpec(
+            name=names.search, description=Bridge.SEARCH_REVEAL, parameters=_SEARCH_REVEAL_PARAMETERS, defer="never"
         )
+        if not reveal_call:
+            return (search,)
+        call = ToolSpec(
+            name=names.call, description=Bridge.call_unlisted(names), parameters=_CALL_PARAMETERS, defer="never"
+        )
+        return (search, call)
     return (
         ToolSpec(name=names.search, description=Bridge.SEARCH, parameters=_SEARCH_PARAMETERS, defer="never"),
         ToolSpec(

@@ -35,7 +35,12 @@ def deconflict(catalog: Catalog, names: BridgeNames) -> Deconflicted:
     reserved = frozenset(names.all)
     if not any(tool.name in reserved for tool in catalog):
         return Deconflicted(catalog)
-    own = frozenset(_content(tool) for style in ("bridge", "reveal") for tool in bridge_tools(style, names))
+    own = frozenset(
+        _content(tool)
+        for style in ("bridge", "reveal")
+        for reveal_call in (False, True)
+        for tool in bridge_tools(style, names, reveal_call=reveal_call)
+    )
     taken = {tool.name for tool in catalog} | reserved
     kept: list[ToolSpec] = []
     renamed: dict[str, str] = {}

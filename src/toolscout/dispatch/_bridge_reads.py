@@ -101,7 +101,7 @@ def answer_search(
         hint = Search.revealed_first(settings.search_max_reveal, settings.bridge_names)
     elif found:
         hint = (
-            Search.REVEALED
+            (Search.revealed_or_call(settings.bridge_names) if settings.reveal_call_tool else Search.REVEALED)
             if reveal and discovered
             else Search.describe_then_call(settings.bridge_names)
             if not reveal

@@ -30,6 +30,7 @@ ErrorCode: TypeAlias = Literal[
     "output_expired",
     "query_failed",
     "busy",
+    "reveal_unreachable",
 ]
 """Stable error codes. The model and host code can branch on them; messages may change.
 The ``upstream_*`` codes come from the MCP gateway: the server is down or restarting (the tool
@@ -37,7 +38,9 @@ did not run), did not answer in time, crashed or answered garbage during the cal
 than ``upstream_max_message_bytes``.
 The ``output_*`` and ``query_failed`` codes come from the offload tools: an unknown (or another
 session's) handle, an output evicted to respect the session's size cap, a bad regex or jq query.
-``busy``: a shared resource (e.g. the jq workers) stayed saturated; the call did not run, retry it."""
+``busy``: a shared resource (e.g. the jq workers) stayed saturated; the call did not run, retry it.
+``reveal_unreachable``: reveal style where the host can never offer a found tool (a LangGraph agent whose model
+was bound to its tools once); the search did not run."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

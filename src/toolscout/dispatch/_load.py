@@ -52,9 +52,16 @@ def answer_load(
         already_listed=tuple(already),
         not_found=tuple(missing),
         candidates=candidates(missing, plan) if missing else (),
-        hint=Search.LOADED if settings.style == "reveal" else Search.described(settings.bridge_names),
+        hint=_load_hint(settings),
     )
     return answer, tuple(name for name in loaded if name in plan.deferred)
+
+
+def _load_hint(settings: ScoutSettings) -> str:
+    bridge = settings.bridge_names
+    if settings.style != "reveal":
+        return Search.described(bridge)
+    return Search.loaded_or_call(bridge) if settings.reveal_call_tool else Search.LOADED
 
 
 def _matched(spellings: ToolNames, written: str) -> tuple[str, ...]:

@@ -45,7 +45,7 @@ from .._errors import ConfigError
 from .._redact import add_secrets
 from .._settings import ScoutSettings
 from .._types import JsonObject
-from .._validation import Finite, NoBool, validate_section
+from .._validation import Finite, NoBool, Switch, validate_section
 from ..catalog import NAMESPACE_SEPARATOR
 from ..compat import KeyNote, translate_config
 from ..offload._settings import OffloadSettings
@@ -113,6 +113,9 @@ class GatewaySettings(ScoutSettings):
     for nested keys).
     """
 
+    reveal_call_tool: Annotated[StrictBool, Switch] = True
+    """Reveal style: also list the call tool (see the library key; on here, because MCP clients that keep
+    their first tool list, or send no session, never see a reveal and run found tools through it)."""
     search_listing_tokens: Annotated[int, NoBool, Field(ge=0)] = 150
     """Token budget of the catalog listing in the search tool's description (see the library key; 150 here,
     because most MCP clients never show the model the gateway's ``instructions``)."""

@@ -53,12 +53,12 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._errors import CatalogError, StoreError
 from .._scout import ScoutSession, ToolScout
-from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT, Upstream
+from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT, Search, Upstream
 from .._types import Transport
 from .._version import __version__
 from ..disclosure._assembly import Assembly, assemble
-from ..dispatch import BridgeRead, ServerNotReady
-from ..dispatch._call import ToolCall
+from ..dispatch import BridgeRead, SearchAnswer, ServerNotReady
+from ..dispatch._call import ToolCall, ToolOutcome
 from ..dispatch._errors import ToolError
 from ..observe import ActivityLog, Metrics
 from ..observe._tracing import Tracing
@@ -78,6 +78,7 @@ from ._prompts import PromptProxy
 from ._reaper import SessionReaper
 from ._records import UpstreamError
 from ._relay import Relay
+from ._relisting import RevealReach
 from ._remembered import RememberedListings
 from ._resources import ResourceProxy, namespaced_blocks
 from ._rounds import Exchange, InputRounds
@@ -171,6 +172,7 @@ class Gateway:
         self.changes = ChangeBus()
         self.feed = open_feed(settings.store, timeout_s=settings.store_timeout_s)
         self._legacy = LegacySessions()
+        self.reach = RevealReach()
         # A shared output store expires idle sessions itself: one idle here may be busy on another replica.
         shared = offload is not None and offload.store.shared
         self.reaper = SessionReaper(idle_s=settings.session_idle_s, end=self._end_session, ends_durable=not shared)
@@ -271,7 +273,9 @@ class Gateway:
         offloading = self.scout.offload is not None
         bridge = self.scout.settings.bridge_names
         await self.pool.attached(until=self._attach_deadline)
-        assembly = await self._assemble(self._caller(ctx))
+        caller = self._caller(ctx)
+        self.reach.listed(caller.session_id)
+        assembly = await self._assemble(caller)
         tools = [mcp_tool(tool, bridge, offloading=offloading) for tool in assembly.tools]
         # The list varies by session and token and changes on reveal: never cache it.
         return ListToolsResult(tools=tools, ttl_ms=0, cache_scope="private")
@@ -301,6 +305,7 @@ class Gateway:
     ) -> CallToolResult:
         self.activity.label_session(caller.session_id, caller.principal)
         await self.reaper.touch(caller.session_id, caller.lifetime)
+        self.reach.called(caller.session_id)
         try:
             async with self.relay.forwarding(ctx, caller, exchange=exchange):
                 outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
@@ -312,12 +317,27 @@ class Gateway:
             answer = self._with_servers_not_ready(outcome.answer, caller)
             outcome = dataclasses.replace(outcome, answer=answer, content=answer.to_json())
         if outcome.revealed and self.scout.settings.style == "reveal":
+            outcome = self._reaching(outcome, caller)
             if caller.legacy:
                 await ctx.session.send_notification(ToolListChangedNotification(), related_request_id=ctx.request_id)
             self.changes.publish(caller.session_id)
             if self._tasks is not None:  # the other replicas' clients of this session, without waiting on Redis
                 self._tasks.start_soon(self.feed.publish, caller.session_id)
         return call_result(outcome)
+
+    def _reaching(self, outcome: ToolOutcome, caller: Caller) -> ToolOutcome:
+        """A reveal's answer, told to use the call tool when the caller's tool list will not show the reveal."""
+        settings = self.scout.settings
+        if not settings.reveal_call_tool:
+            return outcome
+        if self.reach.sees_reveals(caller):
+            self.reach.changed(caller.session_id)
+            return outcome
+        answer = outcome.answer
+        if answer is None or (isinstance(answer, SearchAnswer) and answer.not_revealed):
+            return outcome
+        answer = dataclasses.replace(answer, hint=Search.reveal_unseen(settings.bridge_names))
+        return dataclasses.replace(outcome, answer=answer, content=answer.to_json())
 
     async def _changed_elsewhere(self, session_id: str) -> None:
         """Another replica revealed tools to `session_id`: tell its clients connected here."""
@@ -430,6 +450,7 @@ class Gateway:
     async def _end_session(self, session_id: str, forget_discoveries: bool) -> None:
         """Delete a session's offloaded outputs (and its discoveries if asked); store errors are logged."""
         self.relay.forget(session_id)
+        self.reach.forget(session_id)
         offload = self.scout.offload
         if offload is not None:
             await anyio.to_thread.run_sync(offload.forget, session_id)

@@ -64,7 +64,9 @@ def scout_tools(session: ScoutSession) -> list[Tool]:
     offered = _Offered(session)
     scout = session.scout
     own = scout.offload.tools if scout.offload is not None else ()
-    bridge = bridge_tools(scout.settings.style, scout.settings.bridge_names)
+    bridge = bridge_tools(
+        scout.settings.style, scout.settings.bridge_names, reveal_call=scout.settings.reveal_call_tool
+    )
     candidates = {tool.name: tool for tool in (*own, *bridge, *scout.catalog)}
     return [_function_tool(session, tool, offered) for tool in candidates.values()]
 
