@@ -225,7 +225,12 @@ def markdown(latency: dict[str, dict[str, float]], tokens: dict[str, dict[str, A
 async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         workdir = Path(folder)
-        latency = await measure_latency(args.calls, args.rounds, workdir)
+        if args.tokens_only:  # keep the latency table of the last full run
+            previous = json.loads((RESULTS / "gateway_overhead.json").read_text())
+            latency = previous["latency"]
+            args.calls, args.rounds = previous["calls"], previous["rounds"]
+        else:
+            latency = await measure_latency(args.calls, args.rounds, workdir)
         tokens = {
             "six test servers": await first_turn("six", real_test_servers(workdir), workdir),
             "examples/mcp_servers.json": await first_turn("examples", example_servers(), workdir),
@@ -241,4 +246,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=400, help="Calls per path per round.")
     parser.add_argument("--rounds", type=int, default=5, help="Interleaved rounds.")
+    parser.add_argument(
+        "--tokens-only", action="store_true", help="Measure the first-turn tokens only; keep the last latency table."
+    )
     anyio.run(main, parser.parse_args())
