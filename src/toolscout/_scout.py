@@ -540,5 +540,10 @@ def _call_with_arguments(func: Callable[..., object]) -> Handler:
 
 def _engine_options(settings: ScoutSettings) -> EngineOptions:
     """The options `settings` build ``tool_search``'s engine from (a long-running host's)."""
-    index = IndexConfig(band=settings.search_top_band, expanders=settings.search_expanders)
+    index = IndexConfig(
+        band=settings.search_top_band,
+        expanders=settings.search_expanders,
+        calibrator=settings.search_calibrator,
+        min_confidence=settings.search_min_confidence,
+    )
     return EngineOptions(embeddings=settings.embeddings, index=index, background=True)

@@ -29,6 +29,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from ._errors import ConfigError
 from ._scope import Scope
 from ._validation import ENV_PREFIX, Finite, NoBool, Switch, validate_section
+from .search._confidence import check_calibrator
 from .search._expanders import DEFAULT_EXPANDERS, check_expanders
 from .search._index import TOP_BAND
 from .search._rerank import RerankSettings
@@ -204,6 +205,14 @@ class ScoutSettings(BaseSettings):
     search_expanders: tuple[str, ...] = DEFAULT_EXPANDERS
     """The query expanders of lexical search, in order (registered names, ``register_expander``): framing verbs
     and idioms, foreign function words, translations, synonyms, typo corrections."""
+    search_calibrator: str = "logistic"
+    """What gives each search hit its ``confidence`` (0 to 1) and decides when nothing fits: ``logistic``, fitted
+    for the packaged model on the tooldata dev split and BFCL's tuning requests (``bench/calibrate.py``), or
+    another registered one (``register_calibrator``)."""
+    search_min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] | None = None
+    """A search whose best hit's confidence is under this answers with no tools, naming the nearest as
+    suggestions; null: the calibrator's fitted threshold (relevant requests emptied at most 1 % where it was
+    measured), 0: never abstain."""
     search_rerank: RerankSettings = RerankSettings()
     """The reranker over each search's top hits (see the ``search_rerank`` keys; none by default)."""
     embeddings: EmbeddingSettings = EmbeddingSettings()
@@ -228,6 +237,11 @@ class ScoutSettings(BaseSettings):
     @classmethod
     def _registered_expanders(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return check_expanders(value)
+
+    @field_validator("search_calibrator")
+    @classmethod
+    def _registered_calibrator(cls, value: str) -> str:
+        return check_calibrator(value)
 
     @field_validator("search_default_limit")
     @classmethod

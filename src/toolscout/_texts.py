@@ -131,6 +131,11 @@ class Search:
         "No tool matched. Search again with other keywords (the service name plus an action), "
         "or with an empty query to list every tool, before deciding the capability is missing."
     )
+    NO_FIT = (
+        "No tool fits this request: the nearest tools are listed under suggestions, and none looked likely to "
+        "serve it. If none of them does, tell the user this capability is not available here; otherwise search "
+        "again with other keywords."
+    )
     LOADED = "Call these tools directly from your next step; tools in already_listed are in your tool list already."
     LAST_PAGE = "Search by keyword to see descriptions, or describe a tool by its exact name."
     REPHRASE = "Rephrase the query as plain keywords."

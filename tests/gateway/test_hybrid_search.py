@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import require
 from tests.gateway.conftest import LIMIT_S, gateway_log, http_client, http_gateway, payload, real_servers, write_config
+from toolscout._texts import Search
 
 pytestmark = pytest.mark.anyio
 
@@ -32,9 +33,14 @@ async def test_the_gateway_answers_at_once_then_searches_hybrid_and_says_so(
                 await anyio.sleep(0.2)
         # No word of this request is in any tool's text: only the embeddings connect it to the clock.
         found = payload(await client.call_tool("tool_search", {"query": "what hour is it in Tokyo"}))
+        off_topic = payload(await client.call_tool("tool_search", {"query": "how many calories are in a banana"}))
 
     assert health["search"]["mode"] == "hybrid"
     assert "onnx" in health["search"]["embedder"]
     assert found["tools"] and found["tools"][0]["name"].startswith("time__")
+    assert all(0.0 <= tool["confidence"] <= 1.0 for tool in found["tools"])
+    # Nothing serves it: no tools, a plain statement, and the nearest names to check.
+    assert off_topic["tools"] == [] and off_topic["hint"] == Search.NO_FIT
+    assert off_topic["suggestions"] and all("__" in name for name in off_topic["suggestions"])
     started = [record["message"] for record in gateway_log(config) if record["message"].startswith("search:")]
     assert started and "hybrid with the onnx embedder" in started[0]

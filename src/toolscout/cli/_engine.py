@@ -92,7 +92,12 @@ def build_for_mode(catalog: Catalog, mode: str) -> SearchIndex:
     warning and hybrid queries run lexically); a configured reranker reorders ranked searches' top hits.
     """
     configured = settings()
-    index = IndexConfig(band=configured.search_top_band, expanders=configured.search_expanders)
+    index = IndexConfig(
+        band=configured.search_top_band,
+        expanders=configured.search_expanders,
+        calibrator=configured.search_calibrator,
+        min_confidence=configured.search_min_confidence,
+    )
     built = get_engine(mode, EngineOptions(embeddings=configured.embeddings, index=index))(catalog)
     stage = RerankStage.from_settings(configured.search_rerank)
     return built if stage is None else RerankedIndex(built, stage, catalog)

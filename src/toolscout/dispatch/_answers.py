@@ -33,6 +33,8 @@ class FoundTool:
     """True when the tool is already in this turn's tools array (call it directly)."""
     parameters: JsonObject | None = None
     """Its full JSON Schema, when the answer loads or reveals it."""
+    confidence: float | None = None
+    """How likely it serves the request, 0 to 1 (a search hit's calibrated confidence); None outside a search."""
 
     def to_json(self) -> JsonObject:
         """The entry the model reads."""
@@ -41,6 +43,8 @@ class FoundTool:
             entry["namespace"] = self.namespace
         if self.description is not None:
             entry["description"] = self.description
+        if self.confidence is not None:
+            entry["confidence"] = self.confidence
         if self.listed:
             entry["listed"] = True
         if self.parameters is not None:

@@ -6,8 +6,10 @@ RE2 like the CLI's regex mode), or both, where the pattern filters and the query
 through. Neither browses the catalog page by page. A query that is exactly a tool's name (any case,
 quoted, with or without its namespace) answers with that tool alone. A search's hits are those the
 search pipeline returns (the engine's relevance floor and its one top band, ``search_top_band``,
-then the reranker, if any); in reveal style at most ``search_max_reveal`` of them are revealed (the
-others are listed as ``not_revealed``).
+then the reranker, if any), each with the engine's ``confidence``; in reveal style at most
+``search_max_reveal`` of them are revealed (the others are listed as ``not_revealed``). When the
+engine abstains (no candidate is confident enough), the answer has no tools, says so, and names the
+nearest candidates as ``suggestions``.
 """
 
 from __future__ import annotations
@@ -87,6 +89,8 @@ def answer_search(
     for hit in hits:
         tool = plan.scoped[hit.name]
         entry = tool_entry(tool, settings.description_chars)
+        if hit.confidence is not None:
+            entry = dataclasses.replace(entry, confidence=hit.confidence)
         if hit.name in listed:
             entry = dataclasses.replace(entry, listed=True)
         elif hit.name in plan.deferred:
@@ -108,7 +112,7 @@ def answer_search(
             else Search.LISTED
         )
     else:
-        hint = Search.NOTHING
+        hint = Search.NO_FIT if result.abstained else Search.NOTHING
     nothing = not found and not held
     answer = SearchAnswer(
         query=query,

@@ -1,13 +1,23 @@
 """Tool search as a pipeline: query expanders, an engine (lexical / regex / hybrid or registered), a reranker.
 
 Each stage has its contract in its Protocol: `QueryExpander`, `SearchIndex` (an engine's index, made
-by an `EngineFactory`), `Reranker`; each is registered by name (`register_expander`,
-`register_engine`, `register_reranker`) and chosen by settings.
+by an `EngineFactory`), `Reranker`, and the `Calibrator` that gives the engine's hits their confidence;
+each is registered by name (`register_expander`, `register_engine`, `register_reranker`,
+`register_calibrator`) and chosen by settings.
 """
 
 from ._background import BackgroundHybrid, EmbeddingState, HybridIndex, SearchStatus
 from ._base import IndexBuilder, SearchHit, SearchIndex, SearchMode, SearchResult
 from ._cache import IndexCache
+from ._confidence import (
+    Calibrator,
+    CalibratorFactory,
+    HitEvidence,
+    LogisticCalibrator,
+    calibrator_names,
+    get_calibrator,
+    register_calibrator,
+)
 from ._engines import (
     EmbedderFactory,
     EngineFactory,
@@ -51,6 +61,9 @@ __all__ = [
     "BackgroundHybrid",
     "build_hybrid_index",
     "build_index",
+    "Calibrator",
+    "calibrator_names",
+    "CalibratorFactory",
     "compile_pattern",
     "DEFAULT_EXPANDERS",
     "DenseRanking",
@@ -70,10 +83,12 @@ __all__ = [
     "FusionMethod",
     "FuzzyMatch",
     "FuzzyVocabulary",
+    "get_calibrator",
     "get_embedder",
     "get_engine",
     "get_expander",
     "get_reranker",
+    "HitEvidence",
     "HybridFusion",
     "HybridIndex",
     "IndexBuilder",
@@ -81,12 +96,14 @@ __all__ = [
     "IndexConfig",
     "LexicalConfig",
     "LexicalIndex",
+    "LogisticCalibrator",
     "MAX_PATTERN_LENGTH",
     "OBJECT_GROUPS",
     "PatternError",
     "QueryExpander",
     "QueryTerms",
     "RegexIndex",
+    "register_calibrator",
     "register_embedder",
     "register_engine",
     "register_expander",

@@ -24,6 +24,9 @@ class SearchHit:
     """Relevance score; higher is better. Comparable only within one result."""
     namespace: str | None = None
     """The tool's namespace."""
+    confidence: float | None = None
+    """How likely the tool serves the request, in [0, 1] (the engine's `Calibrator`); 1.0 for a tool the request
+    names; None from an engine that does not calibrate (regex, browsing)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,6 +43,9 @@ class SearchResult:
     """How many tools passed the relevance floor before the limit was applied."""
     suggestions: tuple[str, ...] = ()
     """When there are no hits: the nearest tool names, to guide a better query. Never padding."""
+    abstained: bool = False
+    """The engine found candidates but judged that none serves the request (its best confidence was under the
+    calibrated threshold): `hits` is empty and `suggestions` names those candidates, best first."""
 
 
 class SearchIndex(Protocol):

@@ -15,9 +15,11 @@ fusion functions are available, both measured on the BFCL tuning categories
   (Cormack, Clarke & Büttcher, SIGIR 2009), which ignores the score scales.
 
 No padding. When lexical search finds nothing, a tool only the dense ranking found must reach
-`similarity_floor`, so a query with no relevant tool still gets zero hits; when lexical search
-found something, dense-only tools compete on the fused score. The top band
-(`IndexConfig.band`) is `ToolIndex`'s one cut, applied to the fused ranking.
+`similarity_floor` (by default: point the request's way at all); whether the best of them serves the
+request is the calibrator's call (`toolscout.search.Calibrator`), which sees how similar it is and how
+far it leads the rest, so a query with no relevant tool still gets zero hits while a terse catalog's
+one fitting tool is kept. When lexical search found something, dense-only tools compete on the fused
+score. The top band (`IndexConfig.band`) is `ToolIndex`'s one cut, applied to the fused ranking.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ class HybridFusion:
     """Fuses a lexical and a dense ranking into one ranking (a `toolscout.search.Fusion`).
 
     The defaults are tuned for all-MiniLM-L6-v2 on the BFCL tuning categories. Another embedding
-    model has another cosine scale: re-measure `similarity_floor` for it with ``bench/tune_hybrid.py``.
+    model has another cosine scale: refit the calibration for it with ``bench/calibrate.py``.
     """
 
     method: FusionMethod = "blend"
@@ -48,8 +50,10 @@ class HybridFusion:
     """Share of the lexical side in the fused score (0: dense only, 1: lexical only)."""
     rrf_k: float = 60.0
     """Rank offset of reciprocal-rank fusion (larger flattens the head of each ranking)."""
-    similarity_floor: float = 0.35
-    """Least cosine similarity for a dense-only tool when lexical search found nothing."""
+    similarity_floor: float = 0.0
+    """Least cosine similarity for a dense-only tool when lexical search found nothing (whether the best such
+    tool fits is then the calibrator's call; 0.35 was the cut before calibration, and emptied right answers
+    of terse catalogs)."""
 
     def __call__(self, lexical: _Ranking, dense: _Ranking) -> list[tuple[str, float]]:
         """Fuse the two rankings.

@@ -28,7 +28,7 @@ from __future__ import annotations
 import copy
 import logging
 import re
-from collections.abc import Callable, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from typing import Annotated, Protocol, TypeAlias
 
 import numpy as np
@@ -39,6 +39,7 @@ from .._errors import SearchError
 from .._validation import CheckedModel, Finite, NoBool
 from ..catalog import Catalog
 from ._base import SearchHit, SearchMode, SearchResult
+from ._confidence import Calibrator, HitEvidence, check_calibrator, get_calibrator
 from ._exact import ExactNames
 from ._expand import ExpandedQuery, ExpansionContext
 from ._expanders import DEFAULT_EXPANDERS, check_expanders, get_expander
@@ -114,11 +115,21 @@ class IndexConfig(CheckedModel):
     expanders: tuple[str, ...] = DEFAULT_EXPANDERS
     """The query expanders lexical search runs, in order (registered names, `register_expander`); the default
     runs the five built-in ones: ``idioms``, ``function-words``, ``translations``, ``synonyms``, ``corrections``."""
+    calibrator: str = "logistic"
+    """The registered `Calibrator` that gives each hit its confidence (``search_calibrator``)."""
+    min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] | None = None
+    """A search whose best hit's confidence is under this abstains (no hits; the candidates become suggestions);
+    null: the calibrator's fitted threshold, 0: never abstain (``search_min_confidence``)."""
 
     @field_validator("expanders")
     @classmethod
     def _registered(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return check_expanders(value)
+
+    @field_validator("calibrator")
+    @classmethod
+    def _calibrator_registered(cls, value: str) -> str:
+        return check_calibrator(value)
 
 
 def build_index(
@@ -168,6 +179,7 @@ class ToolIndex:
         self._suggester = NameSuggester(tools)
         self._dense = dense
         self._fuse = fuse or HybridFusion()
+        self._calibrator: Calibrator = get_calibrator(cfg.calibrator)
 
     @property
     def fingerprint(self) -> str:
@@ -248,10 +260,17 @@ class ToolIndex:
             scores[whole] = 0.0
         passing = np.flatnonzero(scores >= threshold)
         best = passing[_by_score_then_name(scores[passing], self._name_rank[passing])[: limit + len(mentioned)]]
+        shares = scores / self._whole_request_best(query, terms)
+        following = np.sort(shares)[::-1][1 : len(best) + 1].tolist() + [0.0]
+        evidence = {
+            int(i): HitEvidence(lexical=float(shares[i]), cosine=None, lead=_lead(float(shares[i]), following[k]))
+            for k, i in enumerate(best)
+            if i not in mentioned
+        }
         ranked = _with_mentions([(int(i), float(scores[i])) for i in best], mentioned)
         ranked = [(i, top + 1.0) for i in whole] + ranked
         total = len(whole) + len(passing) + sum(scores[i] < threshold for i in mentioned)
-        return self._result(query, "lexical", ranked[:limit], total, mask)
+        return self._result(query, "lexical", ranked[:limit], total, mask, evidence)
 
     def _search_hybrid(
         self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None, allowed: Set[str] | None
@@ -266,20 +285,30 @@ class ToolIndex:
         # Fusion gets lexical scores, above the floor, as a share of the best the whole request allows.
         terms = self._terms(query)
         ideal = self._lexical.ideal(terms) or 1.0
-        whole_request_best = ideal + self.config.unknown_word_weight * self._lexical.unknown_ideal(
-            _english_unknown(query, terms)
-        )
+        whole_request_best = self._whole_request_best(query, terms)
         ranking = self._rank(terms, mask, depth)
         lexical = [(name, score / whole_request_best) for name, score in ranking if score >= self.config.floor * ideal]
         fused = self._fuse(lexical, dense)
+        shares, cosines = dict(lexical), dict(dense)
+        unlisted = min(cosines.values(), default=0.0)
+        following = [score for _, score in fused[1:]] + [0.0]
+        evidence = {
+            self._position[name]: HitEvidence(
+                lexical=shares.get(name, 0.0), cosine=cosines.get(name, unlisted), lead=_lead(score, following[k])
+            )
+            for k, (name, score) in enumerate(fused)
+        }
         top = fused[0][1] if fused else 0.0
         fused = [(name, score) for name, score in fused if score >= self.config.band * top]
         whole = self._exact.whole(query, mask)
         ranked = [(self._position[name], score) for name, score in fused if self._position.get(name) not in whole]
         if mask is not None:
             ranked = [(i, score) for i, score in ranked if mask[i]]
-        ranked = [(i, top + 1.0) for i in whole] + _with_mentions(ranked, self._exact.mentions(query, mask))
-        return self._result(query, "hybrid", ranked[:limit], len(ranked), mask)
+        mentioned = self._exact.mentions(query, mask)
+        for i in mentioned:
+            evidence.pop(i, None)
+        ranked = [(i, top + 1.0) for i in whole] + _with_mentions(ranked, mentioned)
+        return self._result(query, "hybrid", ranked[:limit], len(ranked), mask, evidence)
 
     def _search_regex(self, pattern: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
         candidates = np.arange(len(self._names), dtype=np.int64) if mask is None else np.flatnonzero(mask)
@@ -300,14 +329,39 @@ class ToolIndex:
         ranked: Sequence[tuple[int, float]],
         total: int,
         mask: npt.NDArray[np.bool_] | None,
+        evidence: Mapping[int, HitEvidence] | None = None,
     ) -> SearchResult:
-        """Package the first hits (`ranked` is already cut to the limit; `total` counts all that passed)."""
+        """Package the first hits (`ranked` is already cut to the limit; `total` counts all that passed).
+
+        With `evidence` (a ranked search), each hit gets the calibrator's confidence (1.0 for a tool the request
+        names, which has none), and a search whose best confidence is under the threshold abstains.
+        """
         tools = self._catalog.tools
+        confidence: dict[int, float | None] = {i: None for i, _ in ranked}
+        if evidence is not None:
+            confidence = {
+                i: 1.0 if i not in evidence else round(self._calibrator.confidence(evidence[i]), 3) for i, _ in ranked
+            }
+            if ranked and max(c or 0.0 for c in confidence.values()) < self._min_confidence(mode):
+                nearest = tuple(self._names[i] for i, _ in ranked[: self.config.suggestions])
+                return SearchResult(query=query, mode=mode, hits=(), total=0, suggestions=nearest, abstained=True)
         hits = tuple(
-            SearchHit(name=self._names[i], score=round(score, 4), namespace=tools[i].namespace) for i, score in ranked
+            SearchHit(
+                name=self._names[i], score=round(score, 4), namespace=tools[i].namespace, confidence=confidence[i]
+            )
+            for i, score in ranked
         )
         suggestions = () if hits else self._suggester.suggest(query, limit=self.config.suggestions, mask=mask)
         return SearchResult(query=query, mode=mode, hits=hits, total=total, suggestions=suggestions)
+
+    def _min_confidence(self, mode: SearchMode) -> float:
+        configured = self.config.min_confidence
+        return self._calibrator.threshold(dense=mode == "hybrid") if configured is None else configured
+
+    def _whole_request_best(self, query: str, terms: QueryTerms) -> float:
+        """The lexical score a tool matching every word of the request would get (unknown English words count)."""
+        ideal = self._lexical.ideal(terms) or 1.0
+        return ideal + self.config.unknown_word_weight * self._lexical.unknown_ideal(_english_unknown(query, terms))
 
     def _terms(self, query: str) -> QueryTerms:
         """The query's terms after every expander (`IndexConfig.expanders`, in order)."""
@@ -340,6 +394,11 @@ def _english_unknown(query: str, terms: QueryTerms) -> int:
         return 0
     plain = {stem(word) for token in query.split() if _PLAIN_WORD.fullmatch(token) for word in words(token)}
     return len(plain.intersection(terms.unknown))
+
+
+def _lead(score: float, following: float) -> float:
+    """How far a candidate leads the next one, as a share of its own score (0: a tie, 1: nothing follows)."""
+    return max(score - following, 0.0) / score if score > 0 else 0.0
 
 
 def _with_mentions(ranked: list[tuple[int, float]], mentioned: Sequence[int]) -> list[tuple[int, float]]:

@@ -1,0 +1,164 @@
+"""Confidence of a search hit, and when a search abstains: the `Calibrator` seam.
+
+A ranked search (lexical or hybrid) describes each candidate by its `HitEvidence`: the share of
+the request's best possible lexical score the tool reached, its embedding similarity (hybrid
+only) and its lead over the next candidate. A `Calibrator` turns that evidence into a confidence
+in [0, 1] (the estimated probability that the tool serves the request) and says the least
+confidence the best candidate needs for the search to answer; below it the search abstains:
+zero hits, with the candidates named as suggestions.
+
+The built-in ``logistic`` calibrator reads its weights and thresholds from ``calibration.json``
+beside this module, written by ``bench/calibrate.py`` (fitted on the tooldata train/dev splits and
+BFCL's tuning categories for the shipped embedding model; rerun it for a new model). Calibrators
+are registered by name (`register_calibrator`) and chosen by ``search_calibrator``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Protocol
+
+from .._errors import ConfigError
+
+__all__ = [
+    "CALIBRATION_FILE",
+    "Calibrator",
+    "CalibratorFactory",
+    "HitEvidence",
+    "LogisticCalibrator",
+    "calibrator_names",
+    "check_calibrator",
+    "get_calibrator",
+    "register_calibrator",
+]
+
+CALIBRATION_FILE = "calibration.json"
+"""The fitted weights and thresholds of the ``logistic`` calibrator (package data of `toolscout.search`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HitEvidence:
+    """What a ranked search knows about one candidate, on scales that do not depend on the catalog's size."""
+
+    lexical: float
+    """The tool's lexical score as a share of the best score the whole request allows (0: no keyword matched)."""
+    cosine: float | None
+    """The embedding similarity of request and tool (None: lexical search, no embedder ran)."""
+    lead: float
+    """How far the candidate's score leads the next candidate's, as a share of its own (0: a tie, 1: none follows)."""
+
+
+class Calibrator(Protocol):
+    """Turns a candidate's evidence into a confidence, and sets the least confidence a search answers with.
+
+    Contract: `confidence` is deterministic, thread-safe and returns a number in [0, 1] that grows
+    with the chance the tool serves the request; `threshold` is the least confidence of a search's
+    best candidate for the search to answer (0 never abstains), for lexical evidence (``dense``
+    False) or evidence with an embedding similarity (``dense`` True).
+    """
+
+    def confidence(self, evidence: HitEvidence) -> float:
+        """The confidence that the candidate serves the request, in [0, 1]."""
+        ...
+
+    def threshold(self, *, dense: bool) -> float:
+        """The least confidence of the best candidate for a search to answer."""
+        ...
+
+
+CalibratorFactory = Callable[[], Calibrator]
+"""Builds a calibrator (once per process and name)."""
+
+_CALIBRATORS: dict[str, CalibratorFactory] = {}
+
+
+def register_calibrator(name: str, factory: CalibratorFactory) -> None:
+    """Make a calibrator available as ``search_calibrator: name``."""
+    _CALIBRATORS[name] = factory
+    _built.cache_clear()
+
+
+def calibrator_names() -> tuple[str, ...]:
+    """The registered calibrators."""
+    return tuple(_CALIBRATORS)
+
+
+def check_calibrator(name: str) -> str:
+    """`name` if a calibrator is registered under it.
+
+    Raises:
+        ValueError: No calibrator has that name; the registered ones are listed.
+    """
+    if name not in _CALIBRATORS:
+        raise ValueError(f"unknown calibrator {name!r}; use one of: {', '.join(_CALIBRATORS)}")
+    return name
+
+
+def get_calibrator(name: str) -> Calibrator:
+    """The calibrator registered as `name` (built once).
+
+    Raises:
+        ConfigError: No calibrator has that name.
+    """
+    try:
+        check_calibrator(name)
+    except ValueError as exc:
+        raise ConfigError(str(exc), key="search_calibrator") from None
+    return _built(name)
+
+
+@functools.cache
+def _built(name: str) -> Calibrator:
+    return _CALIBRATORS[name]()
+
+
+@dataclass(frozen=True, slots=True)
+class _Logistic:
+    intercept: float
+    lexical: float
+    cosine: float
+    lead: float
+    threshold: float
+
+    def __call__(self, evidence: HitEvidence) -> float:
+        z = self.intercept + self.lexical * evidence.lexical + self.lead * evidence.lead
+        z += self.cosine * (evidence.cosine or 0.0)
+        return 1.0 / (1.0 + math.exp(-max(min(z, 60.0), -60.0)))
+
+
+class LogisticCalibrator:
+    """Logistic regression over the evidence, one fit for lexical search and one for hybrid (``logistic``)."""
+
+    def __init__(self, fitted: dict[str, object]) -> None:
+        """Read the fitted weights: ``{"lexical": {...}, "hybrid": {...}}`` as ``bench/calibrate.py`` writes them."""
+        self._lexical = _Logistic(**_weights(fitted, "lexical"))
+        self._hybrid = _Logistic(**_weights(fitted, "hybrid"))
+
+    @classmethod
+    def packaged(cls) -> LogisticCalibrator:
+        """The calibrator fitted for the shipped model (``calibration.json``)."""
+        text = (resources.files(__package__) / CALIBRATION_FILE).read_text(encoding="utf-8")
+        return cls(json.loads(text))
+
+    def confidence(self, evidence: HitEvidence) -> float:
+        """The fitted probability that the candidate is a right answer."""
+        return (self._lexical if evidence.cosine is None else self._hybrid)(evidence)
+
+    def threshold(self, *, dense: bool) -> float:
+        """The fitted threshold: relevant requests emptied at most 1 % on the data it was fitted on."""
+        return (self._hybrid if dense else self._lexical).threshold
+
+
+def _weights(fitted: dict[str, object], mode: str) -> dict[str, float]:
+    section = fitted.get(mode)
+    if not isinstance(section, dict):
+        raise ValueError(f"calibration has no {mode!r} section")
+    return {key: float(section[key]) for key in ("intercept", "lexical", "cosine", "lead", "threshold")}
+
+
+register_calibrator("logistic", LogisticCalibrator.packaged)

@@ -1,0 +1,135 @@
+"""Every hit carries a calibrated confidence; a search abstains when nothing fits, never when something does."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from importlib import resources
+
+import pytest
+
+from tests.conftest import require
+from toolscout import Catalog, ConfigError, ScoutSettings, ToolScout, ToolSpec
+from toolscout._texts import Search
+from toolscout.data import sample_catalog_path
+from toolscout.search import HitEvidence, IndexConfig, LogisticCalibrator, build_index, get_calibrator
+from toolscout.search._engines import shared_embedder
+from toolscout.search.embeddings import EmbeddingSettings
+
+HAS_SEMANTIC = importlib.util.find_spec("onnxruntime") is not None
+
+TERSE = Catalog(
+    [
+        ToolSpec(name="get_forecast", description="Get the forecast for a location."),
+        ToolSpec(name="send_email", description="Send an email."),
+        ToolSpec(name="create_event", description="Create a calendar event."),
+        ToolSpec(name="list_files", description="List files in a directory."),
+        ToolSpec(name="translate_text", description="Translate text."),
+    ]
+)
+OFF_TOPIC = "how many calories are in a banana"
+
+
+def search(scout: ToolScout, query: str) -> dict[str, object]:
+    content = scout.session("test").dispatch_sync("tool_search", {"query": query}).content
+    assert isinstance(content, dict)
+    return content
+
+
+@pytest.fixture(scope="module")
+def hybrid_sample() -> ToolScout:
+    require(HAS_SEMANTIC, "hybrid search needs toolscout[semantic]")
+    scout = ToolScout(Catalog.from_file(sample_catalog_path()), settings=ScoutSettings(mode="on", search_mode="hybrid"))
+    assert scout.wait_for_embeddings(600)
+    return scout
+
+
+def test_a_terse_catalogs_one_fitting_tool_is_never_emptied() -> None:
+    require(HAS_SEMANTIC, "hybrid search needs toolscout[semantic]")
+    scout = ToolScout(TERSE, settings=ScoutSettings(mode="on", search_mode="hybrid"))
+    assert scout.wait_for_embeddings(600)
+
+    found = search(scout, "will it rain in Oslo tomorrow")
+
+    tools = found["tools"]
+    assert isinstance(tools, list) and tools, found
+    assert tools[0]["name"] == "get_forecast"
+    assert 0.0 < tools[0]["confidence"] <= 1.0
+
+
+def test_an_off_topic_request_abstains_with_the_nearest_names_and_says_so(hybrid_sample: ToolScout) -> None:
+    found = search(hybrid_sample, OFF_TOPIC)
+
+    assert found["tools"] == []
+    assert found["hint"] == Search.NO_FIT
+    suggestions = found["suggestions"]
+    assert isinstance(suggestions, list) and suggestions
+    assert set(suggestions) <= {tool.name for tool in hybrid_sample.catalog}
+
+
+def test_every_hit_of_a_fitting_request_carries_a_confidence(hybrid_sample: ToolScout) -> None:
+    found = search(hybrid_sample, "file a bug in the toolscout repo: search crashes on an empty catalog")
+
+    tools = found["tools"]
+    assert isinstance(tools, list) and tools[0]["name"] == "github__create_issue"
+    confidences = [tool["confidence"] for tool in tools]
+    assert all(0.0 <= c <= 1.0 for c in confidences)
+    assert confidences[0] == max(confidences)
+
+
+def test_lexical_search_calibrates_too_and_keeps_a_weak_right_answer() -> None:
+    index = build_index(Catalog.from_file(sample_catalog_path()))
+
+    fitting = index.search("post a message to the #deploys slack channel", mode="lexical")
+    # A request in another language, matched through the lexicon: keyword evidence alone is weak, never emptied.
+    foreign = index.search("在 #deploys 频道告诉团队构建已经通过了", mode="lexical")
+
+    assert fitting.hits[0].name == "slack__post_message"
+    assert all(hit.confidence is not None and 0.0 <= hit.confidence <= 1.0 for hit in fitting.hits)
+    assert "slack__post_message" in [hit.name for hit in foreign.hits]
+    assert not foreign.abstained
+
+
+def test_a_tool_named_in_the_request_is_certain() -> None:
+    index = build_index(TERSE)
+
+    result = index.search("get_forecast", mode="lexical")
+
+    assert [(hit.name, hit.confidence) for hit in result.hits] == [("get_forecast", 1.0)]
+
+
+def test_min_confidence_zero_never_abstains_and_the_threshold_comes_from_the_fit() -> None:
+    never = build_index(Catalog.from_file(sample_catalog_path()), config=IndexConfig(min_confidence=0.0))
+    default = build_index(Catalog.from_file(sample_catalog_path()))
+
+    assert never.search("what's the score of the Arsenal game", mode="lexical").hits
+    assert never.config.min_confidence == 0.0
+    fitted = json.loads((resources.files("toolscout.search") / "calibration.json").read_text(encoding="utf-8"))
+    calibrator = get_calibrator("logistic")
+    assert calibrator.threshold(dense=False) == fitted["lexical"]["threshold"] > 0
+    assert calibrator.threshold(dense=True) == fitted["hybrid"]["threshold"] > 0
+    assert default.config.min_confidence is None
+
+
+def test_confidence_grows_with_the_evidence() -> None:
+    calibrator = LogisticCalibrator.packaged()
+    weak = HitEvidence(lexical=0.05, cosine=0.1, lead=0.0)
+    strong = HitEvidence(lexical=0.8, cosine=0.7, lead=0.3)
+
+    assert 0.0 <= calibrator.confidence(weak) < calibrator.confidence(strong) <= 1.0
+
+
+def test_the_calibration_was_fitted_for_the_shipped_model() -> None:
+    require(HAS_SEMANTIC, "the shipped model needs toolscout[semantic]")
+    fitted = json.loads((resources.files("toolscout.search") / "calibration.json").read_text(encoding="utf-8"))
+
+    model = shared_embedder(EmbeddingSettings()).model_id
+
+    assert fitted["model"] == model, "the packaged model changed: rerun .venv/bin/python bench/calibrate.py fit"
+
+
+def test_an_unknown_calibrator_is_a_clear_error() -> None:
+    with pytest.raises(ConfigError, match="unknown calibrator 'nope'; use one of: logistic"):
+        ScoutSettings(search_calibrator="nope")
+    with pytest.raises(ConfigError, match="search_min_confidence"):
+        ScoutSettings(search_min_confidence=1.5)
