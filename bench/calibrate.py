@@ -58,15 +58,9 @@ RESULTS = ROOT / "bench" / "results"
 OUT_FILE = ROOT / "src" / "toolscout" / "search" / CALIBRATION_FILE
 NO_TOOL_PROBE = Path(__file__).parent / "data" / "no_tool_probe.jsonl"
 EMPTIED_TARGET = 0.005
-THRESHOLD_SETS = {
-    "hybrid": ("BFCL tuning, pooled catalog", "BFCL tuning, 1-10 tools with gold"),
-    "lexical": ("BFCL tuning, pooled catalog", "BFCL tuning, 1-10 tools with gold", "tooldata dev, own source"),
-}
-"""The relevant sets each mode's threshold is chosen on. Hybrid: BFCL's tuning requests, the population the 1 % bar
-is measured on; the tooldata dev requests (voice commands in 57 languages, shell one-liners) shape its weights, not
-its threshold, since their hardest few carry no evidence the engine can see (`calibration_fit.md` says how many it
-empties). Lexical: those too, because keyword evidence alone cannot tell a weak right answer (a request in another
-language, two near-identical tools) from noise, so lexical-only search abstains only where nothing fits at all."""
+THRESHOLD_SETS = ("BFCL tuning, pooled catalog", "BFCL tuning, 1-10 tools with gold", "tooldata dev, own source")
+"""The relevant sets the thresholds are chosen on: BFCL's tuning requests and the tooldata dev requests (short voice
+commands in many languages, shell one-liners, API calls), so that requests unlike BFCL's are not emptied either."""
 """The most relevant requests of any fitting set the fitted threshold may empty (the bar is 1 %)."""
 LIMIT = 5
 SIZES = range(1, 11)
@@ -291,14 +285,16 @@ def terse_cases() -> list[Case]:
 FEATURES = ("lexical", "cosine", "lead")
 
 
-def features(evidence: HitEvidence) -> list[float]:
-    return [evidence.lexical, evidence.cosine or 0.0, evidence.lead]
+def features(evidence: HitEvidence) -> list[float | None]:
+    return [evidence.lexical, evidence.cosine, evidence.lead]
 
 
 def fit_logistic(
-    x: npt.NDArray[np.float64], y: npt.NDArray[np.float64], ridge: float = 1e-3
+    x: npt.NDArray[np.float64], y: npt.NDArray[np.float64], ridge: float = 1e-3, fixed_zero: tuple[int, ...] = ()
 ) -> npt.NDArray[np.float64]:
-    """Logistic regression by Newton's method (x has an intercept column first)."""
+    """Logistic regression by Newton's method (x has an intercept column first; `fixed_zero` columns stay 0)."""
+    x = x.copy()
+    x[:, list(fixed_zero)] = 0.0
     w = np.zeros(x.shape[1])
     for _ in range(50):
         p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -60, 60)))
@@ -311,24 +307,33 @@ def fit_logistic(
     return w
 
 
-Request = tuple[bool, list[tuple[float, list[float]] | None]]
-"""One recorded search: whether a tool of its catalog serves it, and per hit (gold?, features) or None when the
-request names the tool."""
+Hit = tuple[float, list[float | None]]
+"""One recorded hit: is it a gold tool (1.0/0.0), and its features (lexical, cosine or None, lead)."""
+Request = tuple[bool, list[Hit | None]]
+"""One recorded search: whether a tool of its catalog serves it, and its hits (None: the request names the tool)."""
 EVIDENCE = ROOT / ".bench-data" / "calibration_evidence.json"
+KINDS = ("lexical", "hybrid")
+"""The calibrator's two fits: evidence without an embedding similarity, and with one."""
 
 
-def best_confidences(requests: Sequence[Request], weights: dict[str, float]) -> list[float | None]:
-    """Each search's best confidence under `weights` (1.0 when a hit is named by the request; None: no hit)."""
-    out: list[float | None] = []
-    for _, hits in requests:
-        confidences = [1.0 if hit is None else _confidence(weights, hit[1]) for hit in hits]
-        out.append(max(confidences) if confidences else None)
-    return out
+def kind(values: Sequence[float | None]) -> str:
+    return "lexical" if values[1] is None else "hybrid"
 
 
-def _confidence(weights: dict[str, float], values: Sequence[float]) -> float:
-    z = weights["intercept"] + sum(weights[f] * v for f, v in zip(FEATURES, values, strict=True))
+def confidence(fits: dict[str, dict[str, float]], values: Sequence[float | None]) -> float:
+    weights = fits[kind(values)]
+    z = weights["intercept"] + sum(weights[f] * (v or 0.0) for f, v in zip(FEATURES, values, strict=True))
     return float(1.0 / (1.0 + np.exp(-np.clip(z, -60, 60))))
+
+
+def decision(fits: dict[str, dict[str, float]], hits: Sequence[Hit | None]) -> tuple[str, float] | None:
+    """The kind of threshold a search is judged by and its best confidence, as `ToolIndex` does (None: no hit)."""
+    if not hits:
+        return None
+    scored = [hit[1] for hit in hits if hit is not None]
+    dense = any(values[1] is not None for values in scored)
+    best = max([confidence(fits, values) for values in scored] + [1.0] * (len(hits) - len(scored)))
+    return ("hybrid" if dense else "lexical"), best
 
 
 def collect(args: argparse.Namespace) -> dict[str, object]:
@@ -364,35 +369,44 @@ def fit(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     recorded = json.loads(EVIDENCE.read_text(encoding="utf-8")) if args.reuse else collect(args)
     model = recorded["model"]
+    runs: dict[str, dict[str, list[Request]]] = {mode: recorded[mode] for mode in MODES}
+    # Fitted on each search's best-ranked hit (is it a right answer?): the decision abstention rests on, and not
+    # swamped by the many wrong hits ranked below a right one. Lexical evidence also comes from hybrid searches
+    # whose request the embedder cannot read.
+    tops = [hits[0] for run in runs.values() for group in run.values() for _, hits in group if hits and hits[0]]
+    fits: dict[str, dict[str, float]] = {}
+    for k in KINDS:
+        rows = [(label, values) for label, values in tops if kind(values) == k]
+        x = np.array([[1.0, *(v or 0.0 for v in values)] for _, values in rows])
+        w = fit_logistic(x, np.array([label for label, _ in rows]), fixed_zero=(2,) if k == "lexical" else ())
+        fits[k] = {
+            "intercept": round(float(w[0]), 4),
+            **{f: round(float(v), 4) for f, v in zip(FEATURES, w[1:], strict=True)},
+        }
     fitted: dict[str, object] = {"model": model, "command": "bench/calibrate.py fit"}
+    for k in KINDS:
+        # the largest threshold under which at most EMPTIED_TARGET of each threshold set's requests fall (requests
+        # with no hit at all are empty whatever the threshold)
+        candidates = []
+        for run in runs.values():
+            for name in THRESHOLD_SETS:
+                decided = [d for d in (decision(fits, hits) for _, hits in run[name]) if d is not None]
+                best = sorted(b for used, b in decided if used == k)
+                allowed = int(EMPTIED_TARGET * len(run[name]))
+                if len(best) > allowed:
+                    candidates.append(best[allowed])
+        fitted[k] = {**fits[k], "threshold": round(max(min(candidates) - 5e-5, 0.0), 4)}
+    thresholds = {k: fitted[k]["threshold"] for k in KINDS}  # type: ignore[index]
     lines = [f"Calibration fit (`.venv/bin/python bench/calibrate.py fit`), model `{model}`:", ""]
-    for mode in MODES:
-        searched: dict[str, list[Request]] = recorded[mode]
-        # Fitted on each search's best-ranked hit (is it a right answer?): the decision abstention rests on, and
-        # not swamped by the many wrong hits ranked below a right one.
-        rows = [hits[0] for group in searched.values() for _, hits in group if hits and hits[0] is not None]
-        x = np.array([[1.0, *values] for _, values in rows])
-        y = np.array([label for label, _ in rows])
-        if mode == "lexical":
-            x[:, 2] = 0.0  # no cosine without an embedder
-        w = fit_logistic(x, y)
-        weights = {"intercept": float(w[0]), **{f: float(v) for f, v in zip(FEATURES, w[1:], strict=True)}}
-        weights = {key: round(value, 4) for key, value in weights.items()}
-        thresholds = []
-        for name, group in searched.items():
-            if name in THRESHOLD_SETS[mode]:
-                # the largest threshold under which at most EMPTIED_TARGET of the set's requests fall (requests
-                # with no hit at all are empty whatever the threshold)
-                best = sorted(b for b in best_confidences(group, weights) if b is not None)
-                thresholds.append(best[int(EMPTIED_TARGET * len(group))])
-        threshold = round(max(min(thresholds) - 5e-5, 0.0), 4)
-        fitted[mode] = {**weights, "threshold": threshold}
-        lines += [f"**{mode}**: weights {weights}, threshold {threshold} (hits: {len(rows)})", ""]
-        lines += ["| set | requests | abstained | no hits at all |", "|---|---:|---:|---:|"]
-        for name, group in searched.items():
-            best = best_confidences(group, weights)
-            abstained = sum(b is not None and b < threshold for b in best) / len(best)
-            lines.append(f"| {name} | {len(best)} | {abstained:.1%} | {sum(b is None for b in best) / len(best):.1%} |")
+    lines += [f"- {k}: {fitted[k]}" for k in KINDS] + [""]
+    for mode, run in runs.items():
+        lines += [f"**{mode} search**", "", "| set | requests | abstained | no hits at all |", "|---|---:|---:|---:|"]
+        for name, group in run.items():
+            decided = [decision(fits, hits) for _, hits in group]
+            abstained = sum(d is not None and d[1] < thresholds[d[0]] for d in decided) / len(group)
+            lines.append(
+                f"| {name} | {len(group)} | {abstained:.1%} | {sum(d is None for d in decided) / len(group):.1%} |"
+            )
         lines.append("")
     OUT_FILE.write_text(json.dumps(fitted, indent=2) + "\n", encoding="utf-8")
     lines.append(f"Run time {time.perf_counter() - started:.0f} s.")

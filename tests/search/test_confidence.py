@@ -130,6 +130,6 @@ def test_the_calibration_was_fitted_for_the_shipped_model() -> None:
 
 def test_an_unknown_calibrator_is_a_clear_error() -> None:
     with pytest.raises(ConfigError, match="unknown calibrator 'nope'; use one of: logistic"):
-        ScoutSettings(search_calibrator="nope")
+        ScoutSettings.from_mapping({"search_calibrator": "nope"})
     with pytest.raises(ConfigError, match="search_min_confidence"):
-        ScoutSettings(search_min_confidence=1.5)
+        ScoutSettings.from_mapping({"search_min_confidence": 1.5})

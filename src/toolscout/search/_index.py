@@ -290,7 +290,8 @@ class ToolIndex:
         lexical = [(name, score / whole_request_best) for name, score in ranking if score >= self.config.floor * ideal]
         fused = self._fuse(lexical, dense)
         shares, cosines = dict(lexical), dict(dense)
-        unlisted = min(cosines.values(), default=0.0)
+        # No dense ranking (the embedder reads none of the request's words): the evidence is lexical only.
+        unlisted = min(cosines.values(), default=None)
         following = [score for _, score in fused[1:]] + [0.0]
         evidence = {
             self._position[name]: HitEvidence(
@@ -342,7 +343,8 @@ class ToolIndex:
             confidence = {
                 i: 1.0 if i not in evidence else round(self._calibrator.confidence(evidence[i]), 3) for i, _ in ranked
             }
-            if ranked and max(c or 0.0 for c in confidence.values()) < self._min_confidence(mode):
+            dense = any(found.cosine is not None for found in evidence.values())
+            if ranked and max(c or 0.0 for c in confidence.values()) < self._min_confidence(dense):
                 nearest = tuple(self._names[i] for i, _ in ranked[: self.config.suggestions])
                 return SearchResult(query=query, mode=mode, hits=(), total=0, suggestions=nearest, abstained=True)
         hits = tuple(
@@ -354,9 +356,9 @@ class ToolIndex:
         suggestions = () if hits else self._suggester.suggest(query, limit=self.config.suggestions, mask=mask)
         return SearchResult(query=query, mode=mode, hits=hits, total=total, suggestions=suggestions)
 
-    def _min_confidence(self, mode: SearchMode) -> float:
+    def _min_confidence(self, dense: bool) -> float:
         configured = self.config.min_confidence
-        return self._calibrator.threshold(dense=mode == "hybrid") if configured is None else configured
+        return self._calibrator.threshold(dense=dense) if configured is None else configured
 
     def _whole_request_best(self, query: str, terms: QueryTerms) -> float:
         """The lexical score a tool matching every word of the request would get (unknown English words count)."""
