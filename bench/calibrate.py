@@ -336,6 +336,14 @@ def decision(fits: dict[str, dict[str, float]], hits: Sequence[Hit | None]) -> t
     return ("hybrid" if dense else "lexical"), best
 
 
+def _lexically_vouched(fits: dict[str, dict[str, float]], threshold: float, hits: Sequence[Hit | None]) -> bool:
+    """A hybrid search's keyword evidence alone clears the lexical threshold (`ToolIndex` then answers too)."""
+    scored = [hit[1] for hit in hits if hit is not None]
+    if not any(values[1] is not None for values in scored):
+        return False
+    return any(confidence(fits, [values[0], None, values[2]]) >= threshold for values in scored if values[0])
+
+
 def collect(args: argparse.Namespace) -> dict[str, object]:
     """Run every fitting set through the engine in both modes and keep each hit's evidence and label."""
     embedder = Memo(shared_embedder(EmbeddingSettings()))
@@ -403,7 +411,10 @@ def fit(args: argparse.Namespace) -> None:
         lines += [f"**{mode} search**", "", "| set | requests | abstained | no hits at all |", "|---|---:|---:|---:|"]
         for name, group in run.items():
             decided = [decision(fits, hits) for _, hits in group]
-            abstained = sum(d is not None and d[1] < thresholds[d[0]] for d in decided) / len(group)
+            vouched = [_lexically_vouched(fits, thresholds["lexical"], hits) for _, hits in group]
+            abstained = sum(
+                d is not None and d[1] < thresholds[d[0]] and not v for d, v in zip(decided, vouched, strict=True)
+            ) / len(group)
             lines.append(
                 f"| {name} | {len(group)} | {abstained:.1%} | {sum(d is None for d in decided) / len(group):.1%} |"
             )
@@ -446,6 +457,9 @@ def measure(args: argparse.Namespace) -> None:
                 "n": len(cases),
                 "abstained": round(sum(r.abstained for r in answered) / len(cases), 4),
                 "no hits": round(sum(not r.hits for r in answered) / len(cases), 4),
+                "median best confidence": _median_best(
+                    [uncalibrated.index(c.catalog).search(c.query, limit=LIMIT, mode=mode) for c in cases]
+                ),
             }
             print(mode, name, rows[name], flush=True)
         for name, cases in relevant.items():
@@ -455,6 +469,7 @@ def measure(args: argparse.Namespace) -> None:
                 "n": len(cases),
                 "emptied": round(sum(r.abstained for r in on) / len(cases), 4),
                 "no hits": round(sum(not r.hits for r in on) / len(cases), 4),
+                "median best confidence": _median_best(off),
                 "R@5 without abstention": _recall(off, cases),
                 "R@5 with abstention": _recall(on, cases),
             }
@@ -464,6 +479,12 @@ def measure(args: argparse.Namespace) -> None:
     (RESULTS / "calibration.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     (RESULTS / "calibration.md").write_text(_markdown(report), encoding="utf-8")
     print(_markdown(report))
+
+
+def _median_best(results: Sequence[object]) -> float:
+    """The median over searches with hits of the best hit's confidence (abstention off)."""
+    best = [max(h.confidence or 0.0 for h in r.hits) for r in results if r.hits]  # type: ignore[attr-defined]
+    return round(float(np.median(best)), 3) if best else 0.0
 
 
 def _sample(cases: list[Case], most: int) -> list[Case]:
@@ -499,19 +520,27 @@ def _markdown(report: dict[str, dict[str, object]]) -> str:
         lines += [
             f"**{mode}**",
             "",
-            "| requests no tool serves | n | abstained | no hits at all |",
-            "|---|---:|---:|---:|",
+            "| requests no tool serves | n | abstained | no hits at all | median best confidence |",
+            "|---|---:|---:|---:|---:|",
         ]
         for name, row in rows.items():
             if isinstance(row, dict) and "abstained" in row:
-                lines.append(f"| {name} | {row['n']} | {row['abstained']:.1%} | {row['no hits']:.1%} |")
-        lines += ["", "| relevant requests | n | emptied by abstention | no hits at all | R@5 before | R@5 after |"]
-        lines.append("|---|---:|---:|---:|---:|---:|")
+                lines.append(
+                    f"| {name} | {row['n']} | {row['abstained']:.1%} | {row['no hits']:.1%} "
+                    f"| {row['median best confidence']:.3f} |"
+                )
+        lines += [
+            "",
+            "| relevant requests | n | emptied by abstention | no hits at all | median best confidence "
+            "| R@5 before | R@5 after |",
+        ]
+        lines.append("|---|---:|---:|---:|---:|---:|---:|")
         for name, row in rows.items():
             if isinstance(row, dict) and "emptied" in row:
                 lines.append(
                     f"| {name} | {row['n']} | {row['emptied']:.1%} | {row['no hits']:.1%} "
-                    f"| {row['R@5 without abstention']:.3f} | {row['R@5 with abstention']:.3f} |"
+                    f"| {row['median best confidence']:.3f} | {row['R@5 without abstention']:.3f} "
+                    f"| {row['R@5 with abstention']:.3f} |"
                 )
         lines.append("")
     return "\n".join(lines) + "\n"

@@ -211,8 +211,8 @@ class ScoutSettings(BaseSettings):
     another registered one (``register_calibrator``)."""
     search_min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] | None = None
     """A search whose best hit's confidence is under this answers with no tools, naming the nearest as
-    suggestions; null: the calibrator's fitted threshold (relevant requests emptied at most 1 % where it was
-    measured), 0: never abstain."""
+    suggestions; null: the calibrator's fitted threshold (chosen to empty at most 0.5 % of the relevant requests
+    it was fitted on), 0: never abstain."""
     search_rerank: RerankSettings = RerankSettings()
     """The reranker over each search's top hits (see the ``search_rerank`` keys; none by default)."""
     embeddings: EmbeddingSettings = EmbeddingSettings()

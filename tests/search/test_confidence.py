@@ -27,7 +27,7 @@ TERSE = Catalog(
         ToolSpec(name="translate_text", description="Translate text."),
     ]
 )
-OFF_TOPIC = "how many calories are in a banana"
+OFF_TOPIC = "brew a cup of coffee"
 
 
 def search(scout: ToolScout, query: str) -> dict[str, object]:
@@ -49,12 +49,13 @@ def test_a_terse_catalogs_one_fitting_tool_is_never_emptied() -> None:
     scout = ToolScout(TERSE, settings=ScoutSettings(mode="on", search_mode="hybrid"))
     assert scout.wait_for_embeddings(600)
 
-    found = search(scout, "will it rain in Oslo tomorrow")
+    for request in ("will it rain in Oslo tomorrow", "weather in Oslo"):
+        found = search(scout, request)
 
-    tools = found["tools"]
-    assert isinstance(tools, list) and tools, found
-    assert tools[0]["name"] == "get_forecast"
-    assert 0.0 < tools[0]["confidence"] <= 1.0
+        tools = found["tools"]
+        assert isinstance(tools, list) and tools, found
+        assert tools[0]["name"] == "get_forecast"
+        assert 0.0 < tools[0]["confidence"] <= 1.0
 
 
 def test_an_off_topic_request_abstains_with_the_nearest_names_and_says_so(hybrid_sample: ToolScout) -> None:
@@ -68,13 +69,11 @@ def test_an_off_topic_request_abstains_with_the_nearest_names_and_says_so(hybrid
 
 
 def test_every_hit_of_a_fitting_request_carries_a_confidence(hybrid_sample: ToolScout) -> None:
-    found = search(hybrid_sample, "file a bug in the toolscout repo: search crashes on an empty catalog")
+    found = search(hybrid_sample, "let the team know in #deploys that the build is green")
 
     tools = found["tools"]
-    assert isinstance(tools, list) and tools[0]["name"] == "github__create_issue"
-    confidences = [tool["confidence"] for tool in tools]
-    assert all(0.0 <= c <= 1.0 for c in confidences)
-    assert confidences[0] == max(confidences)
+    assert isinstance(tools, list) and "slack__post_message" in [tool["name"] for tool in tools]
+    assert all(0.0 <= tool["confidence"] <= 1.0 for tool in tools)
 
 
 def test_lexical_search_calibrates_too_and_keeps_a_weak_right_answer() -> None:

@@ -150,7 +150,7 @@ class LogisticCalibrator:
         return (self._lexical if evidence.cosine is None else self._hybrid)(evidence)
 
     def threshold(self, *, dense: bool) -> float:
-        """The fitted threshold: relevant requests emptied at most 1 % on the data it was fitted on."""
+        """The fitted threshold: at most 0.5 % of the relevant requests of each fitting set fall under it."""
         return (self._hybrid if dense else self._lexical).threshold
 
 

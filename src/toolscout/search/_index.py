@@ -26,6 +26,7 @@ barely cover leans on the embedder.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence, Set
@@ -309,6 +310,9 @@ class ToolIndex:
         for i in mentioned:
             evidence.pop(i, None)
         ranked = [(i, top + 1.0) for i in whole] + _with_mentions(ranked, mentioned)
+        if not ranked and dense:  # only weak embedding matches: nothing fits, the nearest are named
+            nearest = tuple(name for name, _ in dense[: self.config.suggestions])
+            return SearchResult(query=query, mode="hybrid", hits=(), total=0, suggestions=nearest, abstained=True)
         return self._result(query, "hybrid", ranked[:limit], len(ranked), mask, evidence)
 
     def _search_regex(self, pattern: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
@@ -343,8 +347,7 @@ class ToolIndex:
             confidence = {
                 i: 1.0 if i not in evidence else round(self._calibrator.confidence(evidence[i]), 3) for i, _ in ranked
             }
-            dense = any(found.cosine is not None for found in evidence.values())
-            if ranked and max(c or 0.0 for c in confidence.values()) < self._min_confidence(dense):
+            if ranked and not self._answers([i for i, _ in ranked], confidence, evidence):
                 nearest = tuple(self._names[i] for i, _ in ranked[: self.config.suggestions])
                 return SearchResult(query=query, mode=mode, hits=(), total=0, suggestions=nearest, abstained=True)
         hits = tuple(
@@ -355,6 +358,22 @@ class ToolIndex:
         )
         suggestions = () if hits else self._suggester.suggest(query, limit=self.config.suggestions, mask=mask)
         return SearchResult(query=query, mode=mode, hits=hits, total=total, suggestions=suggestions)
+
+    def _answers(
+        self, ranked: Sequence[int], confidence: Mapping[int, float | None], evidence: Mapping[int, HitEvidence]
+    ) -> bool:
+        """Whether a search's best hit is confident enough to answer with.
+
+        With embeddings, a hit's keyword evidence alone may also vouch for it (judged as lexical search would judge
+        it): a request the embedder reads poorly (another language) is never emptied for adding embeddings.
+        """
+        dense = any(evidence[i].cosine is not None for i in ranked if i in evidence)
+        if max(c or 0.0 for c in confidence.values()) >= self._min_confidence(dense):
+            return True
+        lexical = (
+            dataclasses.replace(evidence[i], cosine=None) for i in ranked if i in evidence and evidence[i].lexical > 0
+        )
+        return dense and any(self._calibrator.confidence(ev) >= self._min_confidence(False) for ev in lexical)
 
     def _min_confidence(self, dense: bool) -> float:
         configured = self.config.min_confidence
