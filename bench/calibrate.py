@@ -413,7 +413,8 @@ def fit(args: argparse.Namespace) -> None:
             decided = [decision(fits, hits) for _, hits in group]
             vouched = [_lexically_vouched(fits, thresholds["lexical"], hits) for _, hits in group]
             abstained = sum(
-                d is not None and d[1] < thresholds[d[0]] and not v for d, v in zip(decided, vouched, strict=True)
+                d is not None and d[0] == "hybrid" and d[1] < thresholds["hybrid"] and not v
+                for d, v in zip(decided, vouched, strict=True)
             ) / len(group)
             lines.append(
                 f"| {name} | {len(group)} | {abstained:.1%} | {sum(d is None for d in decided) / len(group):.1%} |"

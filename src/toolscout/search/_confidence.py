@@ -50,7 +50,8 @@ class HitEvidence:
     cosine: float | None
     """The embedding similarity of request and tool (None: lexical search, no embedder ran)."""
     lead: float
-    """How far the candidate's score leads the next candidate's, as a share of its own (0: a tie, 1: none follows)."""
+    """How far the candidate's score leads the next lower one, as a share of its own (1: none is lower; tools tied
+    with it do not count against it)."""
 
 
 class Calibrator(Protocol):
@@ -67,7 +68,11 @@ class Calibrator(Protocol):
         ...
 
     def threshold(self, *, dense: bool) -> float:
-        """The least confidence of the best candidate for a search to answer."""
+        """The least confidence of the best candidate for a search to answer.
+
+        ``dense`` False: the least lexical confidence that vouches for a hit inside hybrid search (lexical search
+        alone does not abstain).
+        """
         ...
 
 
