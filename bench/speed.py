@@ -36,7 +36,8 @@ from pathlib import Path
 from bfcl import load_bfcl
 from systems import Search, bm25s_system, rank_bm25_system, toolscout_system
 
-from toolscout import Catalog, SearchIndex, SearchMode
+from toolscout import Catalog
+from toolscout.search import SearchIndex, SearchMode
 from toolscout.search._index import build_index
 from toolscout.search._semantic import build_hybrid_index
 
@@ -98,7 +99,7 @@ def memory_child(mode: SearchMode) -> None:
     build: Callable[[], SearchIndex] = partial(build_index, catalog)
     if mode == "hybrid":
         from toolscout.search._engines import shared_embedder
-        from toolscout.search.embeddings._settings import EmbeddingSettings
+        from toolscout.search.embeddings import EmbeddingSettings
 
         embedder = shared_embedder(EmbeddingSettings())  # the default model, loaded before the baseline is read
         build = partial(build_hybrid_index, catalog, embedder=embedder)

@@ -1,18 +1,15 @@
 """The public surface: every public package exports exactly its public names, in one sorted `__all__`."""
 
 import importlib
-import pkgutil
+import json
 import types
 
 import pytest
 
 import toolscout
+from tests.regen_public_api import SNAPSHOT, collect, public_packages
 
-PACKAGES = sorted(
-    name
-    for _, name, is_package in pkgutil.walk_packages(toolscout.__path__, "toolscout.")
-    if is_package and not any(part.startswith("_") for part in name.split("."))
-)
+PACKAGES = public_packages()[1:]
 
 
 def public_names(module: types.ModuleType) -> set[str]:
@@ -38,3 +35,8 @@ def test_every_package_has_an_init_module() -> None:
     for folder, _, files in os.walk(root):
         if any(file.endswith(".py") for file in files):
             assert "__init__.py" in files, folder
+
+
+def test_the_public_names_are_the_committed_snapshot() -> None:
+    committed = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+    assert collect() == committed, "public API changed: review it, then `python -m tests.regen_public_api`"

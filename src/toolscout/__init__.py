@@ -10,16 +10,10 @@ from ._settings import BridgeNames, DeferralMode, ScopeSettings, ScoutSettings, 
 from ._tokens import BpeOpenAICounter, CharsPerToken, TiktokenCounter, TokenCounter, default_token_counter
 from ._version import __version__
 from .catalog import Catalog, ToolSpec, tool_from_callable
-from .disclosure._assembly import Assembly, TurnPlan
-from .dispatch._call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
-from .dispatch._errors import ErrorCode, ToolError
+from .disclosure import Assembly, TurnPlan
+from .dispatch import AfterCall, BeforeCall, BridgeAnswer, ErrorCode, Handler, ToolCall, ToolError, ToolOutcome
 from .offload import Offloader, OffloadSettings
-from .search._background import SearchStatus
-from .search._base import SearchHit, SearchIndex, SearchMode, SearchResult
-from .search._cache import IndexCache
-from .search._index import ToolIndex, build_index
-from .search._semantic import build_hybrid_index
-from .search._tokenize import tokenize
+from .search import SearchHit, SearchResult, SearchStatus
 from .session import DiscoveryStore, MemoryStore, SqliteStore
 
 __all__ = [
@@ -31,8 +25,6 @@ __all__ = [
     "BpeOpenAICounter",
     "BridgeAnswer",
     "BridgeNames",
-    "build_hybrid_index",
-    "build_index",
     "Catalog",
     "CatalogError",
     "CharsPerToken",
@@ -44,21 +36,17 @@ __all__ = [
     "DiscoveryStore",
     "ErrorCode",
     "Handler",
-    "IndexCache",
     "measure_cost",
     "MemoryStore",
     "NamespaceCost",
     "Offloader",
     "OffloadSettings",
-    "Resolution",
     "Scope",
     "ScopeSettings",
     "ScoutSession",
     "ScoutSettings",
     "SearchError",
     "SearchHit",
-    "SearchIndex",
-    "SearchMode",
     "SearchResult",
     "SearchStatus",
     "SqliteStore",
@@ -66,11 +54,9 @@ __all__ = [
     "Style",
     "TiktokenCounter",
     "TokenCounter",
-    "tokenize",
     "tool_from_callable",
     "ToolCall",
     "ToolError",
-    "ToolIndex",
     "ToolOutcome",
     "ToolScout",
     "ToolscoutError",

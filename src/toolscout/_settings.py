@@ -27,13 +27,10 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ._errors import ConfigError
+from ._plugins import plugin_names
 from ._scope import Scope
+from ._search_settings import DEFAULT_EXPANDERS, TOP_BAND, EmbeddingSettings, RerankSettings, check_expanders
 from ._validation import ENV_PREFIX, Finite, NoBool, Switch, validate_section
-from .search._confidence import check_calibrator
-from .search._expanders import DEFAULT_EXPANDERS, check_expanders
-from .search._index import TOP_BAND
-from .search._rerank import RerankSettings
-from .search.embeddings._settings import EmbeddingSettings
 
 __all__ = ["BridgeNames", "DeferralMode", "ScopeSettings", "ScoutSettings", "Style"]
 
@@ -226,9 +223,7 @@ class ScoutSettings(BaseSettings):
     @field_validator("search_mode")
     @classmethod
     def _registered_engine(cls, value: str) -> str:
-        from .search._engines import engine_names  # the registry imports the search engines
-
-        known = engine_names(requests=True)
+        known = plugin_names("search_mode")
         if value != "auto" and value not in known:
             raise ValueError(f"unknown search mode {value!r}; use one of: auto, {', '.join(known)}")
         return value
@@ -241,7 +236,10 @@ class ScoutSettings(BaseSettings):
     @field_validator("search_calibrator")
     @classmethod
     def _registered_calibrator(cls, value: str) -> str:
-        return check_calibrator(value)
+        known = plugin_names("search_calibrator")
+        if value not in known:
+            raise ValueError(f"unknown calibrator {value!r}; use one of: {', '.join(known)}")
+        return value
 
     @field_validator("search_default_limit")
     @classmethod

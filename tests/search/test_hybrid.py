@@ -15,8 +15,8 @@ from toolscout import Catalog, ToolSpec
 from toolscout.search._engines import shared_embedder
 from toolscout.search._hybrid import HybridFusion
 from toolscout.search._semantic import build_hybrid_index
+from toolscout.search.embeddings import EmbeddingSettings
 from toolscout.search.embeddings._base import EmbeddingError
-from toolscout.search.embeddings._settings import EmbeddingSettings
 
 CATALOG = Catalog(
     [

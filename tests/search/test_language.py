@@ -11,7 +11,7 @@ from tests.conftest import require
 from toolscout import Catalog, ConfigError, ScoutSettings, ToolScout
 from toolscout.data import sample_catalog_path
 from toolscout.search._language import known_share, word_languages
-from toolscout.search.embeddings._settings import EmbeddingSettings
+from toolscout.search.embeddings import EmbeddingSettings
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ each is registered by name (`register_expander`, `register_engine`, `register_re
 `register_calibrator`) and chosen by settings.
 """
 
+from .._search_settings import DEFAULT_EXPANDERS, TOP_BAND, RerankSettings
 from ._background import BackgroundHybrid, EmbeddingState, HybridIndex, SearchStatus
 from ._base import IndexBuilder, SearchHit, SearchIndex, SearchMode, SearchResult
 from ._cache import IndexCache
@@ -33,18 +34,17 @@ from ._engines import (
     shared_embedder,
 )
 from ._expand import ExpandedQuery, ExpanderFactory, ExpansionContext, QueryExpander
-from ._expanders import DEFAULT_EXPANDERS, expander_names, get_expander, register_expander
+from ._expanders import expander_names, get_expander, register_expander
 from ._fields import ToolFields, tool_fields
 from ._fuzzy import FuzzyMatch, FuzzyVocabulary
 from ._hybrid import FusionMethod, HybridFusion
-from ._index import TOP_BAND, DenseRanking, Fusion, IndexConfig, ToolIndex, build_index
+from ._index import DenseRanking, Fusion, IndexConfig, ToolIndex, build_index
 from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
 from ._regex import MAX_PATTERN_LENGTH, PatternError, RegexIndex, compile_pattern
 from ._rerank import (
     RerankedIndex,
     Reranker,
     RerankerFactory,
-    RerankSettings,
     RerankStage,
     get_reranker,
     register_reranker,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from .._redact import redact
+from .._search_settings import EmbeddingSettings
 from ..catalog import Catalog
 from ._base import SearchMode, SearchResult
 from ._engines import shared_embedder
@@ -27,7 +28,6 @@ from .embeddings._base import Embedder
 from .embeddings._cache import EmbeddingCache
 from .embeddings._dense import DenseRanker
 from .embeddings._native import NATIVE_WORK, InterpreterExiting
-from .embeddings._settings import EmbeddingSettings
 
 __all__ = ["BackgroundHybrid", "EmbeddingState", "HybridIndex", "SearchStatus"]
 

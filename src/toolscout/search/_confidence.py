@@ -24,6 +24,7 @@ from importlib import resources
 from typing import Protocol
 
 from .._errors import ConfigError
+from .._plugins import provide_names
 
 __all__ = [
     "CALIBRATION_FILE",
@@ -91,6 +92,9 @@ def register_calibrator(name: str, factory: CalibratorFactory) -> None:
 def calibrator_names() -> tuple[str, ...]:
     """The registered calibrators."""
     return tuple(_CALIBRATORS)
+
+
+provide_names("search_calibrator", calibrator_names)
 
 
 def check_calibrator(name: str) -> str:

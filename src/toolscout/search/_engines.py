@@ -16,11 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .._errors import ConfigError
+from .._plugins import provide_names
 from .._redact import add_secrets
+from .._search_settings import EmbeddingSettings
 from ._base import IndexBuilder, SearchMode
 from ._index import IndexConfig, build_index
 from .embeddings._base import Embedder
-from .embeddings._settings import EmbeddingSettings
 
 __all__ = [
     "EmbedderFactory",
@@ -159,6 +160,10 @@ def embedder_names(*, installed: bool = False, local: bool = False) -> tuple[str
         if (not installed or all(importlib.util.find_spec(module) is not None for module in backend.requires))
         and (not local or backend.local)
     )
+
+
+provide_names("search_mode", lambda: engine_names(requests=True))
+provide_names("embeddings.backend", embedder_names)
 
 
 def resolve_backend(settings: EmbeddingSettings | None = None) -> str | None:

@@ -19,18 +19,16 @@ from __future__ import annotations
 import functools
 
 from .._errors import ConfigError
+from .._plugins import provide_names
 from ._expand import ExpandedQuery, ExpanderFactory, ExpansionContext, QueryExpander
 from ._fuzzy import FuzzyVocabulary
 from ._lexical import QueryTerms
 from ._synonyms import ActionSynonyms, Translation, default_translations
 from ._tokenize import STOPWORDS, plain_request, stem, words
 
-__all__ = ["DEFAULT_EXPANDERS", "check_expanders", "expander_names", "get_expander", "register_expander"]
+__all__ = ["expander_names", "get_expander", "register_expander"]
 
 _EXPANDERS: dict[str, ExpanderFactory] = {}
-
-DEFAULT_EXPANDERS: tuple[str, ...] = ("idioms", "function-words", "translations", "synonyms", "corrections")
-"""The built-in expanders in the order every measured ranking used."""
 
 
 def register_expander(name: str, factory: ExpanderFactory) -> None:
@@ -57,19 +55,7 @@ def expander_names() -> tuple[str, ...]:
     return tuple(_EXPANDERS)
 
 
-def check_expanders(names: tuple[str, ...]) -> tuple[str, ...]:
-    """`names` when each is a registered expander, once.
-
-    Raises:
-        ValueError: An unknown or repeated name (the registered ones are listed).
-    """
-    known = expander_names()
-    unknown = [name for name in names if name not in known]
-    if unknown:
-        raise ValueError(f"unknown query expander {unknown[0]!r}; use some of: {', '.join(known)}")
-    if len(set(names)) < len(names):
-        raise ValueError("each expander may appear once")
-    return names
+provide_names("search_expanders", expander_names)
 
 
 class _Idioms:

@@ -37,13 +37,14 @@ import numpy.typing as npt
 from pydantic import Field, field_validator
 
 from .._errors import SearchError
+from .._search_settings import DEFAULT_EXPANDERS, TOP_BAND, check_expanders
 from .._validation import CheckedModel, Finite, NoBool
 from ..catalog import Catalog
 from ._base import SearchHit, SearchMode, SearchResult
 from ._confidence import Calibrator, HitEvidence, check_calibrator, get_calibrator
 from ._exact import ExactNames
 from ._expand import ExpandedQuery, ExpansionContext
-from ._expanders import DEFAULT_EXPANDERS, check_expanders, get_expander
+from ._expanders import get_expander
 from ._fields import tool_fields
 from ._hybrid import HybridFusion
 from ._language import word_languages
@@ -53,7 +54,7 @@ from ._suggest import NameSuggester
 from ._synonyms import ACTION_GROUPS, OBJECT_GROUPS
 from ._tokenize import stem, words
 
-__all__ = ["TOP_BAND", "DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
+__all__ = ["DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
 
 logger = logging.getLogger(__name__)
 
@@ -71,12 +72,6 @@ class DenseRanking(Protocol):
     def rank(self, query: str, allowed: Set[str] | None) -> Ranking:
         """Return ``(name, similarity)`` pairs, best first, only for names in `allowed` when given."""
         ...
-
-
-TOP_BAND = 0.25
-"""The default top band (`IndexConfig.band`, ``search_top_band``): the largest value measured that costs no recall
-with either engine on the sample requests and BFCL's tuning requests (0.3 cost lexical search one sample request
-in its top 5; ``bench/bounding.py``)."""
 
 
 class IndexConfig(CheckedModel):

@@ -17,12 +17,11 @@ from collections.abc import Callable, Sequence, Set
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import replace
-from typing import Annotated, Protocol, TypeAlias, TypeVar
-
-from pydantic import Field, field_validator
+from typing import Protocol, TypeAlias, TypeVar
 
 from .._errors import ConfigError
-from .._validation import CheckedModel, Finite, NoBool
+from .._plugins import provide_names
+from .._search_settings import RerankSettings
 from ..catalog import Catalog, ToolSpec
 from ._base import SearchIndex, SearchMode, SearchResult
 
@@ -63,31 +62,6 @@ class Reranker(Protocol):
         ...
 
 
-class RerankSettings(CheckedModel):
-    """The reranking stage of ``tool_search`` (the ``search_rerank`` section of the settings)."""
-
-    section = "search_rerank"
-
-    reranker: str | None = None
-    """The registered reranker to run over each search's top hits (null: none, the engine's order stands)."""
-    top_n: Annotated[int, NoBool, Field(ge=1, le=50)] = 20
-    """How many of the engine's top hits the reranker orders (at most 50, the index's cap on hits); hits past
-    them keep the engine's order."""
-    budget_ms: Annotated[float, Finite, Field(gt=0)] | None = 100.0
-    """How long a search waits for the reranker; past it the engine's order stands (null: no limit, the
-    reranker runs on the search's own thread)."""
-    model: str | None = None
-    """A model file or id handed to the reranker's factory (its meaning is the reranker's)."""
-
-    @field_validator("reranker")
-    @classmethod
-    def _registered(cls, value: str | None) -> str | None:
-        if value is not None and value not in _RERANKERS:
-            known = ", ".join(_RERANKERS) or "none is registered"
-            raise ValueError(f"unknown reranker {value!r}; use one of: {known}")
-        return value
-
-
 RerankerFactory: TypeAlias = Callable[[RerankSettings], Reranker]
 """Builds a reranker from the settings, once per `ToolScout` (and per `ToolScout.replace`), so a factory of a
 heavy model shares one loaded model (``functools.cache`` on the settings); raises ImportError when its packages
@@ -104,6 +78,9 @@ def register_reranker(name: str, factory: RerankerFactory) -> None:
 def reranker_names() -> tuple[str, ...]:
     """The registered rerankers, in registration order."""
     return tuple(_RERANKERS)
+
+
+provide_names("search_rerank.reranker", reranker_names)
 
 
 def get_reranker(name: str, settings: RerankSettings | None = None) -> Reranker:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from .._search_settings import EmbeddingSettings
 from ._base import IndexBuilder, SearchMode
 from ._engines import EngineOptions, engine_query_mode, get_engine, resolve_backend
-from .embeddings._settings import EmbeddingSettings
 
 __all__ = ["request_mode", "resolve_search_mode", "search_engine"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from .._search_settings import EmbeddingSettings
 from ..catalog import Catalog
 from ._engines import shared_embedder
 from ._hybrid import HybridFusion
@@ -12,7 +13,6 @@ from ._index import IndexConfig, ToolIndex, build_index
 from .embeddings._base import Embedder
 from .embeddings._cache import EmbeddingCache
 from .embeddings._dense import DenseRanker
-from .embeddings._settings import EmbeddingSettings
 
 __all__ = ["build_hybrid_index"]
 

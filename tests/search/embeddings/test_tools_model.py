@@ -16,8 +16,7 @@ from toolscout import Catalog
 from toolscout.data import sample_catalog_path, sample_queries_path
 from toolscout.search._engines import get_embedder, resolve_backend
 from toolscout.search._evaluation import summarize
-from toolscout.search.embeddings import DenseRanker
-from toolscout.search.embeddings._settings import EmbeddingSettings
+from toolscout.search.embeddings import DenseRanker, EmbeddingSettings
 
 require(importlib.util.find_spec("onnxruntime") is not None, "the ONNX embedder needs toolscout[semantic]")
 onnx = importlib.import_module("toolscout.search.embeddings._onnx")

@@ -7,10 +7,10 @@ toolscout's int8 tool-retrieval model, or the plain all-MiniLM-L6-v2, on onnxrun
 (any OpenAI-compatible ``/v1/embeddings`` endpoint). None downloads anything at run time.
 """
 
+from ..._search_settings import EmbeddingSettings
 from ._base import Embedder, EmbeddingError, Vectors, normalize_rows
 from ._cache import EmbeddingCache, default_cache_dir
 from ._dense import DenseRanker, tool_text
-from ._settings import EmbeddingSettings
 
 __all__ = [
     "default_cache_dir",

@@ -1,4 +1,9 @@
-"""`EmbeddingSettings`: which embedding backend hybrid search uses, and how it runs."""
+"""The settings of search (embeddings, reranking, the top band, the expanders), below the search package.
+
+`ScoutSettings` holds them and the search package reads them; they live here so ``_settings.py``
+never imports ``search`` (the layers of ``docs/ARCHITECTURE.md``). Registered names are checked
+through `toolscout._plugins`.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,33 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ..._validation import NoBool
+from ._plugins import plugin_names
+from ._validation import CheckedModel, Finite, NoBool
 
-__all__ = ["EmbeddingSettings"]
+__all__ = ["DEFAULT_EXPANDERS", "TOP_BAND", "EmbeddingSettings", "RerankSettings", "check_expanders"]
+
+TOP_BAND = 0.25
+"""The default top band (`IndexConfig.band`, ``search_top_band``): the largest value measured that costs no recall
+with either engine on the sample requests and BFCL's tuning requests (0.3 cost lexical search one sample request
+in its top 5; ``bench/bounding.py``)."""
+
+DEFAULT_EXPANDERS: tuple[str, ...] = ("idioms", "function-words", "translations", "synonyms", "corrections")
+"""The built-in query expanders in the order every measured ranking used."""
+
+
+def check_expanders(names: tuple[str, ...]) -> tuple[str, ...]:
+    """`names` when each is a registered expander, once.
+
+    Raises:
+        ValueError: An unknown or repeated name (the registered ones are listed).
+    """
+    known = plugin_names("search_expanders")
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(f"unknown query expander {unknown[0]!r}; use some of: {', '.join(known)}")
+    if len(set(names)) < len(names):
+        raise ValueError("each expander may appear once")
+    return names
 
 
 class EmbeddingSettings(BaseModel):
@@ -52,9 +81,7 @@ class EmbeddingSettings(BaseModel):
     @field_validator("backend")
     @classmethod
     def _registered(cls, value: str) -> str:
-        from .._engines import embedder_names  # the registry imports these settings
-
-        known = embedder_names()
+        known = plugin_names("embeddings.backend")
         if value != "auto" and value not in known:
             raise ValueError(f"unknown embedding backend {value!r}; use one of: auto, {', '.join(known)}")
         return value
@@ -64,3 +91,28 @@ class EmbeddingSettings(BaseModel):
         if self.backend == "openai-compatible" and not (self.url and self.model):
             raise ValueError("the openai-compatible backend needs both url and model")
         return self
+
+
+class RerankSettings(CheckedModel):
+    """The reranking stage of ``tool_search`` (the ``search_rerank`` section of the settings)."""
+
+    section = "search_rerank"
+
+    reranker: str | None = None
+    """The registered reranker to run over each search's top hits (null: none, the engine's order stands)."""
+    top_n: Annotated[int, NoBool, Field(ge=1, le=50)] = 20
+    """How many of the engine's top hits the reranker orders (at most 50, the index's cap on hits); hits past
+    them keep the engine's order."""
+    budget_ms: Annotated[float, Finite, Field(gt=0)] | None = 100.0
+    """How long a search waits for the reranker; past it the engine's order stands (null: no limit, the
+    reranker runs on the search's own thread)."""
+    model: str | None = None
+    """A model file or id handed to the reranker's factory (its meaning is the reranker's)."""
+
+    @field_validator("reranker")
+    @classmethod
+    def _registered(cls, value: str | None) -> str | None:
+        if value is not None and value not in plugin_names("search_rerank.reranker"):
+            known = ", ".join(plugin_names("search_rerank.reranker")) or "none is registered"
+            raise ValueError(f"unknown reranker {value!r}; use one of: {known}")
+        return value

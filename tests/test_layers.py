@@ -1,0 +1,51 @@
+"""The layers docs/ARCHITECTURE.md draws, checked on the import graph (import-linter, grimp)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import grimp
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PRIVATE_IMPORTS_ACROSS_PACKAGES = 128
+"""Imports of a sub-package's private module from outside that sub-package, today; it may only fall."""
+
+
+def test_imports_point_one_way_downwards() -> None:
+    lint = Path(sys.executable).with_name("lint-imports")
+    run = subprocess.run([str(lint), "--config", str(ROOT / "pyproject.toml")], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "Contracts: 2 kept, 0 broken." in run.stdout
+
+
+def test_settings_never_import_search() -> None:
+    graph = grimp.build_graph("toolscout")
+    chains = graph.find_shortest_chains(importer="toolscout._settings", imported="toolscout.search")
+    assert not chains
+
+
+def _owner_of_private(module: str) -> str | None:
+    parts = module.split(".")
+    for index, part in enumerate(parts[1:], start=1):
+        if part.startswith("_"):
+            return ".".join(parts[:index])
+    return None
+
+
+def private_imports_across_packages(graph: grimp.ImportGraph) -> list[tuple[str, str]]:
+    """(importer, imported) for each import of a sub-package's `_module` from outside the sub-package."""
+    packages = {module.rsplit(".", 1)[0] for module in graph.modules}
+    found = []
+    for importer in sorted(graph.modules):
+        home = importer if importer in packages else importer.rsplit(".", 1)[0]
+        for imported in graph.find_modules_directly_imported_by(importer):
+            owner = _owner_of_private(imported)
+            if owner not in (None, "toolscout") and home != owner:
+                found.append((importer, imported))
+    return found
+
+
+def test_no_new_imports_of_another_packages_private_modules() -> None:
+    found = private_imports_across_packages(grimp.build_graph("toolscout"))
+    assert len(found) <= PRIVATE_IMPORTS_ACROSS_PACKAGES, "\n".join(f"{a} -> {b}" for a, b in found)
