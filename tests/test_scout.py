@@ -94,6 +94,22 @@ def test_configuration_is_fixed_and_replace_gives_a_scout_with_new_settings() ->
     assert reveal.catalog is scout.catalog and reveal.store is scout.store
 
 
+def test_a_scout_replaced_with_another_style_reuses_the_plan_but_not_across_core_or_deferral_changes() -> None:
+    """Style, stubs and pre-discovered tools shape only the assembly: a page rendering every style plans once."""
+    tools = [{"name": f"crm__op_{i}", "description": f"CRM operation {i}"} for i in range(40)]
+    scout = ToolScout(tools, settings=ScoutSettings(mode="on", style="bridge"))
+    plan = scout.plan()
+    reveal = scout.replace(settings=ScoutSettings(mode="on", style="reveal", reveal_stubs=True))
+    assert reveal.plan() is plan
+    assert reveal.session("a").assemble().stubs  # the assembly still follows its own settings
+    assert scout.replace(settings=ScoutSettings(mode="off")).plan() is not plan
+    assert scout.replace(settings=ScoutSettings(mode="on", never_defer=("crm__op_1",))).plan() is not plan
+    core = scout.replace(core={"crm__op_2"})
+    assert core.plan() is not plan
+    reveal.add_function(lambda: None, name="late", core=True)  # its catalog and core change; not the others
+    assert scout.plan() is plan
+
+
 def test_relisting_an_unchanged_tool_list_reuses_the_search_index() -> None:
     import json
 

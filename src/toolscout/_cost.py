@@ -89,10 +89,11 @@ def measure_cost(
     base = (settings or ScoutSettings()).model_copy(update={"mode": "on", "pre_discovered": ()})
     core_names = frozenset(core)
 
+    plan = plan_turn(catalog, core=core_names, settings=base, counter=counter, scope=Scope())
+
     def first_turn(style: Style, stubs: bool) -> Assembly:
-        chosen = base.model_copy(update={"style": style, "reveal_stubs": stubs})
-        plan = plan_turn(catalog, core=core_names, settings=chosen, counter=counter, scope=Scope())
-        return assemble(plan, settings=chosen)
+        # Style and stubs shape only the assembly (`ASSEMBLY_ONLY_SETTINGS`): one plan serves all three.
+        return assemble(plan, settings=base.model_copy(update={"style": style, "reveal_stubs": stubs}))
 
     bridge = first_turn("bridge", False)
     groups: dict[str | None, list[ToolSpec]] = {}

@@ -20,7 +20,7 @@ from ._settings import ScoutSettings
 from ._tokens import TokenCounter, default_token_counter
 from ._types import DeferPolicy
 from .catalog import Catalog, ToolSpec, iter_tool_specs, tool_from_callable
-from .disclosure._assembly import Assembly, TurnPlan, assemble, plan_turn
+from .disclosure._assembly import Assembly, TurnPlan, assemble, plan_turn, plans_alike
 from .disclosure._collisions import deconflict
 from .dispatch._call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
 from .dispatch._resolve import resolve_call
@@ -126,7 +126,7 @@ class ToolScout:
             index_builder or search_engine(self._settings.search_mode, _engine_options(self._settings))
         )
         self._rerank = RerankStage.from_settings(self._settings.search_rerank)
-        self._plans: OrderedDict[tuple[str, Scope], TurnPlan] = OrderedDict()
+        self._plans: OrderedDict[tuple[str, Scope, frozenset[str]], TurnPlan] = OrderedDict()
         self._lock = threading.Lock()
         self._catalog = Catalog()
         self._renamed: Mapping[str, str] = {}
@@ -220,6 +220,10 @@ class ToolScout:
             other.settings.search_mode == self._settings.search_mode
         ):
             other._indexes = self._indexes
+        if plans_alike(other.settings, self._settings) and other._context_windows == self._context_windows:
+            # Plans are keyed by catalog, scope and core, and the rest of what they depend on is equal:
+            # a page or a benchmark rendering every style plans each catalog once.
+            other._plans, other._lock = self._plans, self._lock
         return other
 
     def set_tools(self, tools: Iterable[object] | Catalog) -> Catalog:
@@ -268,9 +272,7 @@ class ToolScout:
         self._handlers[spec.name] = _call_with_arguments(func)
         shown = next((new for new, old in self._renamed.items() if old == spec.name), spec.name)
         if core:
-            with self._lock:
-                self._core = self._core | {shown}
-                self._plans.clear()
+            self._core = self._core | {shown}
         return self._catalog[shown]
 
     def session(self, session_id: str, *, scope: Scope | None = None) -> ScoutSession:
@@ -300,14 +302,15 @@ class ToolScout:
         return index.wait(timeout) if isinstance(index, HybridIndex) else True
 
     def plan(self, scope: Scope | None = None, *, catalog: Catalog | None = None) -> TurnPlan:
-        """Classify `catalog` (default: the live one) for one turn (cached per catalog fingerprint and scope).
+        """Classify `catalog` (default: the live one) for one turn (cached per catalog fingerprint, scope and core).
 
         The plan covers the tools both the settings' ``scope`` and `scope` let through. Pass the
         same `catalog` to `plan` and `searcher` when both must agree while the live one may change.
         """
         scope = self._scope.narrowed(scope or Scope())
         catalog = self._catalog if catalog is None else catalog
-        key = (catalog.fingerprint, scope)
+        core = self._core
+        key = (catalog.fingerprint, scope, core)
         with self._lock:
             cached = self._plans.get(key)
             if cached is not None:
@@ -315,7 +318,7 @@ class ToolScout:
                 return cached
         plan = plan_turn(
             catalog,
-            core=self.core,
+            core=core,
             settings=self.settings,
             counter=self.counter,
             scope=scope,

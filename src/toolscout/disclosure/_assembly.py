@@ -26,7 +26,7 @@ from ._collisions import deconflict
 from ._guidance import render_guidance
 from ._listing import Listing, render_listing
 
-__all__ = ["Assembly", "TurnPlan", "assemble", "plan_turn"]
+__all__ = ["ASSEMBLY_ONLY_SETTINGS", "Assembly", "TurnPlan", "assemble", "plan_turn", "plans_alike"]
 
 _STUB_DESCRIPTION_CHARS = 200
 _T = TypeVar("_T")
@@ -107,6 +107,16 @@ class Assembly:
     def loaded(self) -> frozenset[str]:
         """The tools the model has with their full schema this turn (the array minus the stubs)."""
         return frozenset(self.names).difference(self.stubs)
+
+
+ASSEMBLY_ONLY_SETTINGS = frozenset({"style", "reveal_stubs", "pre_discovered"})
+"""The settings only `assemble` reads: `plan_turn` plans alike for settings that differ in nothing else."""
+
+
+def plans_alike(one: ScoutSettings, other: ScoutSettings) -> bool:
+    """Whether `plan_turn` plans every catalog, core and scope alike under `one` and `other`."""
+    exclude = set(ASSEMBLY_ONLY_SETTINGS)
+    return one.model_dump(exclude=exclude) == other.model_dump(exclude=exclude)
 
 
 def plan_turn(

@@ -28,8 +28,7 @@ from starlette.types import Scope as AsgiScope
 
 from .._cost import measure_cost
 from .._scope import Scope
-from .._scout import ToolScout
-from .._settings import Style
+from .._scout import ScoutSession, ToolScout
 from .._tokens import tool_tokens
 from .._types import JsonObject
 from ..catalog import Catalog
@@ -220,14 +219,21 @@ def _budget(scout: ToolScout, scope: Scope) -> JsonObject:
 
 
 def _provider_budgets(scout: ToolScout, scope: Scope) -> list[JsonObject]:
-    """First-turn tokens the model reads in `scope`, per registered provider and style (deferral on, no discoveries)."""
+    """First-turn tokens the model reads in `scope`, per registered provider and style (deferral on, no discoveries).
+
+    One scout per client style, sharing one plan (`ToolScout.replace`): the catalog is planned once.
+    """
+    sessions: dict[str, ScoutSession] = {}
+    planner = scout
+    for client_style in ("bridge", "reveal"):
+        settings = scout.settings.model_copy(update={"style": client_style, "mode": "on", "pre_discovered": ()})
+        planner = planner.replace(settings=settings)  # the second shares the first's plans
+        sessions[client_style] = planner.session("toolscout-ui-budget", scope=scope)
     rows: list[JsonObject] = []
     for name in provider_names():
         adapter = get_provider(name)
         for style in ("bridge", "reveal", *(("native",) if adapter.native_search else ())):
-            client_style: Style = "reveal" if style == "reveal" else "bridge"
-            settings = scout.settings.model_copy(update={"style": client_style, "mode": "on", "pre_discovered": ()})
-            session = scout.replace(settings=settings).session("toolscout-ui-budget", scope=scope)
+            session = sessions["reveal" if style == "reveal" else "bridge"]
             size = measure_rendering(adapter.render(session, style=style), scout.counter)
             rows.append({"provider": name, "style": style, "tokens": size.context_tokens})
     return rows
