@@ -22,13 +22,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -105,13 +108,42 @@ def rss_mb(pid: int) -> float:
     return round(next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")) / 1024, 1)
 
 
-async def probe(http: httpx2.AsyncClient, base: str, stop: anyio.Event, into: list[float]) -> None:
-    """Ask ``/healthz`` every 20 ms until `stop`; latencies (ms) go to `into`."""
-    while not stop.is_set():
-        started = time.perf_counter()
-        await http.get(f"{base}/healthz")
-        into.append((time.perf_counter() - started) * 1000)
-        await anyio.sleep(0.02)
+@asynccontextmanager
+async def healthz_probe(base: str) -> AsyncIterator[list[float]]:
+    """Ask ``/healthz`` every 20 ms from a process of its own while the block runs; latencies (ms) land in the list.
+
+    Its own process, so that the work of this process's clients (8 senders encoding 1 MB queries) cannot
+    delay it: what it measures is the gateway.
+    """
+    into: list[float] = []
+    command = [sys.executable, __file__, "--probe", base]
+    async with await anyio.open_process(command, stderr=None) as process:
+        assert process.stdout is not None
+        await process.stdout.receive()  # "ready": it has answered once
+        try:
+            yield into
+        finally:
+            process.send_signal(signal.SIGTERM)
+            output = b""
+            async for chunk in process.stdout:
+                output += chunk
+            into.extend(json.loads(output))
+
+
+def probe_until_terminated(base: str) -> None:
+    """The probe process: ``/healthz`` every 20 ms until SIGTERM, then the latencies (ms) as JSON on stdout."""
+    stopped = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+    latencies: list[float] = []
+    with httpx2.Client(timeout=600) as http:
+        http.get(f"{base}/healthz")
+        print("ready", flush=True)
+        while not stopped.is_set():
+            started = time.perf_counter()
+            http.get(f"{base}/healthz")
+            latencies.append((time.perf_counter() - started) * 1000)
+            stopped.wait(0.02)
+    print(json.dumps(latencies), flush=True)
 
 
 def spread(values: list[float]) -> dict[str, float]:
@@ -122,13 +154,9 @@ def spread(values: list[float]) -> dict[str, float]:
     }
 
 
-async def quiet_healthz(http: httpx2.AsyncClient, base: str) -> list[float]:
-    quiet: list[float] = []
-    stop = anyio.Event()
-    async with anyio.create_task_group() as group:
-        group.start_soon(probe, http, base, stop, quiet)
+async def quiet_healthz(base: str) -> list[float]:
+    async with healthz_probe(base) as quiet:
         await anyio.sleep(2)
-        stop.set()
     return quiet
 
 
@@ -137,15 +165,11 @@ async def budget_scenario(folder: Path, tools: int = 10_000) -> dict[str, Any]:
     config = write_config(folder, {"one": half, "two": half})
     async with process_url(serve(config)) as gateway, httpx2.AsyncClient(timeout=600) as http:
         base = gateway.url.removesuffix("/mcp")
-        quiet = await quiet_healthz(http, base)
-        during: list[float] = []
-        stop = anyio.Event()
-        async with anyio.create_task_group() as group:
-            group.start_soon(probe, http, base, stop, during)
+        quiet = await quiet_healthz(base)
+        async with healthz_probe(base) as during:
             started = time.perf_counter()
             answer = (await http.get(f"{base}/ui/api/budget")).json()
             budget_s = time.perf_counter() - started
-            stop.set()
         started = time.perf_counter()
         await http.get(f"{base}/ui/api/budget")
         again_s = time.perf_counter() - started
@@ -166,10 +190,8 @@ async def queries_scenario(folder: Path) -> dict[str, Any]:
         base = gateway.url.removesuffix("/mcp")
         async with Client(streamable_http_client(gateway.url, http_client=http)) as client:
             await client.call_tool("tool_search", {"query": "echo"})
-        quiet = await quiet_healthz(http, base)
+        quiet = await quiet_healthz(base)
         idle = rss_mb(gateway.pid)
-        during: list[float] = []
-        stop = anyio.Event()
         peak = idle
         sent = anyio.Semaphore(8)
         started = time.perf_counter()
@@ -178,17 +200,15 @@ async def queries_scenario(folder: Path) -> dict[str, Any]:
             async with sent:
                 await client.call_tool("tool_search", {"query": query})
 
-        async with anyio.create_task_group() as group:
-            group.start_soon(probe, http, base, stop, during)
-            async with (
-                httpx2.AsyncClient(timeout=600) as mcp_http,
-                Client(streamable_http_client(gateway.url, http_client=mcp_http)) as client,
-                anyio.create_task_group() as senders,
-            ):
-                for _ in range(300):
-                    senders.start_soon(one, client)
-                    peak = max(peak, rss_mb(gateway.pid))
-            stop.set()
+        async with (
+            healthz_probe(base) as during,
+            httpx2.AsyncClient(timeout=600) as mcp_http,
+            Client(streamable_http_client(gateway.url, http_client=mcp_http)) as client,
+            anyio.create_task_group() as senders,
+        ):
+            for _ in range(300):
+                senders.start_soon(one, client)
+                peak = max(peak, rss_mb(gateway.pid))
         flood_s = time.perf_counter() - started
         after = rss_mb(gateway.pid)
         activity = await http.get(f"{base}/ui/api/activity")
@@ -351,7 +371,11 @@ def main() -> None:
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
     parser.add_argument("--name", default="hostile")
     parser.add_argument("--inner", help=argparse.SUPPRESS)
+    parser.add_argument("--probe", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.probe:
+        probe_until_terminated(args.probe)
+        return
     if args.inner:
         print(json.dumps(anyio.run(run_variant, args.inner.split(","))))
         return

@@ -17,6 +17,7 @@ import json
 import math
 import time
 
+import anyio.to_thread
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -26,6 +27,7 @@ from ._session_cap import header_value, token_label
 __all__ = ["SessionRate"]
 
 _MAX_IDLE_BUCKETS = 10_000
+_SCAN_IN_THREAD_BYTES = 64 << 10
 
 
 class SessionRate:
@@ -53,7 +55,11 @@ class SessionRate:
             await too_large(send, self._body_limit, read, declared=False)
             return
         body, replay = read
-        wait_s = self._take(_caller(scope)) if _initializes(body) else 0.0
+        if len(body) > _SCAN_IN_THREAD_BYTES:  # a large call: its scan would stall every other client's answer
+            initializes = await anyio.to_thread.run_sync(_initializes, body)
+        else:
+            initializes = _initializes(body)
+        wait_s = self._take(_caller(scope)) if initializes else 0.0
         if wait_s == 0.0:
             await self._app(scope, replay, send)
             return

@@ -25,6 +25,8 @@ from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from typing import Literal, TypeAlias
 
+import pydantic_core
+
 from .._clipping import clip
 from .._settings import BridgeNames
 from ..dispatch import SearchAnswer
@@ -287,12 +289,26 @@ def activity_event(
         query=query,
         hits=hits,
         revealed=outcome.revealed[:MAX_EVENT_NAMES],
-        bytes_in=len(json.dumps(outcome.arguments, ensure_ascii=False, default=str).encode()),
+        bytes_in=_json_size(outcome.arguments),
         bytes_out=len(text.encode()),
         offloaded=isinstance(content, Mapping) and "handle" in content and tool not in OFFLOAD_NAMES,
         argument_names=tuple(clip(str(name), _NAME_CHARS) for name in list(outcome.arguments)[:MAX_EVENT_NAMES]),
         arguments=_clipped_values(outcome.arguments) if keep_arguments else None,
     )
+
+
+def _json_size(arguments: Mapping[str, object]) -> int:
+    """The size of `arguments` as compact JSON."""
+    return len(_json_bytes(arguments))
+
+
+def _json(value: object) -> str:
+    return _json_bytes(value).decode()
+
+
+def _json_bytes(value: object) -> bytes:
+    """`value` as compact JSON, by pydantic-core (on the event loop: 1 MB costs about 1 ms there, 25 ms with `json`)."""
+    return pydantic_core.to_json(value, fallback=str, inf_nan_mode="constants")
 
 
 def _code(outcome: ToolOutcome) -> str | None:
@@ -318,6 +334,6 @@ def _clipped_values(arguments: Mapping[str, object]) -> dict[str, object]:
     for name in list(arguments)[:MAX_EVENT_NAMES]:
         value = arguments[name]
         if not isinstance(value, str | int | float | bool) and value is not None:
-            value = json.dumps(value, ensure_ascii=False, default=str)
+            value = _json(value)
         kept[clip(str(name), _NAME_CHARS)] = clip(value, MAX_EVENT_TEXT) if isinstance(value, str) else value
     return kept
