@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from tests.conftest import free_port
 from toolscout.gateway import GatewayConfig, StdioServer, Upstream, UpstreamError, UpstreamPool
 
 from .conftest import LIMIT_S, SERVERS, TOOLSCOUT, http_client, http_gateway, payload, text, write_config
@@ -190,3 +193,62 @@ async def test_the_model_hears_which_limit_a_too_large_result_broke(tmp_path: Pa
     assert result.is_error and error["code"] == "upstream_result_too_large"
     assert "upstream_max_message_bytes (1 MiB)" in error["message"]
     assert text(after) == "back again"
+
+
+@asynccontextmanager
+async def hostile_http(*args: str) -> AsyncIterator[dict[str, Any]]:
+    """The hostile server over Streamable HTTP; yields its gateway server entry once it accepts connections."""
+    port = free_port()
+    command = [sys.executable, HOSTILE, "--http", str(port), *args]
+    async with await anyio.open_process(command, stdout=None, stderr=None) as process:
+        try:
+            with anyio.fail_after(LIMIT_S):
+                while True:
+                    try:
+                        await (await anyio.connect_tcp("127.0.0.1", port)).aclose()
+                        break
+                    except OSError:
+                        await anyio.sleep(0.05)
+            yield {"url": f"http://127.0.0.1:{port}/mcp"}
+        finally:
+            process.kill()  # uvicorn would wait for the endless answer to end
+
+
+def http_pool_config(tmp_path: Path, server: dict[str, Any], **settings: Any) -> GatewayConfig:
+    return GatewayConfig.from_mapping(
+        {"mcpServers": {"hostile": server}, "toolscout": {"restart_backoff_s": 0.1, **settings}}, base_dir=tmp_path
+    )
+
+
+@pytest.mark.parametrize("answers", ["sse", "json"])
+async def test_an_http_upstream_answer_over_the_message_cap_is_refused_while_it_streams_naming_the_limit(
+    tmp_path: Path, answers: str
+) -> None:
+    """`endless` never finishes its message: only a count kept while it streams can refuse it."""
+    flags = ("--json-response",) if answers == "json" else ()
+    async with hostile_http(*flags) as server:
+        config = http_pool_config(tmp_path, server, upstream_max_message_bytes=MB, call_timeout_s=LIMIT_S * 2)
+        with anyio.fail_after(LIMIT_S):
+            async with UpstreamPool(config, on_change=no_change) as pool:
+                await pool.started()
+                with pytest.raises(UpstreamError) as endless:
+                    await pool.call("hostile", "endless", {})
+                with pytest.raises(UpstreamError) as blob:
+                    await pool.call("hostile", "blob", {"mb": 3})
+                after = await pool.call("hostile", "echo", {"text": "still here"})
+    for caught in (endless.value, blob.value):
+        assert caught.kind == "too_large"
+        assert "upstream_max_message_bytes (1 MiB)" in str(caught) and "'hostile'" in str(caught)
+    assert after.content[0].text == "still here"
+
+
+@pytest.mark.parametrize("answers", ["sse", "json"])
+async def test_an_http_upstream_answer_under_the_cap_arrives_whole(tmp_path: Path, answers: str) -> None:
+    flags = ("--json-response",) if answers == "json" else ()
+    async with hostile_http(*flags) as server:
+        config = http_pool_config(tmp_path, server, upstream_max_message_bytes=8 * MB)
+        with anyio.fail_after(LIMIT_S):
+            async with UpstreamPool(config, on_change=no_change) as pool:
+                await pool.started()
+                result = await pool.call("hostile", "blob", {"mb": 3})
+    assert len(result.content[0].text) == 3 * MB

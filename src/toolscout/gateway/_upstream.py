@@ -42,6 +42,7 @@ from mcp_types import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._version import __version__
+from ._bounded_http import OVERSIZE_MARK, BoundedTransport
 from ._chain import CHAIN_ENV, CHAIN_HEADER, REACH_HEADER, GatewayChain, decode_reach
 from ._config import GatewaySettings, HttpServer, ServerConfig
 from ._diagnose import StderrCapture, leaf, start_failure
@@ -282,6 +283,15 @@ class Upstream:
             _size(self.limits.max_message_bytes),
         )
 
+    def _note_http_oversize(self, size: int) -> None:
+        logger.warning(
+            "upstream %r: sent a message of over %s bytes, more than toolscout.upstream_max_message_bytes (%s); "
+            "refused it",
+            self.name,
+            f"{size:,}",
+            _size(self.limits.max_message_bytes),
+        )
+
     async def _hold(self, *, task_status: anyio.abc.TaskStatus[Client] = anyio.TASK_STATUS_IGNORED) -> None:
         """Own the connection for its whole life (the task `__aenter__` starts)."""
         started = False
@@ -352,14 +362,19 @@ class Upstream:
             headers = self.config.plain_headers()
             if self._chain is not None:
                 headers[CHAIN_HEADER] = self._chain.encoded
+            bounded = BoundedTransport(
+                httpx2.AsyncHTTPTransport(), self.limits.max_message_bytes, self._note_http_oversize
+            )
             http = await stack.enter_async_context(
                 httpx2.AsyncClient(
                     headers=headers,
                     timeout=httpx2.Timeout(self.connect_timeout_s, read=300.0),
                     event_hooks={"response": [self._note_reach]},
+                    transport=bounded,
                 )
             )
-            return streamable_http_client(self.config.url, http_client=http)
+            # The transport counts every event against the gateway's own limit, not the SDK's 1 MiB.
+            return streamable_http_client(self.config.url, http_client=http, max_sse_event_size=None)
         env = self.config.plain_env()
         if self._chain is not None:
             env[CHAIN_ENV] = self._chain.encoded
@@ -389,6 +404,13 @@ class Upstream:
             return self._error(
                 f"{what}: its answer is over toolscout.upstream_max_message_bytes ({limit}); the server was stopped "
                 "and is restarted",
+                "too_large",
+            )
+        if isinstance(exc, MCPError) and OVERSIZE_MARK in exc.message:
+            limit = _size(self.limits.max_message_bytes)
+            return self._error(
+                f"{what}: its answer is over toolscout.upstream_max_message_bytes ({limit}); it was refused as it "
+                "arrived",
                 "too_large",
             )
         if isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED:

@@ -1,18 +1,22 @@
 """A hostile MCP server: it lists too many, too large and oddly named tools, and answers with huge results.
 
     python hostile.py [--tools N] [--description-chars N] [--schema-bytes N] [--odd-names] [--pid FILE]
+                      [--http PORT [--json-response]]
 
 Always listed: ``echo(text)`` (answers the text), ``blob(mb)`` (answers ``mb`` MiB of text) and
 ``sleep(s)`` (answers after ``s`` seconds). ``--tools N`` adds ``tool_0`` ... ``tool_{N-1}``;
 ``--description-chars N`` adds three tools (``wordy_0`` ...) with descriptions of N characters;
 ``--schema-bytes N`` adds ``bloated``, whose input schema is about N bytes of JSON; ``--odd-names``
 adds tools named with a newline and ANSI escapes, a right-to-left override, and a zero-width space.
-``--pid FILE`` writes the process id to FILE at start.
+``--pid FILE`` writes the process id to FILE at start. ``--http PORT`` serves Streamable HTTP on
+``http://127.0.0.1:PORT/mcp`` instead of stdio, answering over SSE, or with plain JSON bodies with
+``--json-response``; there a call of ``endless`` is answered with a message that never ends.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -31,6 +35,8 @@ parser.add_argument("--description-chars", type=int, default=0)
 parser.add_argument("--schema-bytes", type=int, default=0)
 parser.add_argument("--odd-names", action="store_true")
 parser.add_argument("--pid", type=Path)
+parser.add_argument("--http", type=int)
+parser.add_argument("--json-response", action="store_true")
 options = parser.parse_args()
 
 
@@ -43,6 +49,7 @@ def _listing() -> list[types.Tool]:
         _tool("echo", "Answer the text unchanged.", _TEXT_SCHEMA),
         _tool("blob", "Answer mb MiB of text.", {"type": "object", "properties": {"mb": {"type": "number"}}}),
         _tool("sleep", "Answer after s seconds.", {"type": "object", "properties": {"s": {"type": "number"}}}),
+        *([_tool("endless", "Answer with a message that never ends.")] if options.http is not None else []),
     ]
     tools += [_tool(f"tool_{n}", f"Widget operation number {n}: frobnicate the gadget.") for n in range(options.tools)]
     tools += [
@@ -81,12 +88,77 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
 server: Server[Any] = Server("hostile", on_list_tools=list_tools, on_call_tool=call_tool)
 
 
+class Endless:
+    """Answers a ``tools/call`` of ``endless`` with a result that never ends, as JSON or as one SSE event."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        chunks = []
+        while True:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        request = json.loads(body)
+        if request.get("method") != "tools/call" or request["params"].get("name") != "endless":
+            replayed = False
+
+            async def replay() -> Any:
+                nonlocal replayed
+                if replayed:
+                    return await receive()
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+
+            await self.app(scope, replay, send)
+            return
+        kind = b"application/json" if options.json_response else b"text/event-stream"
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", kind)]})
+        start = {"jsonrpc": "2.0", "id": request["id"], "result": {"content": [{"type": "text", "text": ""}]}}
+        head = json.dumps(start).split('"text": ""')[0] + '"text": "'
+        prefix = b"" if options.json_response else b"event: message\ndata: "
+        await send({"type": "http.response.body", "body": prefix + head.encode(), "more_body": True})
+        async with anyio.create_task_group() as group:
+
+            async def until_disconnected() -> None:
+                while (await receive())["type"] != "http.disconnect":
+                    pass
+                group.cancel_scope.cancel()
+
+            group.start_soon(until_disconnected)
+            while True:
+                await send({"type": "http.response.body", "body": b"x" * (64 << 10), "more_body": True})
+                await anyio.sleep(0)  # a send to a client that left returns at once
+
+
+def serve_http(port: int) -> None:
+    import uvicorn
+    from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    manager = StreamableHTTPSessionManager(app=server, json_response=options.json_response)
+    app = Starlette(
+        routes=[Route("/mcp", endpoint=Endless(StreamableHTTPASGIApp(manager)))], lifespan=lambda app: manager.run()
+    )
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
 async def main() -> None:
-    if options.pid is not None:
-        options.pid.write_text(str(os.getpid()))
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 if __name__ == "__main__":
-    anyio.run(main)
+    if options.pid is not None:
+        options.pid.write_text(str(os.getpid()))
+    if options.http is not None:
+        serve_http(options.http)
+    else:
+        anyio.run(main)
