@@ -252,3 +252,41 @@ async def test_an_http_upstream_answer_under_the_cap_arrives_whole(tmp_path: Pat
                 await pool.started()
                 result = await pool.call("hostile", "blob", {"mb": 3})
     assert len(result.content[0].text) == 3 * MB
+
+
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user and system, every thread) process `pid` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
+@pytest.mark.parametrize("mb", [12, 40])
+async def test_a_timed_out_call_whose_huge_answer_comes_late_stops_costing_cpu_and_the_server_answers_again(
+    tmp_path: Path, mb: int
+) -> None:
+    """12 MiB (under the cap) is read once, off the loop, and dropped; 40 MiB (over it) stops and restarts the server.
+
+    Either way the work it costs after the timeout is bounded: under two seconds of CPU (counted, not timed, so a
+    loaded machine does not change it) until the server answers again and a second after, where the SDK's
+    quadratic line splitter spent about eight on 40 MiB (and kept a core busy for minutes on 200).
+    """
+    config = pool_config(tmp_path, call_timeout_s=0.5, upstream_max_message_bytes=16 * MB)
+    with anyio.fail_after(LIMIT_S):
+        async with UpstreamPool(config, on_change=no_change) as pool:
+            await pool.started()
+            with pytest.raises(UpstreamError) as late:
+                await pool.call("hostile", "blob", {"mb": mb, "after_s": 1})
+            before = cpu_s(os.getpid())
+            await anyio.sleep(1.5)  # the answer is written half a second in
+            while True:  # the echo's answer comes after the late one on the same pipe, or from a restarted server
+                try:
+                    after = await pool.call("hostile", "echo", {"text": "still here"})
+                    break
+                except UpstreamError:
+                    await anyio.sleep(0.2)
+            await anyio.sleep(1)
+            used = cpu_s(os.getpid()) - before
+    assert late.value.kind == "timeout"
+    assert after.content[0].text == "still here"
+    assert used < 2.0, f"the gateway used {used:.2f} s of CPU after the call timed out"

@@ -3,7 +3,8 @@
     python hostile.py [--tools N] [--description-chars N] [--schema-bytes N] [--odd-names] [--pid FILE]
                       [--http PORT [--json-response]]
 
-Always listed: ``echo(text)`` (answers the text), ``blob(mb)`` (answers ``mb`` MiB of text) and
+Always listed: ``echo(text)`` (answers the text), ``blob(mb, after_s)`` (answers ``mb`` MiB of text, after
+``after_s`` seconds when given) and
 ``sleep(s)`` (answers after ``s`` seconds). ``--tools N`` adds ``tool_0`` ... ``tool_{N-1}``;
 ``--description-chars N`` adds three tools (``wordy_0`` ...) with descriptions of N characters;
 ``--schema-bytes N`` adds ``bloated``, whose input schema is about N bytes of JSON; ``--odd-names``
@@ -76,6 +77,7 @@ async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> t
 async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
     arguments = params.arguments or {}
     if params.name == "blob":
+        await anyio.sleep(float(arguments.get("after_s", 0)))
         text = "x" * int(float(arguments.get("mb", 1)) * (1 << 20))
     elif params.name == "sleep":
         await anyio.sleep(float(arguments.get("s", 1)))
