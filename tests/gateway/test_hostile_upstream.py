@@ -263,7 +263,7 @@ def cpu_s(pid: int) -> float:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
 @pytest.mark.parametrize("mb", [12, 40])
 async def test_a_timed_out_call_whose_huge_answer_comes_late_stops_costing_cpu_and_the_server_answers_again(
-    tmp_path: Path, mb: int
+    tmp_path: Path, mb: int, caplog: pytest.LogCaptureFixture
 ) -> None:
     """12 MiB (under the cap) is read once, off the loop, and dropped; 40 MiB (over it) stops and restarts the server.
 
@@ -276,7 +276,7 @@ async def test_a_timed_out_call_whose_huge_answer_comes_late_stops_costing_cpu_a
         async with UpstreamPool(config, on_change=no_change) as pool:
             await pool.started()
             with pytest.raises(UpstreamError) as late:
-                await pool.call("hostile", "blob", {"mb": mb, "after_s": 1})
+                await pool.call("hostile", "blob", {"mb": mb, "late_s": 1})
             before = cpu_s(os.getpid())
             await anyio.sleep(1.5)  # the answer is written half a second in
             while True:  # the echo's answer comes after the late one on the same pipe, or from a restarted server
@@ -290,3 +290,5 @@ async def test_a_timed_out_call_whose_huge_answer_comes_late_stops_costing_cpu_a
     assert late.value.kind == "timeout"
     assert after.content[0].text == "still here"
     assert used < 2.0, f"the gateway used {used:.2f} s of CPU after the call timed out"
+    refused = any("upstream_max_message_bytes" in record.getMessage() for record in caplog.records)
+    assert refused == (mb > 16)  # the late answer did arrive: over the cap it was refused

@@ -3,8 +3,8 @@
     python hostile.py [--tools N] [--description-chars N] [--schema-bytes N] [--odd-names] [--pid FILE]
                       [--http PORT [--json-response]]
 
-Always listed: ``echo(text)`` (answers the text), ``blob(mb, after_s)`` (answers ``mb`` MiB of text, after
-``after_s`` seconds when given) and
+Always listed: ``echo(text)`` (answers the text), ``blob(mb, late_s)`` (answers ``mb`` MiB of text; with
+``late_s``, over stdio, it writes that answer ``late_s`` seconds later whether or not the call was cancelled) and
 ``sleep(s)`` (answers after ``s`` seconds). ``--tools N`` adds ``tool_0`` ... ``tool_{N-1}``;
 ``--description-chars N`` adds three tools (``wordy_0`` ...) with descriptions of N characters;
 ``--schema-bytes N`` adds ``bloated``, whose input schema is about N bytes of JSON; ``--odd-names``
@@ -19,6 +19,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -74,10 +76,28 @@ async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> t
     return types.ListToolsResult(tools=LISTING)
 
 
+STDOUT = os.dup(1)  # the protocol pipe: the SDK's stdio server points fd 1 at stderr while it runs
+
+
+def _write_all(data: bytes) -> None:
+    """Write `data` to stdout past the SDK's writer (from a thread; a non-blocking pipe may take it in parts)."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(STDOUT, view) :]
+        except BlockingIOError:
+            time.sleep(0.01)
+
+
 async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
     arguments = params.arguments or {}
+    if params.name == "blob" and "late_s" in arguments:
+        answer = {"jsonrpc": "2.0", "id": ctx.request_id, "result": {"content": [{"type": "text", "text": ""}]}}
+        text = "x" * int(float(arguments["mb"]) * (1 << 20))
+        line = json.dumps(answer).replace('"text": ""', f'"text": "{text}"').encode() + b"\n"
+        threading.Timer(float(arguments["late_s"]), _write_all, (line,)).start()
+        await anyio.sleep_forever()  # a cancellation ends this; the answer is still written
     if params.name == "blob":
-        await anyio.sleep(float(arguments.get("after_s", 0)))
         text = "x" * int(float(arguments.get("mb", 1)) * (1 << 20))
     elif params.name == "sleep":
         await anyio.sleep(float(arguments.get("s", 1)))
