@@ -313,7 +313,12 @@ def variant(src: Path | None, scenarios: list[str]) -> dict[str, Any]:
 
 def markdown(report: dict[str, Any]) -> str:
     before, after = report["before"], report["after"]
-    lines = [f"Hostile upstream and client, baseline `{report['baseline']}` vs this tree, one run each.", ""]
+    load = "/".join(f"{value:.1f}" for value in report.get("load", ()))
+    lines = [
+        f"Hostile upstream and client, baseline `{report['baseline']}` vs this tree, one run each "
+        f"(load average at the start, 1/5/15 min: {load}; `/healthz` asked from a process of its own).",
+        "",
+    ]
     if "render" in after:
         lines += ["| bridge turn (openai-chat) | before: first / next | after: first / next |", "|---|---|---|"]
         for count, row in after["render"].items():
