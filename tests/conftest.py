@@ -30,7 +30,7 @@ SLOW_PATHS = (
     "gateway",
     "packaging",
     "browser",
-    "golden",
+    "golden/test_payloads.py",
     "cli/test_catalog_dump.py",
     "cli/test_client_config.py",
     "cli/test_render.py",

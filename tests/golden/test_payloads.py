@@ -32,3 +32,10 @@ def test_later_turns_keep_the_first_turns_tools_as_a_byte_identical_prefix(provi
     assert json.dumps(after[: len(before)]) == json.dumps(before)
     # bridge style reaches discovered tools through tool_call: its array never changes
     assert len(after) == len(before) + (3 if style == "reveal" else 0)
+
+
+def test_every_registered_provider_has_golden_payloads_in_bridge_style() -> None:
+    from toolscout.providers import provider_names
+
+    pinned = {provider for provider, style, _ in CASES if style == "bridge"}
+    assert pinned == set(provider_names()), "add the provider's cases to tests/golden/regen.py and regenerate"
