@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, TypeAlias
 
-__all__ = ["PluginPoint", "plugin_names", "provide_names"]
+__all__ = ["PluginPoint", "check_registered", "plugin_names", "provide_names"]
 
 PluginPoint: TypeAlias = Literal[
     "search_mode", "embeddings.backend", "search_expanders", "search_rerank.reranker", "search_calibrator"
@@ -31,3 +31,15 @@ def plugin_names(point: PluginPoint) -> tuple[str, ...]:
     """The names registered at `point` now, in registration order."""
     lister = _LISTERS.get(point)
     return lister() if lister is not None else ()
+
+
+def check_registered(point: PluginPoint, value: str, *, what: str, also: tuple[str, ...] = ()) -> str:
+    """`value` when it is registered at `point` (or one of `also`, such as ``auto``).
+
+    Raises:
+        ValueError: Naming `what` was asked for and every name that would do.
+    """
+    known = (*also, *plugin_names(point))
+    if value not in known:
+        raise ValueError(f"unknown {what} {value!r}; use one of: {', '.join(known) or 'none is registered'}")
+    return value

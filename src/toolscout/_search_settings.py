@@ -12,7 +12,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ._plugins import plugin_names
+from ._plugins import check_registered, plugin_names
 from ._validation import CheckedModel, Finite, NoBool
 
 __all__ = ["DEFAULT_EXPANDERS", "TOP_BAND", "EmbeddingSettings", "RerankSettings", "check_expanders"]
@@ -81,10 +81,7 @@ class EmbeddingSettings(BaseModel):
     @field_validator("backend")
     @classmethod
     def _registered(cls, value: str) -> str:
-        known = plugin_names("embeddings.backend")
-        if value != "auto" and value not in known:
-            raise ValueError(f"unknown embedding backend {value!r}; use one of: auto, {', '.join(known)}")
-        return value
+        return check_registered("embeddings.backend", value, what="embedding backend", also=("auto",))
 
     @model_validator(mode="after")
     def _endpoint_complete(self) -> EmbeddingSettings:
@@ -112,7 +109,4 @@ class RerankSettings(CheckedModel):
     @field_validator("reranker")
     @classmethod
     def _registered(cls, value: str | None) -> str | None:
-        if value is not None and value not in plugin_names("search_rerank.reranker"):
-            known = ", ".join(plugin_names("search_rerank.reranker")) or "none is registered"
-            raise ValueError(f"unknown reranker {value!r}; use one of: {known}")
-        return value
+        return value if value is None else check_registered("search_rerank.reranker", value, what="reranker")

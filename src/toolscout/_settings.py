@@ -27,7 +27,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ._errors import ConfigError
-from ._plugins import plugin_names
+from ._plugins import check_registered
 from ._scope import Scope
 from ._search_settings import DEFAULT_EXPANDERS, TOP_BAND, EmbeddingSettings, RerankSettings, check_expanders
 from ._validation import ENV_PREFIX, Finite, NoBool, Switch, validate_section
@@ -223,10 +223,7 @@ class ScoutSettings(BaseSettings):
     @field_validator("search_mode")
     @classmethod
     def _registered_engine(cls, value: str) -> str:
-        known = plugin_names("search_mode")
-        if value != "auto" and value not in known:
-            raise ValueError(f"unknown search mode {value!r}; use one of: auto, {', '.join(known)}")
-        return value
+        return check_registered("search_mode", value, what="search mode", also=("auto",))
 
     @field_validator("search_expanders")
     @classmethod
@@ -236,10 +233,7 @@ class ScoutSettings(BaseSettings):
     @field_validator("search_calibrator")
     @classmethod
     def _registered_calibrator(cls, value: str) -> str:
-        known = plugin_names("search_calibrator")
-        if value not in known:
-            raise ValueError(f"unknown calibrator {value!r}; use one of: {', '.join(known)}")
-        return value
+        return check_registered("search_calibrator", value, what="calibrator")
 
     @field_validator("search_default_limit")
     @classmethod
