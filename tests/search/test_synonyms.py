@@ -6,7 +6,7 @@ import pytest
 
 from toolscout import Catalog, ConfigError, ToolSpec
 from toolscout.search._index import IndexConfig, build_index
-from toolscout.search._synonyms import ActionSynonyms
+from toolscout.search._synonyms import ActionSynonyms, synonym_groups
 from toolscout.search._tokenize import tokenize
 
 CATALOG = Catalog(
@@ -71,7 +71,7 @@ def test_a_negative_synonym_weight_is_a_config_error_naming_the_key() -> None:
 
 def test_a_catalog_adds_its_own_synonym_groups_through_the_config() -> None:
     catalog = Catalog([ToolSpec(name="deploy_app", description="Deploy the app."), ToolSpec(name="log_tail")])
-    groups = (*IndexConfig().synonyms, ("ship", "deploy"))
+    groups = (*synonym_groups(), ("ship", "deploy"))
 
     assert build_index(catalog).search("ship it").hits == ()
     assert build_index(catalog, config=IndexConfig(synonyms=groups)).search("ship it").hits[0].name == "deploy_app"

@@ -3,7 +3,7 @@ import sys
 
 import pytest
 
-from toolscout.search._tokenize import STOPWORDS, encode_many, stem, tokenize, words
+from toolscout.search._tokenize import encode_many, stem, stopwords, tokenize, words
 
 
 @pytest.mark.parametrize(
@@ -53,7 +53,7 @@ def test_tokenize_drops_possessive_and_contraction_tails() -> None:
 
 
 def test_stopwords_are_lowercase_words() -> None:
-    assert all(word == word.lower() and word.isalpha() for word in STOPWORDS)
+    assert all(word == word.lower() and word.isalpha() for word in stopwords())
 
 
 def test_tokenize_drops_chinese_function_words() -> None:

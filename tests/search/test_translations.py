@@ -8,35 +8,36 @@ import pytest
 
 from toolscout import Catalog, ConfigError
 from toolscout.search._index import IndexConfig, build_index
-from toolscout.search._synonyms import LANGUAGES, Translation, Translations, default_translations
+from toolscout.search._synonyms import Translation, Translations, default_translations
 from toolscout.search._tokenize import tokenize
+from toolscout.search.languages import get_language, languages
 
 SAMPLE = Catalog.from_file(str(resources.files("toolscout") / "data" / "sample_catalog.json"))
 
 
-def _lexicon_rows() -> list[list[list[str]]]:
-    text = (resources.files("toolscout.search") / "lexicon.txt").read_text(encoding="utf-8")
-    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
-    return [[column.split() for column in line.split("|")] for line in lines]
+def test_every_language_file_names_english_concepts_and_the_lexicon_is_large() -> None:
+    english = get_language("en").lexicon
 
-
-def test_every_lexicon_line_has_one_column_per_language_and_an_english_word() -> None:
-    rows = _lexicon_rows()
-
-    assert len(rows) > 100
-    assert all(len(row) == len(LANGUAGES) and row[0] for row in rows)
+    assert len(english) > 100
+    assert all(words for words in english.values())
+    for language in languages():
+        assert set(language.lexicon) <= set(english), language.code
 
 
 def test_no_lexicon_entry_is_made_only_of_stopwords() -> None:
-    rows = _lexicon_rows()
-    entries = [(lang, entry) for row in rows for lang, column in zip(LANGUAGES, row, strict=True) for entry in column]
+    entries = [
+        (language, entry) for language in languages() for column in language.lexicon.values() for entry in column
+    ]
 
-    assert [entry for lang, entry in entries if lang not in ("es", "fr", "de", "pt") and not tokenize(entry)] == []
+    assert [entry for language, entry in entries if not language.detected and not tokenize(entry)] == []
 
 
-def test_a_malformed_lexicon_line_is_an_error_naming_the_line() -> None:
-    with pytest.raises(ValueError, match="needs 10 columns: 'send | 发送'"):
-        Translations("send | 发送")
+def test_translations_read_only_the_languages_given() -> None:
+    spanish_only = Translations([get_language("en"), get_language("es")])
+
+    assert "delet" in spanish_only.translate("borra el archivo").terms
+    assert spanish_only.translate("删除文件") == Translation()
+    assert "delet" in Translations().translate("删除文件").terms
 
 
 @pytest.mark.parametrize(

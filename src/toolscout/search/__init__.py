@@ -52,11 +52,11 @@ from ._rerank import (
 )
 from ._select import request_mode, resolve_search_mode, search_engine
 from ._semantic import build_hybrid_index
-from ._synonyms import ACTION_GROUPS, OBJECT_GROUPS, ActionSynonyms
-from ._tokenize import STOPWORDS, encode_many, stem, tokenize, words
+from ._synonyms import ActionSynonyms, Translations, synonym_groups
+from ._tokenize import encode_many, stem, stopwords, tokenize, words
+from .languages import Language, languages, load_language, register_language
 
 __all__ = [
-    "ACTION_GROUPS",
     "ActionSynonyms",
     "BackgroundHybrid",
     "build_hybrid_index",
@@ -94,11 +94,13 @@ __all__ = [
     "IndexBuilder",
     "IndexCache",
     "IndexConfig",
+    "Language",
+    "languages",
     "LexicalConfig",
     "LexicalIndex",
+    "load_language",
     "LogisticCalibrator",
     "MAX_PATTERN_LENGTH",
-    "OBJECT_GROUPS",
     "PatternError",
     "QueryExpander",
     "QueryTerms",
@@ -107,6 +109,7 @@ __all__ = [
     "register_embedder",
     "register_engine",
     "register_expander",
+    "register_language",
     "register_reranker",
     "request_mode",
     "RerankedIndex",
@@ -125,11 +128,13 @@ __all__ = [
     "SearchStatus",
     "shared_embedder",
     "stem",
-    "STOPWORDS",
+    "stopwords",
+    "synonym_groups",
     "tokenize",
     "tool_fields",
     "ToolFields",
     "ToolIndex",
     "TOP_BAND",
+    "Translations",
     "words",
 ]

@@ -17,16 +17,18 @@ In their default order (`DEFAULT_EXPANDERS`):
 from __future__ import annotations
 
 import functools
+import re
 
 from .._errors import ConfigError
 from .._plugins import provide_names
 from ._expand import ExpandedQuery, ExpanderFactory, ExpansionContext, QueryExpander
 from ._fuzzy import FuzzyVocabulary
 from ._lexical import QueryTerms
-from ._synonyms import ActionSynonyms, Translation, default_translations
-from ._tokenize import STOPWORDS, plain_request, stem, words
+from ._synonyms import ActionSynonyms, Translation, default_translations, synonym_groups
+from ._tokenize import stem, stopwords, words
+from .languages import languages, on_languages_changed
 
-__all__ = ["expander_names", "get_expander", "register_expander"]
+__all__ = ["expander_names", "get_expander", "plain_request", "register_expander"]
 
 _EXPANDERS: dict[str, ExpanderFactory] = {}
 
@@ -56,6 +58,31 @@ def expander_names() -> tuple[str, ...]:
 
 
 provide_names("search_expanders", expander_names)
+
+
+@functools.cache
+def _request_rules() -> tuple[tuple[re.Pattern[str], ...], tuple[tuple[re.Pattern[str], str], ...]]:
+    """Every language's frames, then every language's idioms, compiled."""
+    frames = tuple(re.compile(frame) for language in languages() for frame in language.frames)
+    idioms = tuple((re.compile(idiom.pattern), idiom.means) for language in languages() for idiom in language.idioms)
+    return frames, idioms
+
+
+on_languages_changed(_request_rules.cache_clear)
+
+
+def plain_request(query: str) -> str:
+    """`query` without the phrases that only frame a request, and with idioms as the verb they mean.
+
+    "tell me the time" -> "the time"; "let the team know the build is green" -> "notify the team the
+    build is green" (the languages' ``frames`` and ``idioms``).
+    """
+    frames, idioms = _request_rules()
+    for frame in frames:
+        query = frame.sub(" ", query)
+    for pattern, means in idioms:
+        query = pattern.sub(means, query)
+    return query
 
 
 class _Idioms:
@@ -146,7 +173,8 @@ class _Synonyms:
     """Stage 4: words also count as the other words of their synonym group."""
 
     def __init__(self, context: ExpansionContext) -> None:
-        self._synonyms = ActionSynonyms(context.config.synonyms)
+        groups = context.config.synonyms
+        self._synonyms = ActionSynonyms(synonym_groups() if groups is None else groups)
         self._term_id = context.lexical.term_id
         self._weight = context.config.synonym_weight
 
@@ -176,8 +204,9 @@ class _Corrections:
         if not unknown:
             return query
         corrections: list[tuple[int, float]] = []
+        dropped = stopwords()
         for word in dict.fromkeys(words(query.text)):
-            if word in STOPWORDS or word in query.ignored or stem(word) not in unknown:
+            if word in dropped or word in query.ignored or stem(word) not in unknown:
                 continue
             match = self._fuzzy.match(word)
             corrected = self._vocabulary.get(stem(match.word)) if match else None

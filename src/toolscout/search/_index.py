@@ -51,7 +51,6 @@ from ._language import word_languages
 from ._lexical import LexicalConfig, LexicalIndex, NonNegative, QueryTerms
 from ._regex import RegexIndex
 from ._suggest import NameSuggester
-from ._synonyms import ACTION_GROUPS, OBJECT_GROUPS
 from ._tokenize import stem, words
 
 __all__ = ["DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
@@ -91,8 +90,9 @@ class IndexConfig(CheckedModel):
     """Weight of a typo- or abbreviation-corrected word, times its similarity."""
     synonym_weight: NonNegative = 0.8
     """Weight of a word a query's word stands for ("remove" -> "delete", "folder" -> "directory"); 0 turns it off."""
-    synonyms: tuple[tuple[str, ...], ...] = ACTION_GROUPS + OBJECT_GROUPS
-    """Groups of interchangeable words (each expands to the others); add a domain's own, e.g. ``("ship", "deploy")``."""
+    synonyms: tuple[tuple[str, ...], ...] | None = None
+    """Groups of interchangeable words (each expands to the others); null: the language files' groups
+    (`synonym_groups`). Add a domain's own with ``(*synonym_groups(), ("ship", "deploy"))``."""
     translation_weight: NonNegative = 1.0
     """Weight of the English word a query word in another language stands for ("删除" -> "delete"), from a
     built-in lexicon of common tool words (`Translations`); 0 turns it off. 1.0 measured best of 0.5/0.8/1.0/1.3

@@ -18,17 +18,10 @@ from collections.abc import Set
 
 from ._synonyms import latin_language
 from ._tokenize import words
+from .languages import SCRIPTS, languages, script_named
 
 __all__ = ["known_share", "word_languages"]
 
-_SCRIPTS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"[\u3040-\u30ff\uff66-\uff9f]"), "ja"),
-    (re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]"), "ko"),
-    (re.compile(r"[\u0e00-\u0e7f]"), "th"),
-    (re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"), "zh"),
-    (re.compile(r"[\u0400-\u04ff]"), "ru"),
-)
-_KANA = _SCRIPTS[0][0]
 _LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -36,11 +29,22 @@ def word_languages(query: str) -> list[str]:
     """The language of each word of `query` that has letters, in order (ISO 639-1 codes)."""
     query_words = [word for word in words(query) if _LETTER.search(word)]
     latin = latin_language(query_words)
-    japanese = bool(_KANA.search(query))
+    owners = {language.script: language for language in languages() if not language.detected}
+    by_script = [(script.pattern, owners[script.name]) for script in SCRIPTS if script.name in owners]
+    # Japanese takes Han over when the query has kana.
+    taken = {
+        script: language.code
+        for language in owners.values()
+        if script_named(language.script).pattern.search(query)
+        for script in language.takes_over
+    }
     found: list[str] = []
     for word in query_words:
-        language = next((code for pattern, code in _SCRIPTS if pattern.search(word)), latin)
-        found.append("ja" if language == "zh" and japanese else language)
+        owner = next((language for pattern, language in by_script if pattern.search(word)), None)
+        if owner is None or owner.script == "latin":
+            found.append(latin)
+        else:
+            found.append(taken.get(owner.script, owner.code))
     return found
 
 

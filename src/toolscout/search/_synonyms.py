@@ -3,21 +3,19 @@
 Tool names and descriptions use a small set of conventional verbs (create, get, update,
 delete, search, ...) while people asking for them use many others. `ActionSynonyms` expands
 a query's action words to the conventional ones the catalog uses, at a reduced weight, so a
-literal match still ranks first and an expansion only breaks ties or fills a gap.
+literal match still ranks first and an expansion only breaks ties or fills a gap. The groups
+come from the language files (``synonyms``: English only today, actions and objects); stems are
+compared, so "removing" and "removes" expand like "remove".
 
-The groups are deliberately narrow (words that name the same operation on a tool, not
-general-purpose synonyms) and English only; stems are compared, so "removing" and "removes"
-expand like "remove". A few groups of nouns for the same thing (`OBJECT_GROUPS`: folder and
-directory, movie and film) expand the same way.
-
-`Translations` bridges languages with a small lexicon (``lexicon.txt``: the most frequent words
-of tool names and descriptions, in ten languages). A query word in another language also counts
-as the English word of its concept (and expands to that word's synonyms), so a request in
-Chinese or German finds English-described tools on the words they share; English words are never
-translated. Words are matched by script: Chinese as jieba words, Japanese, Korean and Thai as runs
-of character bigrams, Russian by its stems, and Spanish, French, German and Portuguese with that
-language's Snowball stemmer, only when the query's function words say it is in that language
-(then those function words are ignored, and German compounds also match on their last word:
+`Translations` bridges languages with the language files' lexicons (the most frequent words of
+tool names and descriptions, per concept of the English lexicon). A query word in another language
+also counts as the English word of its concept (and expands to that word's synonyms), so a request
+in Chinese or German finds English-described tools on the words they share; English words are never
+translated. A language written in its own script is matched on the tokenizer's terms (Chinese as
+jieba words, Japanese, Korean and Thai as character bigrams, Russian by its stems); one that shares
+Latin script (Spanish, French, German, Portuguese) on its Snowball stems, only when the query's
+function words say it is in that language (then those function words are ignored, imperatives also
+match without their pronouns, and German compounds also match on their last word:
 ``Projektordner`` -> ``ordner``).
 """
 
@@ -27,50 +25,27 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 import Stemmer
 
-from ._tokenize import STOPWORDS, stem, tokenize, words
+from ._tokenize import stem, stopwords, tokenize, words
+from .languages import HUB, Language, bigrams, languages, on_languages_changed, script_named
 
 __all__ = [
-    "ACTION_GROUPS",
-    "LANGUAGES",
-    "OBJECT_GROUPS",
     "ActionSynonyms",
     "Translation",
     "Translations",
     "default_translations",
     "latin_language",
+    "synonym_groups",
 ]
 
-ACTION_GROUPS: tuple[tuple[str, ...], ...] = (
-    ("create", "add", "insert", "generate", "establish"),
-    ("delete", "remove", "erase", "drop", "destroy", "purge"),
-    ("update", "modify", "edit", "alter", "amend"),
-    ("get", "fetch", "retrieve", "obtain"),
-    ("search", "lookup", "locate"),
-    ("list", "enumerate"),
-    ("send", "submit", "post", "notify"),
-    ("execute", "invoke", "launch"),
-    ("stop", "cancel", "terminate", "abort", "halt"),
-    ("calculate", "compute"),
-    ("convert", "transform"),
-    ("book", "reserve"),
-    ("buy", "purchase"),
-)
-"""Groups of words that name the same operation; each word of a group expands to the others."""
 
-OBJECT_GROUPS: tuple[tuple[str, ...], ...] = (
-    ("folder", "directory"),
-    ("movie", "film"),
-    ("picture", "image", "photo"),
-    ("repo", "repository"),
-    ("doc", "document"),
-    ("pr", "pull request"),
-    ("mr", "merge request"),
-)
-"""Groups of nouns that name the same thing in tool descriptions; each expands to the others."""
+def synonym_groups() -> tuple[tuple[str, ...], ...]:
+    """Every registered language's synonym groups: actions, then objects (``IndexConfig.synonyms``' default)."""
+    return tuple(group for language in languages() for group in language.synonyms.actions) + tuple(
+        group for language in languages() for group in language.synonyms.objects
+    )
 
 
 class ActionSynonyms:
@@ -80,8 +55,10 @@ class ActionSynonyms:
     phrase's stems joined by a space), never the other way round.
     """
 
-    def __init__(self, groups: Iterable[Sequence[str]] = ACTION_GROUPS) -> None:
-        """Index `groups` by stem (a word in several groups expands to all of them)."""
+    def __init__(self, groups: Iterable[Sequence[str]] | None = None) -> None:
+        """Index `groups` (default: the languages' action groups) by stem; a word in several groups expands to all."""
+        if groups is None:
+            groups = [group for language in languages() for group in language.synonyms.actions]
         expansions: dict[str, dict[str, None]] = {}
         for group in groups:
             stems = [" ".join(stem(part) for part in word.lower().split()) for word in group]
@@ -98,24 +75,6 @@ class ActionSynonyms:
         return list(out)
 
 
-LANGUAGES: tuple[str, ...] = ("en", "zh", "ja", "ko", "th", "es", "fr", "de", "pt", "ru")
-"""The columns of the lexicon, in order."""
-
-# Function words that tell a Latin-script query's language (English ones left out).
-_FUNCTION_WORDS_TEXT = {
-    "es": "a de el la los las del al un una unos unas que en y con para por su sus mi mis es esta este hay "
-    "qué cómo cuándo dónde quién cuál cuáles",
-    "fr": "à de le la les des du un une et est dans pour sur au aux ce cette mon ma mes qui que avec "
-    "quel quelle quels quelles comment quand où",
-    "de": "der die das den dem des ein eine einen und ist im mit für auf von zum zur mein meine ich "
-    "welche welcher welches wie wann wo wer",
-    "pt": "a de o os as do da dos das um uma que em e com para por no na nos meu minha é qual quais quando onde quem",
-}
-_FUNCTION_WORDS = {lang: frozenset(words(text)) for lang, text in _FUNCTION_WORDS_TEXT.items()}
-_SNOWBALL = {"es": "spanish", "fr": "french", "de": "german", "pt": "portuguese"}
-# Spanish and Portuguese imperatives carry their pronouns: "muéstrame", "envíalo", "pásale".
-_CLITIC = re.compile(r"(?:me|te|le|lo|la|se|nos|les|los|las)$")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _COMPOUND_HEAD = 4
 # A stem this short is compared as the whole word: Spanish "comando" and "como" both stem to "com".
 _SHORT_STEM = 4
@@ -143,31 +102,38 @@ class _Entry:
 class Translations:
     """Expands the words of a query in another language to the English words of the same concepts."""
 
-    def __init__(self, lexicon: str | None = None) -> None:
-        """Parse `lexicon` (default: the built-in ``lexicon.txt``; one concept a line, columns in `LANGUAGES` order)."""
-        if lexicon is None:
-            lexicon = (resources.files(__package__) / "lexicon.txt").read_text(encoding="utf-8")
-        self._english: list[tuple[str, ...]] = []
+    def __init__(self, known: Sequence[Language] | None = None) -> None:
+        """Index the lexicons of `known` (default: every registered language) by how a query's words are matched.
+
+        Concepts are the English lexicon's, in its order; a language written in its own script is matched on the
+        tokenizer's terms (its segmenter's words only once a query in its script arrives, as loading one may
+        take a dictionary), one told apart by function words on its Snowball stems.
+        """
+        known = languages() if known is None else tuple(known)
+        hub = next((language for language in known if language.code == HUB), None)
+        english = hub.lexicon if hub is not None else {}
+        concepts = list(english)
+        self._english: list[tuple[str, ...]] = [
+            tuple(dict.fromkeys(term for word in english[concept] for term in tokenize(word))) for concept in concepts
+        ]
+        self._detection = _Detection(known)
+        self._guests = [language for language in known if language.detected]
         self._by_term: dict[str, list[_Entry]] = {}
-        self._chinese: list[tuple[str, int]] = []
-        self._by_chinese_term: dict[str, list[_Entry]] | None = None
-        self._by_stem: dict[str, dict[str, list[_Entry]]] = {lang: {} for lang in _SNOWBALL}
-        self._stemmers = {lang: Stemmer.Stemmer(name) for lang, name in _SNOWBALL.items()}
-        for line in filter(None, (line.strip() for line in lexicon.splitlines() if not line.startswith("#"))):
-            columns = [column.split() for column in line.split("|")]
-            if len(columns) != len(LANGUAGES):
-                raise ValueError(f"lexicon line needs {len(LANGUAGES)} columns: {line!r}")
-            concept = len(self._english)
-            english = (term for word in columns[0] for term in tokenize(word.replace("_", " ")))
-            self._english.append(tuple(dict.fromkeys(english)))
-            for lang, entries in zip(LANGUAGES[1:], columns[1:], strict=True):
-                for entry in entries:
-                    if lang in _SNOWBALL:
-                        keys = tuple(_stem_key(self._stemmers[lang], word) for word in words(entry.replace("_", " ")))
-                        self._by_stem[lang].setdefault(keys[0], []).append(_Entry(keys, concept))
-                    elif lang == "zh":
-                        self._chinese.append((entry.replace("_", ""), concept))  # segmented on first use
-                    elif terms := _terms(lang, entry):
+        self._segmented = [_Segmented(language) for language in known if not language.detected and language.segmenter]
+        self._by_stem: dict[str, dict[str, list[_Entry]]] = {language.code: {} for language in self._guests}
+        self._stemmers = {language.code: _stemmer(language) for language in self._guests}
+        segmented = {one.language.code: one for one in self._segmented}
+        others = [language for language in known if language is not hub]
+        for concept, name in enumerate(concepts):
+            for language in others:
+                for entry in language.lexicon.get(name, ()):
+                    if language.detected:
+                        stemmer = self._stemmers[language.code]
+                        keys = tuple(_stem_key(stemmer, word) for word in words(entry))
+                        self._by_stem[language.code].setdefault(keys[0], []).append(_Entry(keys, concept))
+                    elif language.code in segmented:
+                        segmented[language.code].entries.append((entry.replace(" ", ""), concept))
+                    elif terms := _terms(language, entry):
                         self._by_term.setdefault(terms[0], []).append(_Entry(terms, concept))
 
     def translate(self, query: str, known: Callable[[str], bool] | None = None) -> Translation:
@@ -179,61 +145,36 @@ class Translations:
                 already has is taken as it is, never translated ("data" is not Portuguese for "date").
         """
         query_words = words(query)
-        detected, languages = self._languages(query_words)
-        if not languages and query.isascii():
-            return _NOTHING  # the lexicon's other entries are all in other scripts
-        terms = [stem(word) for word in query_words if word not in STOPWORDS]  # = tokenize(query)
+        detected, guests = self._detection.languages(query_words)
+        if not guests and query.isascii():
+            return _NOTHING  # the other lexicon entries are all in other scripts
+        dropped = stopwords()
+        terms = [stem(word) for word in query_words if word not in dropped]  # = tokenize(query)
         found = [entry.concept for _, entry in _matches(terms, self._by_term)]
-        if _HAN.search(query):
-            found.extend(entry.concept for _, entry in _matches(terms, self._chinese_index()))
-        fresh = [not (known and known(stem(word))) for word in query_words] if languages else []
-        for lang in languages:
-            stemmer = self._stemmers[lang]
+        for segmented in self._segmented:
+            if segmented.script.search(query):
+                found.extend(entry.concept for _, entry in _matches(terms, segmented.index()))
+        fresh = [not (known and known(stem(word))) for word in query_words] if guests else []
+        for code in guests:
+            stemmer, index, language = self._stemmers[code], self._by_stem[code], self._detection.by_code[code]
             stems = [_stem_key(stemmer, word) for word in query_words]
-            for at, entry in _matches(stems, self._by_stem[lang]):
+            for at, entry in _matches(stems, index):
                 found.extend([entry.concept] if any(fresh[at : at + len(entry.keys)]) else [])
-            if lang in ("es", "pt"):
-                bare = [_stem_key(stemmer, _CLITIC.sub("", word)) if len(word) > 5 else "" for word in query_words]
-                found.extend(entry.concept for at, entry in _matches(bare, self._by_stem[lang]) if fresh[at])
-            if lang == "de" and detected:
-                found.extend(self._compound_heads([w for w, new in zip(query_words, fresh, strict=True) if new]))
+            if (clitic := self._detection.clitics.get(code)) is not None:
+                bare = [_stem_key(stemmer, clitic.sub("", word)) if len(word) > 5 else "" for word in query_words]
+                found.extend(entry.concept for at, entry in _matches(bare, index) if fresh[at])
+            if language.compound_heads and detected:
+                new_words = [word for word, new in zip(query_words, fresh, strict=True) if new]
+                found.extend(self._compound_heads(code, new_words))
         given = set(terms)
         english = [term for term in dict.fromkeys(t for c in found for t in self._english[c]) if term not in given]
-        ignored = frozenset(word for word in query_words for lang in languages if word in _FUNCTION_WORDS[lang])
+        function_words = self._detection.function_words
+        ignored = frozenset(word for word in query_words for code in guests if word in function_words[code])
         return Translation(terms=tuple(english), ignored=ignored)
 
-    def _chinese_index(self) -> dict[str, list[_Entry]]:
-        """The Chinese entries by first term, segmented by jieba when the first Chinese query arrives."""
-        if self._by_chinese_term is None:
-            index: dict[str, list[_Entry]] = {}
-            for entry, concept in self._chinese:
-                if terms := tuple(tokenize(entry)):
-                    index.setdefault(terms[0], []).append(_Entry(terms, concept))
-            self._by_chinese_term = index
-        return self._by_chinese_term
-
-    @staticmethod
-    def _languages(query_words: list[str]) -> tuple[bool, list[str]]:
-        """The languages a Latin-script query may be in, and whether they were detected by its function words.
-
-        Detected: those with the most function words in it, if more than its English ones. As many
-        as its English ones: those are tried, not detected. With no function words at all, every
-        language is tried.
-        """
-        english = 0
-        counts = dict.fromkeys(_SNOWBALL, 0)
-        for word in query_words:
-            for lang in _FUNCTION_WORD_LANGUAGES.get(word, ()):
-                counts[lang] += 1
-            english += word in STOPWORDS and word not in _FUNCTION_WORD_LANGUAGES
-        best = max(counts.values())
-        if best and best >= english:
-            return best > english, [lang for lang, count in counts.items() if count == best]
-        return False, [] if english else list(_SNOWBALL)
-
-    def _compound_heads(self, query_words: list[str]) -> list[int]:
-        """Concepts named by the last part of a German compound (``projektordner`` -> ``ordner``)."""
-        stemmer, index = self._stemmers["de"], self._by_stem["de"]
+    def _compound_heads(self, code: str, query_words: list[str]) -> list[int]:
+        """Concepts named by the last part of a compound (German ``projektordner`` -> ``ordner``)."""
+        stemmer, index = self._stemmers[code], self._by_stem[code]
         return [
             entry.concept
             for word in query_words
@@ -243,35 +184,104 @@ class Translations:
         ]
 
 
-def _stem_key(stemmer: Stemmer.Stemmer, word: str) -> str:
-    """`word`'s stem in that language, or the word itself when the stem is too short to tell words apart."""
-    stemmed = str(stemmer.stemWord(word))
-    return stemmed if len(stemmed) >= _SHORT_STEM else word
+class _Segmented:
+    """The entries of a language with its own segmenter, indexed when a query in its script first arrives.
+
+    Segmenting them may load a dictionary (jieba's, for Chinese).
+    """
+
+    def __init__(self, language: Language) -> None:
+        self.language = language
+        self.script = script_named(language.script).pattern
+        self.entries: list[tuple[str, int]] = []
+        self._index: dict[str, list[_Entry]] | None = None
+
+    def index(self) -> dict[str, list[_Entry]]:
+        if self._index is None:
+            index: dict[str, list[_Entry]] = {}
+            for entry, concept in self.entries:
+                if terms := tuple(tokenize(entry)):
+                    index.setdefault(terms[0], []).append(_Entry(terms, concept))
+            self._index = index
+        return self._index
 
 
-def _terms(lang: str, entry: str) -> tuple[str, ...]:
-    """The search terms of one lexicon entry, as they appear inside a sentence of its language."""
-    if lang == "ja" and _HAN.fullmatch(entry):  # bigrams, as inside a Japanese sentence
-        return tuple(entry[i : i + 2] for i in range(len(entry) - 1)) or (entry,)
-    return tuple(tokenize(entry.replace("_", " ")))
+class _Detection:
+    """Which of the languages told apart by function words a request is in."""
+
+    def __init__(self, known: Sequence[Language]) -> None:
+        guests = [language for language in known if language.detected]
+        self.by_code = {language.code: language for language in guests}
+        self.function_words = {language.code: frozenset(words(language.function_words)) for language in guests}
+        self.word_languages: dict[str, tuple[str, ...]] = {
+            word: tuple(code for code, listed in self.function_words.items() if word in listed)
+            for word in frozenset().union(*self.function_words.values())
+        }
+        self.clitics = {language.code: re.compile(language.clitics) for language in guests if language.clitics}
+        self.owner = {language.script: language.code for language in known if not language.detected}
+
+    def languages(self, query_words: list[str]) -> tuple[bool, list[str]]:
+        """The languages a query may be in, and whether they were detected by its function words.
+
+        Detected: those with the most function words in it, if more than its English ones (words that are
+        stopwords of any language). As many as its English ones: those are tried, not detected. With no
+        function words at all, every language is tried.
+        """
+        english = 0
+        counts = dict.fromkeys(self.by_code, 0)
+        dropped = stopwords()
+        for word in query_words:
+            for code in self.word_languages.get(word, ()):
+                counts[code] += 1
+            english += word in dropped and word not in self.word_languages
+        best = max(counts.values(), default=0)
+        if best and best >= english:
+            return best > english, [code for code, count in counts.items() if count == best]
+        return False, [] if english else list(self.by_code)
 
 
-_FUNCTION_WORD_LANGUAGES: dict[str, tuple[str, ...]] = {
-    word: tuple(lang for lang, stop in _FUNCTION_WORDS.items() if word in stop)
-    for word in frozenset().union(*_FUNCTION_WORDS.values())
-}
+@cache
+def _detection() -> _Detection:
+    return _Detection(languages())
 
 
 def latin_language(query_words: list[str]) -> str:
     """The language of the Latin-script words of a query: the one its function words name, else English."""
-    detected, languages = Translations._languages(query_words)
-    return languages[0] if detected and len(languages) == 1 else "en"
+    detection = _detection()
+    detected, codes = detection.languages(query_words)
+    return codes[0] if detected and len(codes) == 1 else detection.owner.get("latin", HUB)
 
 
 @cache
 def default_translations() -> Translations:
-    """The `Translations` of the built-in lexicon, parsed once per process."""
+    """The `Translations` of the registered languages, built once per process (again after a registration)."""
     return Translations()
+
+
+def _forget() -> None:
+    _detection.cache_clear()
+    default_translations.cache_clear()
+
+
+on_languages_changed(_forget)
+
+
+def _stemmer(language: Language) -> Stemmer.Stemmer | None:
+    return Stemmer.Stemmer(language.stemmer) if language.stemmer else None
+
+
+def _stem_key(stemmer: Stemmer.Stemmer | None, word: str) -> str:
+    """`word`'s stem in that language, or the word itself when the stem is too short to tell words apart."""
+    stemmed = str(stemmer.stemWord(word)) if stemmer is not None else word
+    return stemmed if len(stemmed) >= _SHORT_STEM else word
+
+
+def _terms(language: Language, entry: str) -> tuple[str, ...]:
+    """The search terms of one lexicon entry, as they appear inside a sentence of its language."""
+    for name in language.takes_over:  # as inside this language's sentences: character bigrams
+        if re.fullmatch(f"[{script_named(name).ranges}]+", entry):
+            return tuple(bigrams(entry))
+    return tuple(tokenize(entry))
 
 
 def _matches(terms: Sequence[str], index: Mapping[str, list[_Entry]]) -> Iterator[tuple[int, _Entry]]:

@@ -3,15 +3,18 @@
 `words` splits text into lowercase words: identifiers break at snake_case, camelCase
 (``HTTPServer`` -> ``http server``), kebab-case, dots, colons, slashes and digit boundaries;
 text is NFKC-normalised and Latin, Greek and Cyrillic accents are folded (``café`` -> ``cafe``).
-Chinese (a run of Han characters) is segmented into words with jieba's search mode (`rjieba`,
-imported on the first Han character, so text without any costs nothing): each word, plus the
-dictionary words inside a longer one (``天气预报`` -> ``天气 预报 天气预报``). The other
-scripts written without spaces (Japanese kana, Korean, Thai, Lao, Khmer, Myanmar, and Han mixed
-with kana) become overlapping character bigrams, or the single character when a run is one long.
-Latin-script words inside such text are words of their own (``发送到slack`` -> ``发送 到 slack``).
+A run of a script written without spaces (`SCRIPTS`) is split by the segmenter its language file
+names: Chinese (a run of Han characters) with jieba's search mode (`rjieba`, imported on the first
+Han character, so text without any costs nothing): each word, plus the dictionary words inside a
+longer one (``天气预报`` -> ``天气 预报 天气预报``). The others (Japanese kana, Korean, Thai, Lao,
+Khmer, Myanmar, and Han mixed with kana) become overlapping character bigrams, or the single
+character when a run is one long. Latin-script words inside such text are words of their own
+(``发送到slack`` -> ``发送 到 slack``).
 
-`tokenize` then drops stopwords and stems each word (English Snowball for Latin words,
-Russian Snowball for Cyrillic words, via PyStemmer). Results are memoised per raw word, and
+`tokenize` then drops every language's stopwords and stems each word with the stemmer of the
+language that owns its script (English Snowball for Latin words, Russian for Cyrillic, via
+PyStemmer); all of it comes from the language files (`toolscout.search.languages`). Results are
+memoised per raw word, and
 `encode_many` splits plain-ASCII text with byte-level C routines, so tokenizing a large
 catalog costs little more than one pass over its bytes.
 """
@@ -22,7 +25,8 @@ import re
 import string
 import unicodedata
 from collections.abc import Callable, Hashable, Sequence
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from itertools import chain
 from typing import TypeVar
 
@@ -30,35 +34,17 @@ import numpy as np
 import numpy.typing as npt
 import Stemmer
 
-__all__ = ["STOPWORDS", "encode_many", "plain_request", "stem", "tokenize", "words"]
+from .languages import SCRIPTS, SEGMENTERS, bigrams, languages, on_languages_changed, script_named
 
-STOPWORDS: frozenset[str] = frozenset(
-    """a an and are as at be been being but by can could did do does for from had has have how i if in into is it
-    its me my of on or our please should so than that the their them then there these they this those to us was
-    we were what when where which while who whom why will with would you your s t ll re ve
-    的 了 吗 呢 吧 啊 呀 是 在 和 与 及 或 把 被 给 让 向 对 从 到 由 为 于 以 之 其 而 并 等
-    我 你 您 他 她 它 我们 你们 他们 这 那 这个 那个 这些 那些 一下 一个 请 帮 帮我 都 也 就 还 又 很""".split()
-)
-"""Function words dropped by `tokenize`: English (the last few are the tails of "it's", "don't", "we'll")
-and Chinese (particles, pronouns, prepositions)."""
+__all__ = ["encode_many", "stem", "stopwords", "tokenize", "words"]
 
-# Scripts written without spaces between words; each run becomes character bigrams.
-_UNSPACED = (
-    "\u0e00-\u0eff"  # Thai, Lao
-    "\u1000-\u109f"  # Myanmar
-    "\u1780-\u17ff"  # Khmer
-    "\u3040-\u30ff"  # Hiragana, Katakana
-    "\u3100-\u312f\u31a0-\u31ff"  # Bopomofo, Katakana extensions
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs
-    "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"  # Hangul
-    "\uff66-\uff9f"  # half-width Katakana
-)
+# Scripts written without spaces between words; each run becomes character bigrams (or its language's segmenter).
+_UNSPACED = "".join(script.ranges for script in SCRIPTS if script.unspaced)
 # Combining marks that Python's \w does not count as word characters but that live inside words.
 _MARKS = "\u0300-\u036f\u0483-\u0489\u0900-\u0dff\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\u3099\u309a"
 _RAW_WORD = re.compile(rf"[\w{_MARKS}{_UNSPACED}]+")
 _UNSPACED_RUN = re.compile(rf"[{_UNSPACED}]+|[^{_UNSPACED}_]+")
 _UNSPACED_CHAR = re.compile(rf"[{_UNSPACED}]")
-_HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 # ASCII identifier pieces: acronyms before a capitalised word (HTTP|Server), words, digit runs.
 _ASCII_PIECE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # A plural acronym is its acronym: "PRs", "APIs", "URLs", "IDs" (not "P Rs", "AP Is").
@@ -70,33 +56,54 @@ _TO_SPACE = bytes.maketrans(_NON_WORD_BYTES, b" " * len(_NON_WORD_BYTES))
 _SEPARATOR = b"\x00"
 _MEMO_LIMIT = 500_000
 
-_english = Stemmer.Stemmer("english")
-_russian = Stemmer.Stemmer("russian")
 _memo_words: dict[str, tuple[str, ...]] = {}
 _memo_terms: dict[str | bytes, tuple[str, ...]] = {}
 
+
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """What tokenizing takes from the registered languages."""
+
+    stopwords: frozenset[str]
+    stemmers: tuple[tuple[re.Pattern[str], Stemmer.Stemmer], ...]
+    """The stemmer of each script's own language, by the script of a word's first character."""
+    segmenters: tuple[tuple[re.Pattern[str], Callable[[str], list[str]]], ...]
+    """A whole run of a script whose language names a segmenter, and that segmenter."""
+
+
+@cache
+def _rules() -> _Rules:
+    owners = [language for language in languages() if not language.detected]
+    return _Rules(
+        stopwords=frozenset().union(*(language.stopword_set for language in languages())),
+        stemmers=tuple(
+            (script_named(language.script).pattern, Stemmer.Stemmer(language.stemmer))
+            for language in owners
+            if language.stemmer
+        ),
+        segmenters=tuple(
+            (re.compile(f"[{script_named(language.script).ranges}]+"), SEGMENTERS[language.segmenter])
+            for language in owners
+            if language.segmenter
+        ),
+    )
+
+
+def _forget() -> None:
+    """A language was registered: what was derived from the languages is computed again."""
+    _rules.cache_clear()
+    stem.cache_clear()
+    _memo_words.clear()
+    _memo_terms.clear()
+
+
+def stopwords() -> frozenset[str]:
+    """The words `tokenize` drops: every registered language's stopwords (English and Chinese built in)."""
+    return _rules().stopwords
+
+
 _K = TypeVar("_K", bound=Hashable)
 IntArray = npt.NDArray[np.int64]
-
-
-# "tell me", "告诉我": a request's framing, not the action it asks for ("tell me the time").
-_REQUEST_FRAME = re.compile(
-    r"\b(?:tell|give|let|help)\s+(?:me|us)\b|告诉我们?",
-    re.IGNORECASE,
-)
-
-
-# "let the team know": an idiom for the verb a tool would use ("notify the team").
-_LET_KNOW = re.compile(r"\blet\s+((?:[\w#@.-]+\s+){1,5}?)know\b", re.IGNORECASE)
-
-
-def plain_request(query: str) -> str:
-    """`query` without the verbs that only frame a request, and with idioms as the verb they mean.
-
-    "tell me the time" -> "the time"; "let the team know the build is green" -> "notify the team the
-    build is green".
-    """
-    return _LET_KNOW.sub(r"notify \1", _REQUEST_FRAME.sub(" ", query))
 
 
 def words(text: str) -> list[str]:
@@ -190,14 +197,17 @@ def _raw_words(texts: list[str]) -> list[list[str | bytes]]:
 
 @lru_cache(maxsize=65_536)
 def stem(word: str) -> str:
-    """Stem one lowercase word (English for Latin script, Russian for Cyrillic, else unchanged)."""
+    """Stem one lowercase word with the stemmer of its script's language; other words are unchanged.
+
+    English for Latin script, Russian for Cyrillic (the language files' ``stemmer``); numbers and words of
+    scripts whose language has no stemmer stay as they are.
+    """
     first = word[0]
     if first.isdigit() or _UNSPACED_CHAR.match(first):
         return word
-    if first < "\u0250":
-        return str(_english.stemWord(word))
-    if "\u0400" <= first <= "\u04ff":
-        return str(_russian.stemWord(word))
+    for script, stemmer in _rules().stemmers:
+        if script.match(first):
+            return str(stemmer.stemWord(word))
     return word
 
 
@@ -224,7 +234,8 @@ def _table(
 
 
 def _terms_of(word: str) -> tuple[str, ...]:
-    return tuple(stem(w) for w in _split_word(word) if w not in STOPWORDS)
+    dropped = _rules().stopwords
+    return tuple(stem(w) for w in _split_word(word) if w not in dropped)
 
 
 def _terms_of_any(word: str | bytes) -> tuple[str, ...]:
@@ -237,26 +248,14 @@ def _split_word(word: str) -> tuple[str, ...]:
         return tuple(piece.lower() for piece in _ASCII_PIECE.findall(_PLURAL_ACRONYM.sub(r"\1", word)))
     out: list[str] = []
     for run in _UNSPACED_RUN.findall(word):
-        if _HAN_RUN.fullmatch(run):
-            out.extend(_chinese_words(run))
+        segmenter = next((segment for whole, segment in _rules().segmenters if whole.fullmatch(run)), None)
+        if segmenter is not None:
+            out.extend(segmenter(run))
         elif _UNSPACED_CHAR.match(run):
-            out.extend(_bigrams(run))
+            out.extend(bigrams(run))
         else:
             out.extend(_split_cased(_fold(run)))
     return tuple(out)
-
-
-def _chinese_words(run: str) -> list[str]:
-    """Segment a run of Han characters with jieba's search mode (dictionary only, no HMM guesses)."""
-    import rjieba  # imported here: only text with Han characters pays for loading the dictionary
-
-    return rjieba.cut_for_search(run, hmm=False)
-
-
-def _bigrams(run: str) -> list[str]:
-    if len(run) == 1:
-        return [run]
-    return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
 def _fold(text: str) -> str:
@@ -291,3 +290,6 @@ def _split_cased(word: str) -> list[str]:
             start = i
     pieces.append(word[start:])
     return [piece.casefold() for piece in pieces if piece]
+
+
+on_languages_changed(_forget)
