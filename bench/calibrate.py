@@ -47,9 +47,8 @@ from bfcl import TUNING_CATEGORIES, _lines, _schema, _user_text, _wheel, load_bf
 
 from toolscout import Catalog, ToolSpec
 from toolscout.data import sample_catalog_path, sample_queries_path
-from toolscout.search import IndexConfig, build_index
+from toolscout.search import IndexConfig, build_index, shared_embedder
 from toolscout.search._confidence import CALIBRATION_FILE, HitEvidence, register_calibrator
-from toolscout.search._engines import shared_embedder
 from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSettings
 from toolscout.search.embeddings._base import Embedder, Vectors
 

@@ -44,7 +44,7 @@ from tune_hybrid import LIVE_CATEGORIES
 
 from toolscout import Catalog, ScoutSettings, ToolScout, ToolSpec
 from toolscout.data import sample_catalog_path, sample_queries_path
-from toolscout.search._engines import shared_embedder
+from toolscout.search import shared_embedder
 from toolscout.search._evaluation import summarize
 from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSettings
 

@@ -11,9 +11,8 @@ from ._settings import ScoutSettings, Style
 from ._tokens import TokenCounter, tool_tokens
 from ._types import JsonObject
 from .catalog import Catalog, ToolSpec
-from .disclosure._assembly import Assembly, assemble, plan_turn
-from .offload._settings import OffloadSettings
-from .offload._tools import offload_tools
+from .disclosure import Assembly, assemble, plan_turn
+from .offload import OffloadSettings, offload_tools
 
 __all__ = ["CostReport", "NamespaceCost", "measure_cost"]
 

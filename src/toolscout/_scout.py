@@ -20,25 +20,38 @@ from ._settings import ScoutSettings
 from ._tokens import TokenCounter, default_token_counter
 from ._types import DeferPolicy
 from .catalog import Catalog, ToolSpec, iter_tool_specs, tool_from_callable
-from .disclosure._assembly import Assembly, TurnPlan, assemble, plan_turn, plans_alike
-from .disclosure._collisions import deconflict
-from .dispatch._call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
-from .dispatch._resolve import resolve_call
-from .dispatch._run import run_resolution
-from .search._background import HybridIndex, SearchStatus
-from .search._base import IndexBuilder, SearchIndex, SearchMode
-from .search._cache import IndexCache
-from .search._engines import EngineOptions
-from .search._index import IndexConfig
-from .search._rerank import RerankedIndex, RerankStage
-from .search._select import resolve_search_mode, search_engine
+from .disclosure import Assembly, TurnPlan, assemble, deconflict, plan_turn, plans_alike
+from .dispatch import (
+    AfterCall,
+    BeforeCall,
+    BridgeAnswer,
+    Handler,
+    Resolution,
+    ToolCall,
+    ToolOutcome,
+    resolve_call,
+    run_resolution,
+)
+from .search import (
+    EngineOptions,
+    HybridIndex,
+    IndexBuilder,
+    IndexCache,
+    IndexConfig,
+    RerankedIndex,
+    RerankStage,
+    SearchIndex,
+    SearchMode,
+    SearchStatus,
+    resolve_search_mode,
+    search_engine,
+)
 from .session import DiscoveryStore, MemoryStore
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Span
 
-    from .observe import ActivityLog
-    from .observe._tracing import Tracing
+    from .observe import ActivityLog, Tracing
     from .offload import Offloader
 
 __all__ = ["ScoutSession", "ToolScout"]
@@ -462,7 +475,7 @@ class ScoutSession:
             event = activity.event_of(outcome, session=self.session_id, upstream=upstream, mode=mode, bridge=bridge)
             activity.record(event)
         else:
-            from .observe._activity import activity_event  # only with tracing on: observe is imported lazily
+            from .observe import activity_event
 
             event = activity_event(outcome, session=self.session_id, upstream=upstream, mode=mode, bridge=bridge)
         if span is not None and tracing is not None:
@@ -499,7 +512,7 @@ def _tracing(settings: ScoutSettings, activity: ActivityLog | None) -> Tracing |
     if not settings.tracing:
         return None
     try:
-        from .observe._tracing import Tracing
+        from .observe import Tracing
     except ImportError:
         raise ConfigError(
             "is on but OpenTelemetry is not installed: pip install 'toolscout[otel]'", key="tracing"

@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pytest
 
 from toolscout import Catalog, ToolSpec
-from toolscout.search._engines import shared_embedder
+from toolscout.search import shared_embedder
 from toolscout.search._hybrid import HybridFusion
 from toolscout.search._semantic import build_hybrid_index
 from toolscout.search.embeddings import EmbeddingSettings

@@ -2,12 +2,13 @@
 
 from ._callables import tool_from_callable
 from ._catalog import Catalog
-from ._shapes import iter_tool_specs, normalize_parameters
+from ._shapes import INVISIBLE_CHARACTERS, iter_tool_specs, normalize_parameters
 from ._spec import NAMESPACE_SEPARATOR, ToolSpec, canonical_json, namespace_of
 
 __all__ = [
     "canonical_json",
     "Catalog",
+    "INVISIBLE_CHARACTERS",
     "iter_tool_specs",
     "namespace_of",
     "NAMESPACE_SEPARATOR",

@@ -40,8 +40,7 @@ def dump_command(config: Path, output: Path, strict: bool, verbose: bool) -> Non
     # Imported here: the MCP stack takes a while to import and other commands do not need it.
     import anyio
 
-    from ..gateway._config import load_config
-    from ..gateway._dump import dump_catalog
+    from ..gateway import dump_catalog, load_config
 
     logging.basicConfig(level=logging.WARNING if verbose else logging.ERROR, format="%(levelname)s %(message)s")
     try:

@@ -22,7 +22,7 @@ from .._errors import ConfigError
 from .._types import Transport
 
 if TYPE_CHECKING:
-    from ..gateway._config import GatewaySettings
+    from ..gateway import GatewaySettings
 
 __all__ = ["CLIENTS", "ClientFormat", "client_config_command"]
 
@@ -109,7 +109,7 @@ def _toolscout_command() -> str:
 
 def _settings(config: Path) -> GatewaySettings:
     """CONFIG's gateway settings (a config the gateway would refuse is refused here, with the reason)."""
-    from ..gateway._config import load_config
+    from ..gateway import load_config
 
     try:
         return load_config(config).settings
@@ -119,8 +119,7 @@ def _settings(config: Path) -> GatewaySettings:
 
 def _required_variables(config: Path) -> list[str]:
     """The environment variables CONFIG's ``${VAR}`` references need (those without a default), sorted."""
-    from ..gateway._envsubst import required_variables
-    from ..gateway._files import read_document
+    from ..gateway import read_document, required_variables
 
     try:
         return sorted(required_variables(read_document(config)))

@@ -46,9 +46,7 @@ def import_command(file: Path, output_format: Literal["json", "yaml"] | None) ->
 
     from .._validation import validate_section
     from ..compat import translate_config, translators
-    from ..gateway import GatewaySettings
-    from ..gateway._envsubst import expand_env
-    from ..gateway._files import read_document
+    from ..gateway import GatewaySettings, expand_env, read_document
 
     source = str(file)
     try:

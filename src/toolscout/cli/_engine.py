@@ -13,11 +13,18 @@ import click
 from .._errors import ToolscoutError
 from .._settings import ScoutSettings
 from ..catalog import Catalog
-from ..search._base import SearchIndex, SearchMode
-from ..search._engines import EngineOptions, engine_names, engine_query_mode, get_engine
-from ..search._index import IndexConfig
-from ..search._rerank import RerankedIndex, RerankStage
-from ..search._select import resolve_search_mode
+from ..search import (
+    EngineOptions,
+    IndexConfig,
+    RerankedIndex,
+    RerankStage,
+    SearchIndex,
+    SearchMode,
+    engine_names,
+    engine_query_mode,
+    get_engine,
+    resolve_search_mode,
+)
 
 __all__ = [
     "SAMPLE",

@@ -12,11 +12,7 @@ from .._errors import ConfigError, ToolscoutError
 from .._scout import ToolScout
 from .._settings import DeferralMode, ScoutSettings, Style
 from .._tokens import default_token_counter
-from ..providers import get_provider, provider_names
-from ..providers._auto import choose_style
-from ..providers._calls import NativeSearch
-from ..providers._measure import measure_rendering
-from ..providers._surface import Provider
+from ..providers import NativeSearch, Provider, choose_style, get_provider, measure_rendering, provider_names
 from ..session import DiscoveryStore, MemoryStore, SqliteStore
 from ._engine import load_catalog
 

@@ -62,9 +62,7 @@ def serve_command(
     # Imported here: the MCP stack takes a while to import and other commands do not need it.
     import anyio
 
-    from ..gateway._config import load_config
-    from ..gateway._logs import configure_logging
-    from ..gateway._serve import run_gateway
+    from ..gateway import configure_logging, load_config, run_gateway
 
     configure_logging(verbose=verbose, style=log_format)
     try:

@@ -30,7 +30,7 @@ def status_command(ctx: click.Context, config: Path | None, url: str | None, tok
     import anyio
     import httpx2
 
-    from ..gateway._config import load_config
+    from ..gateway import load_config
 
     if config is None and url is None:
         raise click.UsageError("give CONFIG or --url")
@@ -50,7 +50,7 @@ def status_command(ctx: click.Context, config: Path | None, url: str | None, tok
         if loaded is None:
             raise click.ClickException(f"no gateway answers at {target}: {exc}") from None
         click.echo(f"no gateway answers at {target}; starting each upstream once to probe it", err=True)
-        from ..gateway._dump import dump_catalog
+        from ..gateway import dump_catalog
 
         dump = anyio.run(dump_catalog, loaded)
         report = _probe_report(dump.servers)

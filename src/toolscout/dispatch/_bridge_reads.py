@@ -21,10 +21,8 @@ from .._errors import SearchError
 from .._settings import ScoutSettings
 from .._texts import Search
 from .._types import JsonObject
-from ..disclosure._assembly import TurnPlan
-from ..search._base import SearchHit, SearchIndex, SearchResult
-from ..search._regex import MAX_PATTERN_LENGTH, PatternError
-from ..search._select import request_mode
+from ..disclosure import TurnPlan
+from ..search import MAX_PATTERN_LENGTH, PatternError, SearchHit, SearchIndex, SearchResult, request_mode
 from ._answers import BridgeRead, FoundTool, LoadAnswer, NamespaceCount, SearchAnswer
 from ._entries import bad_request, tool_entry
 from ._errors import ToolError

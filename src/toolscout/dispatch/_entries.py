@@ -8,7 +8,7 @@ from .._clipping import clip, one_line
 from .._settings import BridgeNames
 from .._texts import Dispatch
 from ..catalog import ToolSpec
-from ..disclosure._assembly import TurnPlan
+from ..disclosure import TurnPlan
 from ._answers import FoundTool
 from ._errors import ToolError
 from ._suggest import close_names

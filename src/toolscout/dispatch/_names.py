@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..catalog import Catalog
-from ..search._exact import bare_name
+from ..search import bare_name
 
 __all__ = ["NameMatch", "ToolNames"]
 

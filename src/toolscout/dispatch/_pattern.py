@@ -11,8 +11,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..catalog import Catalog
-from ..search._fields import tool_fields
-from ..search._regex import RegexIndex
+from ..search import RegexIndex, tool_fields
 
 __all__ = ["pattern_matches"]
 

@@ -12,9 +12,8 @@ from .._settings import BridgeNames, ScoutSettings
 from .._texts import Dispatch
 from .._types import JsonObject
 from ..catalog import ToolSpec
-from ..disclosure._assembly import TurnPlan
-from ..search._base import SearchIndex
-from ..search._regex import MAX_PATTERN_LENGTH
+from ..disclosure import TurnPlan
+from ..search import MAX_PATTERN_LENGTH, SearchIndex
 from ._arguments import parse_arguments, validate_arguments
 from ._bridge_reads import answer_describe, answer_search
 from ._call import BridgeAnswer, Resolution, ToolCall

@@ -3,8 +3,9 @@
 from ._auth import AuthSettings, StaticTokens, StaticTokenVerifier, TokenGrant
 from ._config import GatewayConfig, GatewaySettings, HttpServer, ServerConfig, StdioServer, load_config
 from ._dump import CatalogDump, ServerReport, dump_catalog, mcp_definition
-from ._envsubst import expand_env
+from ._envsubst import expand_env, required_variables
 from ._feed import ChangeFeed, Deliver, FeedFactory, register_feed
+from ._files import read_document
 from ._identity import (
     Authenticator,
     AuthenticatorFactory,
@@ -15,6 +16,7 @@ from ._identity import (
     register_authenticator,
 )
 from ._lenient import repair_tools
+from ._logs import configure_logging
 from ._oauth import JwtAuthenticator, OAuthGrant, OAuthSettings
 from ._pool import UpstreamPool, UpstreamState, UpstreamStatus
 from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamFailure, UpstreamTool
@@ -29,6 +31,7 @@ __all__ = [
     "AuthSettings",
     "CatalogDump",
     "ChangeFeed",
+    "configure_logging",
     "Credentials",
     "Deliver",
     "dump_catalog",
@@ -45,10 +48,12 @@ __all__ = [
     "mcp_definition",
     "OAuthGrant",
     "OAuthSettings",
+    "read_document",
     "Refusal",
     "register_authenticator",
     "register_feed",
     "repair_tools",
+    "required_variables",
     "run_gateway",
     "serve_http",
     "serve_stdio",

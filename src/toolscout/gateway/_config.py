@@ -48,7 +48,7 @@ from .._types import JsonObject
 from .._validation import Finite, NoBool, Switch, validate_section
 from ..catalog import NAMESPACE_SEPARATOR
 from ..compat import KeyNote, translate_config
-from ..offload._settings import OffloadSettings
+from ..offload import OffloadSettings
 from ._auth import AuthSettings
 from ._envsubst import expand_env
 from ._files import read_document

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from .._settings import BridgeNames
 from .._texts import Upstream
 from .._types import JsonObject
-from ..dispatch._errors import ToolError
+from ..dispatch import ToolError
 from ._records import UpstreamError
 
 __all__ = ["UpstreamFault", "unrouted_fault", "upstream_fault"]

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 
 from .._scope import Scope
 from .._types import JsonObject
-from ..search._background import SearchStatus
+from ..search import SearchStatus
 from ._pool import UpstreamPool, UpstreamStatus
 
 __all__ = ["health_report", "visible_servers"]

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 
 import anyio
 
-from ..session._base import DEFAULT_MAX_SESSIONS
+from ..session import DEFAULT_MAX_SESSIONS
 from ._sessions import Lifetime
 
 __all__ = ["SessionReaper"]

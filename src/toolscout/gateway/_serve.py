@@ -23,7 +23,7 @@ from mcp.server import NotificationOptions
 from mcp.server.stdio import stdio_server
 
 from .._types import Transport
-from ..observe._tracing import install_provider_from_environment
+from ..observe import install_provider_from_environment
 from ._chain import GatewayChain
 from ._config import GatewayConfig
 from ._heap import keep_heap_settled

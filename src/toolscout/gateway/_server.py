@@ -56,16 +56,12 @@ from .._scout import ScoutSession, ToolScout
 from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT, Search, Upstream
 from .._types import Transport
 from .._version import __version__
-from ..disclosure._assembly import Assembly, assemble
-from ..dispatch import BridgeRead, SearchAnswer, ServerNotReady
-from ..dispatch._call import ToolCall, ToolOutcome
-from ..dispatch._errors import ToolError
-from ..observe import ActivityLog, Metrics
-from ..observe._tracing import Tracing
+from ..disclosure import Assembly, assemble
+from ..dispatch import BridgeRead, SearchAnswer, ServerNotReady, ToolCall, ToolError, ToolOutcome
+from ..observe import ActivityLog, Metrics, Tracing
 from ..offload import Offloader, open_output_store
-from ..search._engines import resolve_backend
-from ..search._select import resolve_search_mode
-from ..search.embeddings._cache import default_cache_dir
+from ..search import resolve_backend, resolve_search_mode
+from ..search.embeddings import default_cache_dir
 from ..session import DiscoveryStore
 from ._capabilities import offered_capabilities
 from ._chain import GatewayChain

@@ -33,11 +33,8 @@ from .._tokens import tool_tokens
 from .._types import JsonObject
 from ..catalog import Catalog
 from ..observe import ActivityLog
-from ..providers import get_provider, provider_names
-from ..providers._measure import measure_rendering
-from ..search._base import SearchMode
-from ..search._fields import FIELD_NAMES, tool_fields
-from ..search._tokenize import tokenize
+from ..providers import get_provider, measure_rendering, provider_names
+from ..search import FIELD_NAMES, SearchMode, tokenize, tool_fields
 from ._viewers import Viewer
 
 __all__ = ["UI_PATH", "AsgiEndpoint", "UiSource", "ui_routes"]

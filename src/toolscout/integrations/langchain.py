@@ -44,8 +44,8 @@ from langchain_core.tools import BaseTool, StructuredTool
 from .._scout import ScoutSession
 from .._texts import Dispatch
 from ..catalog import ToolSpec
-from ..disclosure._bridge import bridge_tools
-from ..dispatch._errors import ToolError
+from ..disclosure import bridge_tools
+from ..dispatch import ToolError
 
 __all__ = ["ScoutTools"]
 

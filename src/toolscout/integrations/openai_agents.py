@@ -36,7 +36,7 @@ from mcp_types import TextContent
 from .._scout import ScoutSession, ToolScout
 from .._settings import ScoutSettings
 from ..catalog import ToolSpec
-from ..disclosure._bridge import bridge_tools
+from ..disclosure import bridge_tools
 from ..dispatch import ToolCall
 from ..providers import OPENAI_NAMES, provider_name
 

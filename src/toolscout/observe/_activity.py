@@ -29,9 +29,8 @@ import pydantic_core
 
 from .._clipping import clip
 from .._settings import BridgeNames
-from ..dispatch import SearchAnswer
-from ..dispatch._call import ToolOutcome
-from ..offload._tools import OFFLOAD_NAMES
+from ..dispatch import SearchAnswer, ToolOutcome
+from ..offload import OFFLOAD_NAMES
 
 __all__ = ["ActivityEvent", "ActivityKind", "ActivityListener", "ActivityLog", "activity_event"]
 

@@ -9,8 +9,7 @@ from .._errors import StoreError
 from .._texts import Offload
 from .._tokens import TokenCounter
 from .._types import JsonObject
-from ..dispatch._call import ToolCall
-from ..dispatch._errors import ToolError
+from ..dispatch import ToolCall, ToolError
 from ._document import Document, DocumentCache
 from ._grep import search_document
 from ._query import run_query

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .._errors import StoreError
 from .._files import write_atomically
-from ..session._base import check_session_id
+from ..session import check_session_id
 from ._handles import is_handle, new_handle
 from ._store import OutputKind, OutputMeta, OutputMissing
 

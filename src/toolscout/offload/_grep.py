@@ -16,7 +16,7 @@ from .._clipping import clip
 from .._texts import Offload
 from .._tokens import TokenCounter
 from .._types import JsonObject
-from ..dispatch._errors import ToolError
+from ..dispatch import ToolError
 from ._document import Document
 
 __all__ = ["LONG_LINE", "MAX_CONTEXT", "MAX_PATTERN_LENGTH", "search_document"]

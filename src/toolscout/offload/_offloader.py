@@ -11,8 +11,7 @@ from .._errors import CatalogError
 from .._tokens import TokenCounter, default_token_counter
 from .._types import JsonObject
 from ..catalog import Catalog, ToolSpec, canonical_json
-from ..dispatch._call import ToolCall, ToolOutcome
-from ..dispatch._errors import ToolError
+from ..dispatch import ToolCall, ToolError, ToolOutcome
 from ._answer import answer_call
 from ._document import DocumentCache
 from ._registry import open_output_store

@@ -24,7 +24,7 @@ from .._clipping import clip
 from .._texts import Offload
 from .._tokens import TokenCounter
 from .._types import JsonObject
-from ..dispatch._errors import ToolError
+from ..dispatch import ToolError
 from ._measure import fit_prefix
 
 __all__ = ["MAX_EXPRESSION_LENGTH", "run_query"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .._texts import Offload
 from .._tokens import TokenCounter
 from .._types import JsonObject
-from ..dispatch._errors import ToolError
+from ..dispatch import ToolError
 from ._document import Document
 from ._measure import fit_prefix, safe_cut
 

@@ -9,8 +9,7 @@ from typing import Any, cast
 import redis
 
 from .._errors import ConfigError, StoreError
-from ..session._base import check_session_id
-from ..session._redis import redacted_url
+from ..session import check_session_id, redacted_url
 from ._handles import is_handle, new_handle
 from ._store import OutputKind, OutputMeta, OutputMissing
 

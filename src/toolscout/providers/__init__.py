@@ -9,6 +9,8 @@ one. `choose_style` picks native tool search where a model has it. SDK loop help
 from . import anthropic, gemini, openai_chat, openai_responses
 from ._auto import StyleChoice, choose_style, native_supported
 from ._calls import CallKind, NativeSearch, ProviderCall, Rendering, dispatch_call, found_tools, presented, result_text
+from ._json import as_json, dicts, text_of
+from ._measure import measure_rendering
 from ._names import ANTHROPIC_NAMES, GEMINI_NAMES, OPENAI_NAMES, NameMap, NameRules, provider_name
 from ._registry import Adapter, ProviderAdapter, get_provider, provider_names, register_provider
 from ._surface import Provider, ProviderStyle, Surface, build_surface, name_map, native_search_tool
@@ -19,16 +21,20 @@ register_provider(openai_responses.ADAPTER)
 register_provider(anthropic.ADAPTER)
 register_provider(gemini.ADAPTER)
 
+
 __all__ = [
     "Adapter",
     "ANTHROPIC_NAMES",
+    "as_json",
     "build_surface",
     "CallKind",
     "choose_style",
+    "dicts",
     "dispatch_call",
     "found_tools",
     "GEMINI_NAMES",
     "get_provider",
+    "measure_rendering",
     "name_map",
     "NameMap",
     "NameRules",
@@ -48,4 +54,5 @@ __all__ = [
     "result_text",
     "StyleChoice",
     "Surface",
+    "text_of",
 ]

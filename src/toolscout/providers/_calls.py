@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Generic, Literal, TypeAlias, TypeVar
 
 from .._scout import ScoutSession
-from ..dispatch._call import ToolOutcome
+from ..dispatch import ToolOutcome
 from ._json import text_of
 from ._names import NameMap
 from ._surface import Provider, ProviderStyle, Surface

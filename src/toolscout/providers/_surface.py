@@ -21,10 +21,7 @@ from .._scout import ScoutSession
 from .._settings import BridgeNames
 from .._texts import Bridge, Guidance
 from ..catalog import ToolSpec
-from ..disclosure._assembly import Assembly
-from ..disclosure._bridge import bridge_tools
-from ..disclosure._guidance import render_guidance
-from ..disclosure._listing import Listing, render_listing
+from ..disclosure import Assembly, Listing, bridge_tools, render_guidance, render_listing
 from ._names import NameMap, NameRules
 
 __all__ = [

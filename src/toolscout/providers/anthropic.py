@@ -21,7 +21,7 @@ from typing import Literal, Required, TypeAlias, TypedDict
 from .._scout import ScoutSession
 from .._types import JsonObject
 from ..catalog import ToolSpec
-from ..dispatch._call import ToolOutcome
+from ..dispatch import ToolOutcome
 from ._calls import ProviderCall, Rendering, found_tools, parsed_call, result_text
 from ._frame import native_frame
 from ._json import as_json, dicts, text_of

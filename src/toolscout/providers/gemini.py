@@ -14,7 +14,7 @@ from .._errors import ConfigError
 from .._scout import ScoutSession
 from .._types import JsonObject
 from ..catalog import ToolSpec
-from ..dispatch._call import ToolOutcome
+from ..dispatch import ToolOutcome
 from ._calls import ProviderCall, Rendering, parsed_call, presented
 from ._frame import client_frame
 from ._json import as_json, dicts, text_of

@@ -11,7 +11,7 @@ from typing import Literal, Required, TypedDict
 from .._scout import ScoutSession
 from .._types import JsonObject
 from ..catalog import ToolSpec
-from ..dispatch._call import ToolOutcome
+from ..dispatch import ToolOutcome
 from ._calls import ProviderCall, Rendering, parsed_call, result_text
 from ._frame import client_frame
 from ._json import as_json, dicts

@@ -19,26 +19,16 @@ from ._confidence import (
     get_calibrator,
     register_calibrator,
 )
-from ._engines import (
-    EmbedderFactory,
-    EngineFactory,
-    EngineOptions,
-    embedder_names,
-    engine_names,
-    engine_query_mode,
-    get_embedder,
-    get_engine,
-    register_embedder,
-    register_engine,
-    resolve_backend,
-    shared_embedder,
-)
+from ._engines import EngineFactory, EngineOptions, engine_names, engine_query_mode, get_engine, register_engine
+from ._evaluation import EvalReport, QueryFileError, evaluate, load_labelled_queries, load_queries
+from ._exact import bare_name
 from ._expand import ExpandedQuery, ExpanderFactory, ExpansionContext, QueryExpander
 from ._expanders import expander_names, get_expander, register_expander
-from ._fields import ToolFields, tool_fields
+from ._fields import FIELD_NAMES, ToolFields, tool_fields
 from ._fuzzy import FuzzyMatch, FuzzyVocabulary
 from ._hybrid import FusionMethod, HybridFusion
 from ._index import DenseRanking, Fusion, IndexConfig, ToolIndex, build_index
+from ._language import known_share, word_languages
 from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
 from ._regex import MAX_PATTERN_LENGTH, PatternError, RegexIndex, compile_pattern
 from ._rerank import (
@@ -54,11 +44,20 @@ from ._select import request_mode, resolve_search_mode, search_engine
 from ._semantic import build_hybrid_index
 from ._synonyms import ActionSynonyms, Translations, synonym_groups
 from ._tokenize import encode_many, stem, stopwords, tokenize, words
+from .embeddings import (
+    EmbedderFactory,
+    embedder_names,
+    get_embedder,
+    register_embedder,
+    resolve_backend,
+    shared_embedder,
+)
 from .languages import Language, languages, load_language, register_language
 
 __all__ = [
     "ActionSynonyms",
     "BackgroundHybrid",
+    "bare_name",
     "build_hybrid_index",
     "build_index",
     "Calibrator",
@@ -75,10 +74,13 @@ __all__ = [
     "engine_query_mode",
     "EngineFactory",
     "EngineOptions",
+    "EvalReport",
+    "evaluate",
     "ExpandedQuery",
     "expander_names",
     "ExpanderFactory",
     "ExpansionContext",
+    "FIELD_NAMES",
     "Fusion",
     "FusionMethod",
     "FuzzyMatch",
@@ -94,15 +96,19 @@ __all__ = [
     "IndexBuilder",
     "IndexCache",
     "IndexConfig",
+    "known_share",
     "Language",
     "languages",
     "LexicalConfig",
     "LexicalIndex",
+    "load_labelled_queries",
     "load_language",
+    "load_queries",
     "LogisticCalibrator",
     "MAX_PATTERN_LENGTH",
     "PatternError",
     "QueryExpander",
+    "QueryFileError",
     "QueryTerms",
     "RegexIndex",
     "register_calibrator",
@@ -136,5 +142,6 @@ __all__ = [
     "ToolIndex",
     "TOP_BAND",
     "Translations",
+    "word_languages",
     "words",
 ]

@@ -21,13 +21,10 @@ from .._redact import redact
 from .._search_settings import EmbeddingSettings
 from ..catalog import Catalog
 from ._base import SearchMode, SearchResult
-from ._engines import shared_embedder
 from ._hybrid import HybridFusion
 from ._index import IndexConfig, ToolIndex, build_index
-from .embeddings._base import Embedder
-from .embeddings._cache import EmbeddingCache
-from .embeddings._dense import DenseRanker
-from .embeddings._native import NATIVE_WORK, InterpreterExiting
+from ._language import known_share_in
+from .embeddings import NATIVE_WORK, DenseRanker, Embedder, EmbeddingCache, InterpreterExiting, shared_embedder
 
 __all__ = ["BackgroundHybrid", "EmbeddingState", "HybridIndex", "SearchStatus"]
 
@@ -128,7 +125,7 @@ class BackgroundHybrid:
         """
         self._settings = settings or EmbeddingSettings()
         self._make_embedder = embedder or self._registered_embedder
-        self._languages = self._settings.known_languages()
+        self._known_share = known_share_in(self._settings.known_languages())
         self._fusion = fusion or HybridFusion()
         self._config = config
         self._cache = EmbeddingCache(self._settings.cache_dir)
@@ -164,7 +161,7 @@ class BackgroundHybrid:
     def _embed(self, index: HybridIndex) -> None:
         try:
             embedder = self._load_embedder()
-            dense = DenseRanker(index.catalog, embedder, cache=self._cache, languages=self._languages)
+            dense = DenseRanker(index.catalog, embedder, cache=self._cache, known_share=self._known_share)
         except InterpreterExiting as exc:  # exit refused the model's next native call: nothing to warn about
             index.settle("failed", str(exc))
             return

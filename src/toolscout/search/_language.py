@@ -13,14 +13,15 @@ function words (Spanish, French, German, Portuguese; English otherwise). Digits 
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Set
+from collections.abc import Callable, Set
 
 from ._synonyms import latin_language
 from ._tokenize import words
 from .languages import SCRIPTS, languages, script_named
 
-__all__ = ["known_share", "word_languages"]
+__all__ = ["known_share", "known_share_in", "word_languages"]
 
 _LETTER = re.compile(r"[^\W\d_]")
 
@@ -57,3 +58,8 @@ def known_share(query: str, languages: Set[str] | None) -> float:
         return 1.0
     found = word_languages(query)
     return sum(language in languages for language in found) / len(found) if found else 1.0
+
+
+def known_share_in(languages: Set[str] | None) -> Callable[[str], float] | None:
+    """`known_share` for a model that knows `languages`, as a `DenseRanker` takes it (None: every language)."""
+    return None if languages is None else functools.partial(known_share, languages=languages)

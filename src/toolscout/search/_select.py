@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .._search_settings import EmbeddingSettings
 from ._base import IndexBuilder, SearchMode
-from ._engines import EngineOptions, engine_query_mode, get_engine, resolve_backend
+from ._engines import EngineOptions, engine_query_mode, get_engine
+from .embeddings import resolve_backend
 
 __all__ = ["request_mode", "resolve_search_mode", "search_engine"]
 

@@ -7,12 +7,10 @@ from pathlib import Path
 
 from .._search_settings import EmbeddingSettings
 from ..catalog import Catalog
-from ._engines import shared_embedder
 from ._hybrid import HybridFusion
 from ._index import IndexConfig, ToolIndex, build_index
-from .embeddings._base import Embedder
-from .embeddings._cache import EmbeddingCache
-from .embeddings._dense import DenseRanker
+from ._language import known_share_in
+from .embeddings import DenseRanker, Embedder, EmbeddingCache, shared_embedder
 
 __all__ = ["build_hybrid_index"]
 
@@ -53,7 +51,7 @@ def build_hybrid_index(
             catalog,
             embedder or shared_embedder(settings),
             cache=EmbeddingCache(cache_dir or settings.cache_dir),
-            languages=settings.known_languages(),
+            known_share=known_share_in(settings.known_languages()),
         )
     except ImportError as exc:
         logger.warning("semantic search unavailable (%s); hybrid queries run lexically", exc)

@@ -14,7 +14,7 @@ import pytest
 from tests.conftest import require
 from toolscout import Catalog
 from toolscout.data import sample_catalog_path, sample_queries_path
-from toolscout.search._engines import get_embedder, resolve_backend
+from toolscout.search import get_embedder, resolve_backend
 from toolscout.search._evaluation import summarize
 from toolscout.search.embeddings import DenseRanker, EmbeddingSettings
 

@@ -8,11 +8,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..._scout import ScoutSession
-from ...dispatch._call import ToolOutcome
-from .._auto import StyleChoice
-from .._calls import ProviderCall, Rendering, dispatch_call
-from .._json import as_json
-from .._names import NameMap
+from ...dispatch import ToolOutcome
+from .. import NameMap, ProviderCall, Rendering, StyleChoice, as_json, dispatch_call
 
 __all__ = ["ToolLoop", "TurnResult", "call_sdk", "run_tool_loop"]
 

@@ -10,10 +10,8 @@ except ImportError as exc:  # the optional `anthropic` extra
     raise ImportError("the anthropic SDK is not installed; run: pip install 'toolscout[anthropic]'") from exc
 
 from ..._scout import ScoutSession
+from .. import ProviderStyle, as_json, choose_style
 from .. import anthropic as adapter
-from .._auto import choose_style
-from .._json import as_json
-from .._surface import ProviderStyle
 from ._turn import ToolLoop, TurnResult, run_tool_loop
 
 __all__ = ["run_anthropic_turn"]

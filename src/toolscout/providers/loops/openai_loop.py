@@ -15,10 +15,7 @@ except ImportError as exc:  # the optional `openai` extra
 
 from ..._scout import ScoutSession
 from ..._types import JsonObject
-from .. import openai_chat, openai_responses
-from .._auto import choose_style
-from .._json import as_json, dicts
-from .._surface import ProviderStyle
+from .. import ProviderStyle, as_json, choose_style, dicts, openai_chat, openai_responses
 from ._turn import ToolLoop, TurnResult, run_tool_loop
 
 __all__ = ["run_chat_turn", "run_responses_turn"]

@@ -1,6 +1,7 @@
-"""Embeddings for hybrid search: the `Embedder` protocol, the on-disk cache and the dense ranker.
+"""Embeddings for hybrid search: the `Embedder` protocol, the backends by name, the on-disk cache and the dense ranker.
 
-The backends live in modules of their own, imported only when selected: ``_onnx`` (the default:
+The backends are registered by name (`register_embedder`) and live in modules of their own, imported only
+when selected: ``_onnx`` (the default:
 toolscout's int8 tool-retrieval model, or the plain all-MiniLM-L6-v2, on onnxruntime, the
 ``toolscout[semantic]`` extra), ``_local``
 (sentence-transformers, the ``toolscout[sentence-transformers]`` extra) and ``_openai_compat``
@@ -8,18 +9,35 @@ toolscout's int8 tool-retrieval model, or the plain all-MiniLM-L6-v2, on onnxrun
 """
 
 from ..._search_settings import EmbeddingSettings
+from ._backends import (
+    EmbedderFactory,
+    embedder_names,
+    get_embedder,
+    register_embedder,
+    resolve_backend,
+    shared_embedder,
+)
 from ._base import Embedder, EmbeddingError, Vectors, normalize_rows
 from ._cache import EmbeddingCache, default_cache_dir
 from ._dense import DenseRanker, tool_text
+from ._native import NATIVE_WORK, InterpreterExiting
 
 __all__ = [
     "default_cache_dir",
     "DenseRanker",
     "Embedder",
+    "embedder_names",
+    "EmbedderFactory",
     "EmbeddingCache",
     "EmbeddingError",
     "EmbeddingSettings",
+    "get_embedder",
+    "InterpreterExiting",
+    "NATIVE_WORK",
     "normalize_rows",
+    "register_embedder",
+    "resolve_backend",
+    "shared_embedder",
     "tool_text",
     "Vectors",
 ]

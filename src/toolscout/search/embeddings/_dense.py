@@ -9,7 +9,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ...catalog import Catalog, ToolSpec
-from .._language import known_share
 from ._base import Embedder, EmbeddingError, Vectors
 from ._cache import EmbeddingCache
 
@@ -52,7 +51,7 @@ class DenseRanker:
         *,
         cache: EmbeddingCache | None = None,
         text: Callable[[ToolSpec], str] = tool_text,
-        languages: Set[str] | None = None,
+        known_share: Callable[[str], float] | None = None,
     ) -> None:
         """Embed the catalog's tools.
 
@@ -61,8 +60,8 @@ class DenseRanker:
             embedder: The embedding backend; also used for every query.
             cache: Where document vectors are kept between runs; None embeds everything now.
             text: The text each tool is embedded as.
-            languages: The languages the embedder knows (None: every language); `rank` scales a query's
-                similarities by the share of its words in them.
+            known_share: The share of a query's words in the languages the embedder knows (None: it knows
+                every language); `rank` scales a query's similarities by it.
 
         Raises:
             EmbeddingError: The embedder failed.
@@ -77,7 +76,7 @@ class DenseRanker:
         self._rows = {name: row for row, name in enumerate(self.names)}
         self._matrix: Vectors = np.ascontiguousarray(matrix, dtype=np.float32)
         self._matrix.setflags(write=False)
-        self.languages = languages
+        self.known_share = known_share
 
     def similarities(self, query: str) -> npt.NDArray[np.float32]:
         """Cosine similarity of `query` to every tool, in catalog order.
@@ -104,7 +103,7 @@ class DenseRanker:
         Raises:
             EmbeddingError: The embedder failed on the query.
         """
-        share = known_share(query, self.languages)
+        share = self.known_share(query) if self.known_share is not None else 1.0
         if share == 0.0:
             return []
         scores = self.similarities(query) * np.float32(share)
