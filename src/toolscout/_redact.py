@@ -13,9 +13,9 @@ import json
 import re
 import threading
 from collections.abc import Iterable
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote, quote_plus, urlsplit, urlunsplit
 
-__all__ = ["MIN_SECRET_CHARS", "add_secrets", "redact"]
+__all__ = ["MIN_SECRET_CHARS", "add_secrets", "redact", "redacted_url"]
 
 MIN_SECRET_CHARS = 4
 """Shorter values are not registered: hiding every ``on`` or ``UTC`` would garble every message."""
@@ -76,3 +76,13 @@ def _redact_url(match: re.Match[str]) -> str:
 def _hide_value(pair: str) -> str:
     key, equals, value = pair.partition("=")
     return f"{key}={_MASK}" if equals and value else pair
+
+
+def redacted_url(url: str) -> str:
+    """`url` without its password, for messages."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))

@@ -9,7 +9,8 @@ from typing import Any, cast
 import redis
 
 from .._errors import ConfigError, StoreError
-from ..session import check_session_id, redacted_url
+from .._redact import redacted_url
+from ..session import check_session_id
 from ._handles import is_handle, new_handle
 from ._store import OutputKind, OutputMeta, OutputMissing
 

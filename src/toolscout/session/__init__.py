@@ -2,7 +2,6 @@
 
 from ._base import DEFAULT_MAX_SESSIONS, DiscoveryStore, check_session_id
 from ._memory import MemoryStore
-from ._redis import redacted_url
 from ._registry import StoreFactory, open_store, register_store, store_schemes
 from ._sqlite import SqliteStore
 
@@ -12,7 +11,6 @@ __all__ = [
     "DiscoveryStore",
     "MemoryStore",
     "open_store",
-    "redacted_url",
     "register_store",
     "SqliteStore",
     "store_schemes",

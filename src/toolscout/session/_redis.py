@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, cast
-from urllib.parse import urlsplit, urlunsplit
 
 import redis
 
 from .._errors import ConfigError, StoreError
+from .._redact import redacted_url
 from ._base import DEFAULT_MAX_NAMES, DEFAULT_MAX_SESSIONS, ClosingStore, check_limit, check_names, check_session_id
 
-__all__ = ["RedisStore", "redacted_url"]
+__all__ = ["RedisStore"]
 
 # KEYS: names list, names set, LRU sorted set, clock. ARGV: session id, max names,
 # max sessions, key prefix, then the names. Returns the names added.
@@ -156,13 +156,3 @@ class RedisStore(ClosingStore):
     def _check_open(self) -> None:
         if self._closed:
             raise StoreError(f"Redis session store {self.url} is closed")
-
-
-def redacted_url(url: str) -> str:
-    """`url` without its password, for messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
