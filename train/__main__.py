@@ -13,8 +13,11 @@ import dataclasses
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+
+from ._negatives import MINERS
 
 __all__ = ["main"]
 
@@ -23,10 +26,14 @@ def _log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
-def prepare(data: Path, out: Path, *, count: int, temperature: float, seed: int) -> Path:
-    """Sample `count` training pairs by source and mine one hard negative each; writes ``triples.jsonl``."""
+def prepare(data: Path, out: Path, *, count: int, temperature: float, seed: int, miner: str, init: Path | None) -> Path:
+    """Sample `count` training pairs by source and mine one hard negative each; writes ``triples.jsonl``.
+
+    A dense miner embeds with `init` (the checkpoint training starts from; None: the base model).
+    """
     from ._data import load_corpus, sample_by_source, source_shares
-    from ._negatives import mine_negatives
+    from ._fit import load_model
+    from ._negatives import make_miner, mine_negatives
 
     target = out / "triples.jsonl"
     if target.is_file():
@@ -38,9 +45,10 @@ def prepare(data: Path, out: Path, *, count: int, temperature: float, seed: int)
     _log(f"{len(corpus.tools)} tools, {len(corpus.train)} train pairs; sampled {len(pairs)}")
     for source, share in source_shares(pairs).items():
         _log(f"  {source:24} {share:6.1%}")
-    triples = mine_negatives(corpus, pairs, seed=seed, progress=_log)
-    lexical = sum(t.lexical for t in triples)
-    _log(f"{len(triples)} triples ({lexical} lexical negatives, {len(triples) - lexical} random)")
+    chosen = make_miner(miner, corpus, pairs, seed=seed, model=lambda: load_model(init, max_seq_length=128))
+    triples = mine_negatives(corpus, pairs, seed=seed, miner=chosen, progress=_log)
+    found = Counter(t.miner for t in triples)
+    _log(f"{len(triples)} triples (negatives: {', '.join(f'{n} {found[n]}' for n in sorted(found))})")
     scratch = target.with_suffix(".tmp")
     with scratch.open("w", encoding="utf-8") as lines:
         for triple in triples:
@@ -57,6 +65,24 @@ def read_triples(path: Path) -> list[object]:
         return [Triple(**json.loads(line)) for line in lines]
 
 
+def initial_checkpoint(init: str | None, out: Path) -> Path | None:
+    """The checkpoint training starts from: None (the base model), a directory, or ``packaged``.
+
+    ``packaged`` rebuilds the model toolscout ships as ``out/init`` (`_warmstart`), once.
+    """
+    if init is None:
+        return None
+    if init != "packaged":
+        return Path(init)
+    from ._warmstart import checkpoint_from_onnx, packaged_model_path
+
+    target = out / "init"
+    if not (target / "config.json").is_file():
+        checkpoint_from_onnx(packaged_model_path(), target)
+        _log(f"warm start: {packaged_model_path().name} -> {target}")
+    return target
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the pipeline, or one step of it."""
     parser = argparse.ArgumentParser(prog="python -m train", description=__doc__)
@@ -65,6 +91,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("build/model"), help="where every output goes")
     parser.add_argument("--pairs", type=int, default=9_600, help="training pairs to sample")
     parser.add_argument("--temperature", type=float, default=3.0, help="source sampling temperature")
+    parser.add_argument("--miner", choices=MINERS, default="lexical", help="how hard negatives are mined")
+    parser.add_argument(
+        "--init", help="start from this checkpoint directory, or 'packaged' (the model toolscout ships); default: base"
+    )
     parser.add_argument("--minutes", type=float, default=60.0, help="fine-tuning time budget")
     parser.add_argument("--max-steps", type=int, default=100_000)
     parser.add_argument("--batch-size", type=int, default=64)
@@ -80,8 +110,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     out: Path = args.out
     began = time.monotonic()
+    out.mkdir(parents=True, exist_ok=True)
+    init = initial_checkpoint(args.init, out)
     if args.command in ("run", "prepare"):
-        prepare(args.data, out, count=args.pairs, temperature=args.temperature, seed=args.seed)
+        prepare(
+            args.data, out, count=args.pairs, temperature=args.temperature, seed=args.seed, miner=args.miner, init=init
+        )
     if args.command in ("run", "fit"):
         from ._fit import FitConfig, fit
 
@@ -94,6 +128,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             checkpoint_minutes=args.checkpoint_minutes,
             threads=args.threads,
             seed=args.seed,
+            init=None if init is None else str(init),
         )
         fit(read_triples(out / "triples.jsonl"), out, config, log=_log)  # type: ignore[arg-type]
     if args.command in ("run", "select"):

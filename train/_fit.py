@@ -46,6 +46,8 @@ class FitConfig:
     checkpoint_minutes: float = 8.0
     threads: int = 2
     seed: int = 0
+    init: str | None = None
+    """The checkpoint directory training starts from (None: the base model)."""
 
 
 def base_model_path() -> str:
@@ -135,7 +137,7 @@ def fit(triples: Sequence[Triple], out: Path, config: FitConfig, *, log: Callabl
         start_step = int(state["step"])
         resume_from = checkpoints / f"step-{start_step:05d}"
         log(f"resuming from {resume_from}")
-    model = load_model(resume_from, max_seq_length=config.max_seq_length)
+    model = load_model(resume_from or config.init, max_seq_length=config.max_seq_length)
     model.train()
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.learning_rate)
     total = min(len(groups), config.max_steps)

@@ -1,31 +1,39 @@
-"""Hard negatives: mined with toolscout's lexical engine, with likely false negatives removed.
+"""Hard negatives: mined with toolscout's lexical engine or a model, with likely false negatives removed.
 
-For each training request, toolscout's own `ToolIndex` (lexical mode, over the catalog of the
-request's source) ranks the tools; the best-ranked tool that is not a positive and passes the
+For each training request a miner ranks the tools of the request's source catalog: ``lexical``,
+toolscout's own `ToolIndex` in lexical mode; ``dense``, a sentence-transformers model (the one
+training starts from) by cosine similarity; ``mixed``, one of the two per request, drawn with the
+run's seed. The best-ranked tool that is not a positive and passes the
 false-negative guard becomes the request's hard negative. Here the guard drops a candidate with the
 same normalised name or the same normalised description as a positive (tldr's platform pages,
 per-instance ``#n`` variants, interchangeable ML models described alike). The second half of the
 guard, a candidate the model scores about as high as the positive, needs the model's scores and is
-applied in the loss (`_fit`). When no lexical candidate survives (a request the lexical index cannot
-match), a seeded random tool of the same source that passes the guard is used.
+applied in the loss (`_fit`). When no candidate survives (a request the lexical index cannot
+match, say), a seeded random tool of the same source that passes the guard is used.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from toolscout.catalog import Catalog, ToolSpec
 from toolscout.search import build_index
 
 from ._data import Corpus, Pair
 
-__all__ = ["Triple", "mine_negatives", "normalised"]
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
+
+__all__ = ["MINERS", "Miner", "Triple", "make_miner", "mine_negatives", "normalised"]
 
 _CANDIDATES = 30
 _NON_WORD = re.compile(r"[\W_]+")
@@ -39,8 +47,8 @@ class Triple:
     positive: str
     negative: str
     source: str
-    lexical: bool
-    """Whether the negative came from the lexical engine (else a random tool of the source)."""
+    miner: str
+    """Which miner found the negative (``lexical``, ``dense``), or ``random`` when none did."""
     positive_key: str
     negative_key: str
     """The tools' normalised names: two tools with one key never meet as negatives of each other in a batch."""
@@ -50,6 +58,22 @@ def normalised(text: str) -> str:
     """Lower-case words only, for near-identity checks (``get_weather#2`` == ``GetWeather``)."""
     text = unicodedata.normalize("NFKC", text.split("#", 1)[0]).lower()
     return _NON_WORD.sub(" ", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)).strip()
+
+
+class Miner(Protocol):
+    """Ranks the candidate negatives of one request.
+
+    Contract: `ranked` returns tool ids of `source`'s catalog, best first, at most `_CANDIDATES`; it may
+    include the request's positives (the guard removes them); `name` is what `Triple.miner` records.
+    """
+
+    def ranked(self, source: str, pair: Pair) -> list[str]:
+        """The request's candidates in `source`'s catalog, best first."""
+        ...
+
+    def name(self, pair: Pair) -> str:
+        """The miner that ranks `pair` (a mixed miner answers for the one it picked)."""
+        ...
 
 
 class _SourceIndex:
@@ -73,23 +97,118 @@ class _SourceIndex:
         return [self._id_by_name[hit.name] for hit in result.hits]
 
 
-def mine_negatives(
-    corpus: Corpus, pairs: Sequence[Pair], *, seed: int, progress: Callable[[str], None] = print
-) -> list[Triple]:
-    """One `Triple` per pair (a pair whose every candidate is guarded away is dropped)."""
+class LexicalMiner:
+    """toolscout's lexical `ToolIndex` over each source's catalog, built on first use."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self._corpus = corpus
+        self._by_source = _ids_by_source(corpus)
+        self._indexes: dict[str, _SourceIndex] = {}
+
+    def ranked(self, source: str, pair: Pair) -> list[str]:
+        if source not in self._indexes:
+            self._indexes[source] = _SourceIndex(self._corpus, self._by_source[source])
+        return self._indexes[source].lexical(pair.query)
+
+    def name(self, pair: Pair) -> str:
+        return "lexical"
+
+
+class DenseMiner:
+    """Cosine similarity under a sentence-transformers model; every request is embedded up front, each catalog once."""
+
+    def __init__(self, corpus: Corpus, pairs: Sequence[Pair], model: SentenceTransformer) -> None:
+        self._corpus = corpus
+        self._model = model
+        self._by_source = _ids_by_source(corpus)
+        queries = sorted({pair.query for pair in pairs})
+        vectors = self._embed(queries)
+        self._query_vector = {query: vectors[i] for i, query in enumerate(queries)}
+        self._tool_vectors: dict[str, npt.NDArray[np.float32]] = {}
+
+    def _embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        vectors: npt.NDArray[np.float32] = self._model.encode(
+            list(texts), batch_size=128, normalize_embeddings=True, convert_to_numpy=True
+        )
+        return vectors
+
+    def ranked(self, source: str, pair: Pair) -> list[str]:
+        ids = self._by_source[source]
+        if source not in self._tool_vectors:
+            self._tool_vectors[source] = self._embed([self._corpus.tools[tool_id].text for tool_id in ids])
+        scores = self._tool_vectors[source] @ self._query_vector[pair.query]
+        top = np.argsort(-scores, kind="stable")[:_CANDIDATES]
+        return [ids[i] for i in top]
+
+    def name(self, pair: Pair) -> str:
+        return "dense"
+
+
+class MixedMiner:
+    """Each request ranked by one of two miners, drawn from the query's text and the seed (stable across runs)."""
+
+    def __init__(self, first: Miner, second: Miner, *, seed: int) -> None:
+        self._miners = (first, second)
+        self._seed = seed
+
+    def _pick(self, pair: Pair) -> Miner:
+        digest = hashlib.blake2b(f"{self._seed}:{pair.query}".encode(), digest_size=4).digest()
+        return self._miners[digest[0] % 2]
+
+    def ranked(self, source: str, pair: Pair) -> list[str]:
+        return self._pick(pair).ranked(source, pair)
+
+    def name(self, pair: Pair) -> str:
+        return self._pick(pair).name(pair)
+
+
+MINERS = ("lexical", "dense", "mixed")
+"""The miners `make_miner` builds."""
+
+
+def make_miner(
+    kind: str, corpus: Corpus, pairs: Sequence[Pair], *, seed: int, model: Callable[[], SentenceTransformer]
+) -> Miner:
+    """The miner `kind` (one of `MINERS`); `model` is called only by the miners that embed.
+
+    Raises:
+        ValueError: `kind` is not one of `MINERS`.
+    """
+    builders: dict[str, Callable[[], Miner]] = {
+        "lexical": lambda: LexicalMiner(corpus),
+        "dense": lambda: DenseMiner(corpus, pairs, model()),
+        "mixed": lambda: MixedMiner(LexicalMiner(corpus), DenseMiner(corpus, pairs, model()), seed=seed),
+    }
+    if kind not in builders:
+        raise ValueError(f"unknown miner {kind!r}; use one of: {', '.join(MINERS)}")
+    return builders[kind]()
+
+
+def _ids_by_source(corpus: Corpus) -> dict[str, list[str]]:
     by_source: dict[str, list[str]] = defaultdict(list)
     for tool in corpus.tools.values():
         by_source[tool.source].append(tool.id)
-    indexes: dict[str, _SourceIndex] = {}
+    return by_source
+
+
+def mine_negatives(
+    corpus: Corpus,
+    pairs: Sequence[Pair],
+    *,
+    seed: int,
+    miner: Miner | None = None,
+    progress: Callable[[str], None] = print,
+) -> list[Triple]:
+    """One `Triple` per pair (a pair whose every candidate is guarded away is dropped); `miner` defaults to lexical."""
+    miner = miner or LexicalMiner(corpus)
+    by_source = _ids_by_source(corpus)
     name_key = {tool_id: normalised(tool.name) for tool_id, tool in corpus.tools.items()}
     text_key = {tool_id: normalised(tool.description) for tool_id, tool in corpus.tools.items()}
     rng = np.random.default_rng(seed)
     triples: list[Triple] = []
     for number, pair in enumerate(pairs):
         source = corpus.catalog_source(pair)
-        if source not in indexes:
-            indexes[source] = _SourceIndex(corpus, by_source[source])
-        index = indexes[source]
+        ids = by_source[source]
         positive = pair.positives[int(rng.integers(len(pair.positives)))]
         names = {name_key[p] for p in pair.positives}
         texts = {text_key[p] for p in pair.positives if text_key[p]}
@@ -101,11 +220,12 @@ def mine_negatives(
                 and text_key[candidate] not in texts
             )
 
-        negative = next((c for c in index.lexical(pair.query) if allowed(c)), None)
-        lexical = negative is not None
+        negative = next((c for c in miner.ranked(source, pair) if allowed(c)), None)
+        found_by = miner.name(pair)
         if negative is None:
-            picks = rng.choice(len(index.ids), size=min(_CANDIDATES, len(index.ids)), replace=False)
-            negative = next((index.ids[i] for i in picks if allowed(index.ids[i])), None)
+            found_by = "random"
+            picks = rng.choice(len(ids), size=min(_CANDIDATES, len(ids)), replace=False)
+            negative = next((ids[i] for i in picks if allowed(ids[i])), None)
         if negative is not None:
             triples.append(
                 Triple(
@@ -113,7 +233,7 @@ def mine_negatives(
                     corpus.tools[positive].text,
                     corpus.tools[negative].text,
                     pair.source,
-                    lexical,
+                    found_by,
                     name_key[positive],
                     name_key[negative],
                 )

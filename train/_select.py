@@ -124,6 +124,8 @@ def select(
 ) -> Path:
     """Score the `last` checkpoints under `out` (and the base model when `base`); writes ``selection.json``.
 
+    A warm-started run's starting model (``out/init``) is scored too, as a reference that is never selected.
+
     Returns the best checkpoint's directory.
     """
     corpus = load_corpus(data)
@@ -134,11 +136,12 @@ def select(
     if results_file.is_file():
         results = json.loads(results_file.read_text())["rows"]
     checkpoints = sorted(p.name for p in (out / "checkpoints").glob("step-*") if p.is_dir())
-    candidates = (["base"] if base else []) + checkpoints[-last:]
-    for name in candidates:
+    references = (["base"] if base else []) + (["init"] if (out / "init").is_dir() else [])
+    for name in references + checkpoints[-last:]:
         if name in results:
             continue
-        model = load_model(None if name == "base" else out / "checkpoints" / name, max_seq_length=256)
+        path = {"base": None, "init": out / "init"}.get(name, out / "checkpoints" / name)
+        model = load_model(path, max_seq_length=256)
 
         def embed(texts: Sequence[str]) -> npt.NDArray[np.float32]:
             return model.encode(list(texts), batch_size=64, normalize_embeddings=True, convert_to_numpy=True)  # noqa: B023
@@ -146,9 +149,9 @@ def select(
         results[name] = evaluate(embed, corpus, dev, tuning)
         log(f"{name}: {json.dumps({k: v for k, v in results[name].items() if '/' not in k})}")
         results_file.write_text(json.dumps({"rows": results}, indent=1) + "\n")
-    trained = [name for name in results if name != "base"]
+    trained = [name for name in results if name not in ("base", "init")]
     best = max(trained, key=lambda name: results[name]["score"])
     results_file.write_text(json.dumps({"rows": results, "selected": best}, indent=1) + "\n")
-    reference = f"; base {results['base']['score']}" if "base" in results else ""
+    reference = "".join(f"; {name} {results[name]['score']}" for name in ("base", "init") if name in results)
     log(f"selected {best} (score {results[best]['score']}{reference})")
     return out / "checkpoints" / best

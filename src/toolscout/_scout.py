@@ -561,5 +561,6 @@ def _engine_options(settings: ScoutSettings) -> EngineOptions:
         expanders=settings.search_expanders,
         calibrator=settings.search_calibrator,
         min_confidence=settings.search_min_confidence,
+        split_requests=settings.search_split_requests,
     )
     return EngineOptions(embeddings=settings.embeddings, index=index, background=True)

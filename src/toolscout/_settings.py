@@ -202,6 +202,10 @@ class ScoutSettings(BaseSettings):
     search_expanders: tuple[str, ...] = DEFAULT_EXPANDERS
     """The query expanders of lexical search, in order (registered names, ``register_expander``): framing verbs
     and idioms, foreign function words, translations, synonyms, typo corrections."""
+    search_split_requests: bool = True
+    """Search each sentence of a compound request ("Find the GCD of 36 and 48. Then book a table in Rome.") on
+    its own too, adding each sentence's confident best tool right after the whole request's best hit, so one
+    task's near-duplicate tools do not crowd out the others."""
     search_calibrator: str = "logistic"
     """What gives each search hit its ``confidence`` (0 to 1) and decides when nothing fits: ``logistic``, fitted
     for the packaged model on the tooldata dev split and BFCL's tuning requests (``bench/calibrate.py``), or

@@ -30,6 +30,7 @@ from ._hybrid import FusionMethod, HybridFusion
 from ._index import DenseRanking, Fusion, IndexConfig, ToolIndex, build_index
 from ._language import known_share, word_languages
 from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
+from ._parts import merge_parts, request_parts
 from ._regex import MAX_PATTERN_LENGTH, PatternError, RegexIndex, compile_pattern
 from ._rerank import (
     RerankedIndex,
@@ -106,6 +107,7 @@ __all__ = [
     "load_queries",
     "LogisticCalibrator",
     "MAX_PATTERN_LENGTH",
+    "merge_parts",
     "PatternError",
     "QueryExpander",
     "QueryFileError",
@@ -118,6 +120,7 @@ __all__ = [
     "register_language",
     "register_reranker",
     "request_mode",
+    "request_parts",
     "RerankedIndex",
     "Reranker",
     "reranker_names",

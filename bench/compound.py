@@ -1,0 +1,121 @@
+"""Compound requests searched sentence by sentence (`IndexConfig.split_requests`), measured on and off in one run.
+
+Hybrid search with the packaged model, as ``tool_search`` runs it (`ToolIndex.search`, ``mode="hybrid"``), over:
+BFCL tuning (pooled catalog; the threshold is chosen here and on the tooldata dev split), BFCL live (held out:
+measured, never chosen on), the packaged sample requests, and the tooldata dev split (``--tooldata``; at most 40
+requests per source against at most 300 of its tools, R@k macro-averaged, as ``python -m train select`` scores).
+For each set: R@1 / R@5 with splitting off, then on at each ``part_min_confidence`` of the grid, the share of
+requests that split, and the p50 search time with splitting off and on (same process, interleaved).
+
+    .venv/bin/python bench/compound.py   # -> results/compound.{json,md}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from bfcl import TUNING_CATEGORIES, load_bfcl
+from model_compare import Labelled, tooldata_dev
+from tune_hybrid import LIVE_CATEGORIES
+
+from toolscout import Catalog
+from toolscout.data import sample_catalog_path, sample_queries_path
+from toolscout.search import IndexConfig, build_index, shared_embedder
+from toolscout.search._evaluation import summarize
+from toolscout.search._parts import request_parts
+from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSettings
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+GRID = (0.2, 0.3, 0.4, 0.5, 0.6, 0.8)
+LIMIT = 10
+
+
+def measure(data: Labelled, embedder: object) -> dict[str, object]:
+    dense = DenseRanker(data.catalog, embedder, cache=EmbeddingCache())  # type: ignore[arg-type]
+    configs = {"off": IndexConfig(split_requests=False)} | {
+        f"on@{tau}": IndexConfig(part_min_confidence=tau) for tau in GRID
+    }
+    indexes = {label: build_index(data.catalog, dense=dense, config=config) for label, config in configs.items()}
+    found: dict[str, list[list[str]]] = {label: [] for label in configs}
+    timings: dict[str, list[float]] = {"off": [], "on@0.4": []}
+    for query in data.queries:
+        for label, index in indexes.items():
+            started = time.perf_counter()
+            hits = index.search(query, limit=LIMIT, mode="hybrid").hits
+            if label in timings:
+                timings[label].append((time.perf_counter() - started) * 1000)
+            found[label].append([hit.name for hit in hits])
+    row: dict[str, object] = {
+        "n": len(data.queries),
+        "split share": round(statistics.fmean(bool(request_parts(q, max_parts=6)) for q in data.queries), 4),
+        "p50 ms": {label: round(statistics.median(values), 2) for label, values in timings.items()},
+    }
+    for label, rankings in found.items():
+        report = summarize([data.canonical(r) for r in rankings], data.golds, ks=(1, 5))
+        row[label] = [round(report.recall[1], 4), round(report.recall[5], 4)]
+    return row
+
+
+def main(argv: Sequence[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tooldata", type=Path, default=ROOT.parent / "shared" / "tooldata")
+    args = parser.parse_args(argv)
+    embedder = shared_embedder(EmbeddingSettings(backend="onnx"))
+    tuning, live = load_bfcl(TUNING_CATEGORIES), load_bfcl(LIVE_CATEGORIES)
+    rows = [json.loads(line) for line in sample_queries_path().read_text(encoding="utf-8").splitlines() if line]
+    rows = [row for row in rows if row["gold"]]
+    sets = {
+        "BFCL tuning": Labelled(
+            tuning.catalog, [q.query for q in tuning.queries], [q.gold for q in tuning.queries], tuning.canonical
+        ),
+        "BFCL live (held out)": Labelled(
+            live.catalog, [q.query for q in live.queries], [q.gold for q in live.queries], live.canonical
+        ),
+        "sample": Labelled(
+            Catalog.from_file(sample_catalog_path()), [r["query"] for r in rows], [r["gold"] for r in rows]
+        ),
+    }
+    results: dict[str, object] = {"model": embedder.model_id}
+    for name, data in sets.items():
+        results[name] = measure(data, embedder)
+        print(name, json.dumps(results[name]), flush=True)
+    dev = {source: measure(data, embedder) for source, data in tooldata_dev(args.tooldata).items()}
+    results["tooldata dev (per source)"] = dev
+    results["tooldata dev"] = {
+        label: [round(statistics.fmean(row[label][k] for row in dev.values()), 4) for k in (0, 1)]  # type: ignore[index]
+        for label in ("off", *(f"on@{tau}" for tau in GRID))
+    }
+    print("tooldata dev", json.dumps(results["tooldata dev"]), flush=True)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "compound.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    (RESULTS / "compound.md").write_text(markdown(results), encoding="utf-8")
+
+
+def markdown(results: dict[str, object]) -> str:
+    labels = ["off", *(f"on@{tau}" for tau in GRID)]
+    lines = [
+        f"Compound requests split into sentences (`bench/compound.py`, hybrid, {results['model']}); R@1 / R@5 with "
+        "splitting off and on at each `part_min_confidence`.",
+        "",
+        "| set | split share | " + " | ".join(labels) + " | p50 ms off / on |",
+        "|---|---:|" + "---:|" * (len(labels) + 1),
+    ]
+    for name, row in results.items():
+        if not isinstance(row, dict) or name.endswith("(per source)"):
+            continue
+        cells = [f"{row[label][0]:.3f} / {row[label][1]:.3f}" for label in labels]
+        share = f"{row['split share']:.1%}" if "split share" in row else ""
+        p50 = f"{row['p50 ms']['off']} / {row['p50 ms']['on@0.4']}" if "p50 ms" in row else ""
+        lines.append(f"| {name} | {share} | " + " | ".join(cells) + f" | {p50} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
