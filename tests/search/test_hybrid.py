@@ -12,10 +12,10 @@ import numpy.typing as npt
 import pytest
 
 from toolscout import Catalog, ToolSpec
-from toolscout.search import shared_embedder
+from toolscout.search import build_index, shared_embedder
 from toolscout.search._hybrid import HybridFusion
 from toolscout.search._semantic import build_hybrid_index
-from toolscout.search.embeddings import EmbeddingSettings
+from toolscout.search.embeddings import DenseRanker, EmbeddingSettings
 from toolscout.search.embeddings._base import EmbeddingError
 
 CATALOG = Catalog(
@@ -120,6 +120,45 @@ def test_fusion_keeps_every_relevant_tool_and_ties_sort_by_name() -> None:
     fused = fuse([("b", 1.0), ("a", 1.0), ("c", 0.49)], [])
 
     assert fused == [("a", 1.0), ("b", 1.0), ("c", 0.49)]
+
+
+def test_the_lexical_weight_follows_the_requests_share_of_english_words() -> None:
+    fuse = HybridFusion(lexical_weight=0.5, other_language_weight=0.7)
+
+    assert fuse.for_request("send a message to the team channel") is fuse
+    assert fuse.for_request("发送消息到团队频道").lexical_weight == pytest.approx(0.7)
+    assert fuse.for_request("envía un mensaje al canal del equipo").lexical_weight == pytest.approx(0.7)
+    mixed = fuse.for_request("发送消息到 slack channel").lexical_weight
+    assert 0.5 < mixed < 0.7
+    assert fuse.for_request("发送消息到团队频道").method == fuse.method  # only the weight changes
+    same = HybridFusion(lexical_weight=0.6, other_language_weight=0.6)
+    assert same.for_request("发送消息") is same
+
+
+class RecordingFusion:
+    """A request-aware fusion that ranks lexically and remembers which requests it was asked for."""
+
+    def __init__(self) -> None:
+        self.requests: list[str] = []
+
+    def for_request(self, query: str) -> HybridFusion:
+        self.requests.append(query)
+        return HybridFusion(lexical_weight=1.0)
+
+    def __call__(
+        self, lexical: Sequence[tuple[str, float]], dense: Sequence[tuple[str, float]]
+    ) -> list[tuple[str, float]]:
+        raise AssertionError("the index asks for_request first")
+
+
+def test_the_index_asks_a_request_aware_fusion_for_each_requests_fusion() -> None:
+    fusion = RecordingFusion()
+    index = build_index(CATALOG, dense=DenseRanker(CATALOG, ConceptEmbedder()), fuse=fusion)
+
+    hits = index.search("remove a flow", mode="hybrid").hits
+
+    assert fusion.requests == ["remove a flow"]
+    assert hits[0].name == "delete_flow"
 
 
 def test_a_paraphrase_lexical_search_misses_is_found_by_hybrid(tmp_path: Path) -> None:

@@ -11,14 +11,19 @@ from tests.conftest import require
 from tests.search.test_hybrid import CATALOG, ConceptEmbedder
 from toolscout import Catalog, ConfigError, ScoutSettings, ToolScout
 from toolscout.data import sample_catalog_path
+from toolscout.search import HybridFusion
 from toolscout.search._index import IndexConfig, ToolIndex
 from toolscout.search._semantic import build_hybrid_index
 
 
 def concept_index(tmp_path: Path, *, unknown_word_weight: float = IndexConfig().unknown_word_weight) -> ToolIndex:
-    """The hybrid index of the test catalog with the deterministic concept embedder."""
+    """The hybrid index of the test catalog with the deterministic concept embedder.
+
+    The fusion leans on keywords (lexical weight 0.7), so the embedder decides only when the unknown words count.
+    """
     config = IndexConfig(unknown_word_weight=unknown_word_weight)
-    return build_hybrid_index(CATALOG, embedder=ConceptEmbedder(), cache_dir=tmp_path, config=config)
+    fusion = HybridFusion(lexical_weight=0.7)
+    return build_hybrid_index(CATALOG, embedder=ConceptEmbedder(), cache_dir=tmp_path, config=config, fusion=fusion)
 
 
 def test_a_request_whose_telling_words_no_tool_has_is_ranked_by_the_embedder(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from ._expanders import expander_names, get_expander, register_expander
 from ._fields import FIELD_NAMES, ToolFields, tool_fields
 from ._fuzzy import FuzzyMatch, FuzzyVocabulary
 from ._hybrid import FusionMethod, HybridFusion
-from ._index import DenseRanking, Fusion, IndexConfig, ToolIndex, build_index
+from ._index import DenseRanking, Fusion, IndexConfig, RequestFusion, ToolIndex, build_index
 from ._language import known_share, word_languages
 from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
 from ._parts import merge_parts, request_parts
@@ -121,6 +121,7 @@ __all__ = [
     "register_reranker",
     "request_mode",
     "request_parts",
+    "RequestFusion",
     "RerankedIndex",
     "Reranker",
     "reranker_names",

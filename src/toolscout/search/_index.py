@@ -34,7 +34,7 @@ import dataclasses
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence, Set
-from typing import Annotated, Protocol, TypeAlias
+from typing import Annotated, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -68,6 +68,19 @@ _PLAIN_WORD = re.compile(r"[(\"'“‘]?[^\W\d_]+(?:['’][^\W\d_]+)?[)\"'”’
 Ranking: TypeAlias = list[tuple[str, float]]
 Fusion: TypeAlias = Callable[[Ranking, Ranking], Ranking]
 """Fuses a lexical and a dense ranking (name, score; best first) into one ranking, best first."""
+
+
+@runtime_checkable
+class RequestFusion(Protocol):
+    """A `Fusion` that adapts to each request (`HybridFusion` weighs the lexical side by the request's languages).
+
+    Contract: `for_request` is cheap, pure and thread-safe, and returns the `Fusion` that fuses that request's
+    rankings; the index calls it once per hybrid search.
+    """
+
+    def for_request(self, query: str) -> Fusion:
+        """The fusion for `query`."""
+        ...
 
 
 class DenseRanking(Protocol):
@@ -311,7 +324,8 @@ class ToolIndex:
         whole_request_best = self._whole_request_best(query, terms)
         ranking = self._rank(terms, mask, depth)
         lexical = [(name, score / whole_request_best) for name, score in ranking if score >= self.config.floor * ideal]
-        fused = self._fuse(lexical, dense)
+        fuse = self._fuse.for_request(query) if isinstance(self._fuse, RequestFusion) else self._fuse
+        fused = fuse(lexical, dense)
         shares, cosines = dict(lexical), dict(dense)
         # No dense ranking (the embedder reads none of the request's words): the evidence is lexical only.
         unlisted = min(cosines.values(), default=None)
