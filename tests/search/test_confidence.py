@@ -75,6 +75,27 @@ def test_every_hit_of_a_fitting_request_carries_a_confidence(hybrid_sample: Tool
     assert all(0.0 <= tool["confidence"] <= 1.0 for tool in tools)
 
 
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "which PRs are still open in acme/web?",  # a relevant sample request
+        "track my Amazon package",  # no tool of the sample catalog serves these two
+        "book me a flight to Lisbon next Friday",
+    ],
+)
+def test_whether_a_search_answers_does_not_depend_on_how_many_hits_it_asks_for(
+    hybrid_sample: ToolScout, request_text: str
+) -> None:
+    session = hybrid_sample.session("limits")
+
+    def answered(limit: int) -> bool:
+        content = session.dispatch_sync("tool_search", {"query": request_text, "limit": limit}).content
+        assert isinstance(content, dict)
+        return bool(content["tools"])
+
+    assert answered(1) == answered(5) == answered(10)
+
+
 def test_lexical_search_calibrates_too_and_keeps_a_weak_right_answer() -> None:
     index = build_index(Catalog.from_file(sample_catalog_path()))
 

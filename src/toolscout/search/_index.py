@@ -66,6 +66,9 @@ logger = logging.getLogger(__name__)
 _PLAIN_WORD = re.compile(r"[(\"'“‘]?[^\W\d_]+(?:['’][^\W\d_]+)?[)\"'”’.,!?;:]*")
 
 Ranking: TypeAlias = list[tuple[str, float]]
+JUDGED_HITS = 5
+"""How many of a search's top hits decide whether it answers, whatever its limit: the default limit, at which the
+calibration's thresholds were measured (``bench/calibrate.py``)."""
 Fusion: TypeAlias = Callable[[Ranking, Ranking], Ranking]
 """Fuses a lexical and a dense ranking (name, score; best first) into one ranking, best first."""
 
@@ -295,7 +298,8 @@ class ToolIndex:
         if whole:
             scores[whole] = 0.0
         passing = np.flatnonzero(scores >= threshold)
-        best = passing[_by_score_then_name(scores[passing], self._name_rank[passing])[: limit + len(mentioned)]]
+        depth = max(limit, JUDGED_HITS) + len(mentioned)
+        best = passing[_by_score_then_name(scores[passing], self._name_rank[passing])[:depth]]
         shares = scores / self._whole_request_best(query, terms)
         distinct = np.unique(shares)
         evidence = {
@@ -306,7 +310,7 @@ class ToolIndex:
         ranked = _with_mentions([(int(i), float(scores[i])) for i in best], mentioned)
         ranked = [(i, top + 1.0) for i in whole] + ranked
         total = len(whole) + len(passing) + sum(scores[i] < threshold for i in mentioned)
-        return self._result(query, "lexical", ranked[:limit], total, mask, evidence)
+        return self._result(query, "lexical", ranked, total, mask, evidence, limit=limit)
 
     def _search_hybrid(
         self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None, allowed: Set[str] | None
@@ -349,7 +353,7 @@ class ToolIndex:
         if not ranked and dense:  # only weak embedding matches: nothing fits, the nearest are named
             nearest = tuple(name for name, _ in dense[: self.config.suggestions])
             return SearchResult(query=query, mode="hybrid", hits=(), total=0, suggestions=nearest, abstained=True)
-        return self._result(query, "hybrid", ranked[:limit], len(ranked), mask, evidence)
+        return self._result(query, "hybrid", ranked, len(ranked), mask, evidence, limit=limit)
 
     def _search_regex(self, pattern: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
         candidates = np.arange(len(self._names), dtype=np.int64) if mask is None else np.flatnonzero(mask)
@@ -371,20 +375,27 @@ class ToolIndex:
         total: int,
         mask: npt.NDArray[np.bool_] | None,
         evidence: Mapping[int, HitEvidence] | None = None,
+        *,
+        limit: int | None = None,
     ) -> SearchResult:
-        """Package the first hits (`ranked` is already cut to the limit; `total` counts all that passed).
+        """Package the first `limit` hits of `ranked` (all when None; `total` counts all that passed).
 
         With `evidence` (a ranked search), each hit gets the calibrator's confidence (1.0 for a tool the request
-        names, which has none), and a search whose best confidence is under the threshold abstains.
+        names, which has none), and a search whose best confidence is under the threshold abstains. Whether it
+        abstains is judged on the top `JUDGED_HITS`, whatever the limit, so asking for one hit or ten never
+        changes whether a search answers.
         """
         tools = self._catalog.tools
+        judged, candidates = ranked[:JUDGED_HITS], ranked
+        ranked = ranked if limit is None else ranked[:limit]
         confidence: dict[int, float | None] = {i: None for i, _ in ranked}
         if evidence is not None:
             confidence = {
-                i: 1.0 if i not in evidence else round(self._calibrator.confidence(evidence[i]), 3) for i, _ in ranked
+                i: 1.0 if i not in evidence else round(self._calibrator.confidence(evidence[i]), 3)
+                for i, _ in (*judged, *ranked)
             }
-            if ranked and not self._answers([i for i, _ in ranked], confidence, evidence):
-                nearest = tuple(self._names[i] for i, _ in ranked[: self.config.suggestions])
+            if judged and not self._answers([i for i, _ in judged], confidence, evidence):
+                nearest = tuple(self._names[i] for i, _ in candidates[: self.config.suggestions])
                 return SearchResult(query=query, mode=mode, hits=(), total=0, suggestions=nearest, abstained=True)
         hits = tuple(
             SearchHit(
@@ -405,7 +416,7 @@ class ToolIndex:
         configured ``min_confidence``. With embeddings, a hit's keyword evidence may also vouch for it (at the
         lexical threshold): a request the embedder reads poorly (another language) is never emptied for them.
         """
-        best = max(c or 0.0 for c in confidence.values())
+        best = max(confidence[i] or 0.0 for i in ranked)
         dense = any(evidence[i].cosine is not None for i in ranked if i in evidence)
         if not dense:
             return self.config.min_confidence is None or best >= self.config.min_confidence
