@@ -35,7 +35,8 @@ def request_parts(query: str, *, max_parts: int) -> list[str]:
 def merge_parts(whole: SearchResult, heads: Sequence[SearchHit], limit: int) -> SearchResult:
     """`whole` with each part's best hit (`heads`) right after its own best hit, repeats dropped, cut to `limit`.
 
-    When `whole` found nothing (or abstained), the parts' hits answer on their own.
+    An added hit keeps the score and confidence its own sentence gave it. When `whole` found nothing (or abstained),
+    the parts' hits answer on their own.
     """
     first = whole.hits[:1]
     seen = {hit.name for hit in first}
