@@ -21,12 +21,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from bfcl import TUNING_CATEGORIES, load_bfcl
-from model_compare import Labelled, tooldata_dev
-from tune_hybrid import LIVE_CATEGORIES
+from model_compare import Labelled, labelled_sets, tooldata_dev
 
-from toolscout import Catalog
-from toolscout.data import sample_catalog_path, sample_queries_path
 from toolscout.search import IndexConfig, build_index, shared_embedder
 from toolscout.search._evaluation import summarize
 from toolscout.search._parts import request_parts
@@ -70,20 +66,7 @@ def main(argv: Sequence[str]) -> None:
     parser.add_argument("--tooldata", type=Path, default=ROOT.parent / "shared" / "tooldata")
     args = parser.parse_args(argv)
     embedder = shared_embedder(EmbeddingSettings(backend="onnx"))
-    tuning, live = load_bfcl(TUNING_CATEGORIES), load_bfcl(LIVE_CATEGORIES)
-    rows = [json.loads(line) for line in sample_queries_path().read_text(encoding="utf-8").splitlines() if line]
-    rows = [row for row in rows if row["gold"]]
-    sets = {
-        "BFCL tuning": Labelled(
-            tuning.catalog, [q.query for q in tuning.queries], [q.gold for q in tuning.queries], tuning.canonical
-        ),
-        "BFCL live (held out)": Labelled(
-            live.catalog, [q.query for q in live.queries], [q.gold for q in live.queries], live.canonical
-        ),
-        "sample": Labelled(
-            Catalog.from_file(sample_catalog_path()), [r["query"] for r in rows], [r["gold"] for r in rows]
-        ),
-    }
+    sets = labelled_sets()
     results: dict[str, object] = {"model": embedder.model_id}
     for name, data in sets.items():
         results[name] = measure(data, embedder)

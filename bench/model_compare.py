@@ -55,7 +55,11 @@ from train._data import load_corpus  # noqa: E402
 from train._select import dev_set  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
-MODELS = {"all-MiniLM-L6-v2 int8 (before)": "onnx-minilm", "toolscout-minilm-tools int8 (after)": "onnx"}
+MODELS: dict[str, dict[str, str]] = {
+    "all-MiniLM-L6-v2 int8 (before)": {"backend": "onnx-minilm"},
+    "toolscout-minilm-tools int8 (after)": {"backend": "onnx"},
+}
+"""Each model's ``embeddings`` settings."""
 KS = (1, 5, 10)
 SETS = ("BFCL tuning", "BFCL live (held out)", "sample", "multilingual", "tooldata dev")
 
@@ -73,6 +77,24 @@ class Labelled:
         self.catalog, self.queries, self.golds, self.canonical = catalog, list(queries), list(golds), canonical
 
 
+def labelled_sets() -> dict[str, Labelled]:
+    """BFCL tuning, BFCL live (held out; pooled catalog) and the packaged sample requests that have a right tool."""
+    tuning, live = load_bfcl(TUNING_CATEGORIES), load_bfcl(LIVE_CATEGORIES)
+    rows = [json.loads(line) for line in sample_queries_path().read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [row for row in rows if row["gold"]]
+    return {
+        "BFCL tuning": Labelled(
+            tuning.catalog, [q.query for q in tuning.queries], [q.gold for q in tuning.queries], tuning.canonical
+        ),
+        "BFCL live (held out)": Labelled(
+            live.catalog, [q.query for q in live.queries], [q.gold for q in live.queries], live.canonical
+        ),
+        "sample": Labelled(
+            Catalog.from_file(sample_catalog_path()), [r["query"] for r in rows], [r["gold"] for r in rows]
+        ),
+    }
+
+
 def dense_rankings(ranker: DenseRanker, queries: Sequence[str]) -> tuple[list[list[str]], list[float]]:
     rankings, latencies = [], []
     for query in queries:
@@ -82,8 +104,8 @@ def dense_rankings(ranker: DenseRanker, queries: Sequence[str]) -> tuple[list[li
     return rankings, latencies
 
 
-def tool_search_rankings(catalog: Catalog, backend: str, queries: Sequence[str]) -> list[list[str]]:
-    settings = ScoutSettings.from_mapping({"embeddings": {"backend": backend}}, prefix="toolscout")
+def tool_search_rankings(catalog: Catalog, backend: dict[str, str], queries: Sequence[str]) -> list[list[str]]:
+    settings = ScoutSettings.from_mapping({"embeddings": backend}, prefix="toolscout")
     scout = ToolScout(catalog, settings=settings)
     if not scout.wait_for_embeddings(3600):
         raise RuntimeError("embedding the catalog did not finish")
@@ -142,9 +164,17 @@ def main(argv: Sequence[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tooldata", type=Path, default=ROOT.parent / "shared" / "tooldata")
     parser.add_argument("--models", nargs="*", default=list(MODELS), choices=list(MODELS))
+    parser.add_argument(
+        "--candidate",
+        type=Path,
+        help="also score this exported ONNX file (python -m train export), run as given: no dynamic int8 step",
+    )
     parser.add_argument("--sets", nargs="*", default=list(SETS), choices=list(SETS), help="which sets to run")
     parser.add_argument("--speed", action="store_true", help="measure speed only (both models, one run)")
     args = parser.parse_args(argv)
+    models = {label: MODELS[label] for label in args.models}
+    if args.candidate is not None:
+        models[f"candidate {args.candidate}"] = {"backend": "onnx", "model": str(args.candidate)}
     results = RESULTS / "model_compare.json"
     saved: dict[str, dict[str, object]] = json.loads(results.read_text()) if results.is_file() else {}
     if args.speed:
@@ -152,22 +182,8 @@ def main(argv: Sequence[str]) -> None:
         save(saved)
         return
 
-    tuning, live = load_bfcl(TUNING_CATEGORIES), load_bfcl(LIVE_CATEGORIES)
-    sets: dict[str, Labelled] = {
-        "BFCL tuning": Labelled(
-            tuning.catalog, [q.query for q in tuning.queries], [q.gold for q in tuning.queries], tuning.canonical
-        ),
-        "BFCL live (held out)": Labelled(
-            live.catalog, [q.query for q in live.queries], [q.gold for q in live.queries], live.canonical
-        ),
-    }
-    sample_rows = [
-        json.loads(line) for line in sample_queries_path().read_text(encoding="utf-8").splitlines() if line.strip()
-    ]
-    sample_rows = [row for row in sample_rows if row["gold"]]
-    sets["sample"] = Labelled(
-        Catalog.from_file(sample_catalog_path()), [r["query"] for r in sample_rows], [r["gold"] for r in sample_rows]
-    )
+    sets = labelled_sets()
+    bfcl_catalog = sets["BFCL tuning"].catalog  # BFCL live is searched in the same pooled catalog
     sets = {name: data for name, data in sets.items() if name in args.sets}
     dev = tooldata_dev(args.tooldata) if "tooldata dev" in args.sets else {}
     probe_catalog = Catalog(
@@ -175,18 +191,15 @@ def main(argv: Sequence[str]) -> None:
     )
     probe = [json.loads(line) for line in multilingual.PROBE.read_text(encoding="utf-8").splitlines()]
 
-    for label in args.models:
-        backend = MODELS[label]
-        embedder = shared_embedder(EmbeddingSettings(backend=backend))
+    for label, backend in models.items():
+        embedder = shared_embedder(EmbeddingSettings(**backend))
         row: dict[str, object] = {"backend": backend, "model_id": embedder.model_id}
         saved.setdefault("quality", {})[label] = row  # type: ignore[index]  # saved after each set
-        bfcl_ranker = (
-            DenseRanker(tuning.catalog, embedder, cache=EmbeddingCache()) if "BFCL" in str(args.sets) else None
-        )
+        bfcl_ranker = DenseRanker(bfcl_catalog, embedder, cache=EmbeddingCache()) if "BFCL" in str(args.sets) else None
         for name, data in sets.items():
             ranker = (
                 bfcl_ranker
-                if data.catalog is tuning.catalog or data.catalog is live.catalog
+                if data.catalog.fingerprint == bfcl_catalog.fingerprint
                 else DenseRanker(data.catalog, embedder, cache=EmbeddingCache())
             )
             assert ranker is not None
@@ -242,7 +255,7 @@ def speed(rounds: int = 3) -> dict[str, object]:
     tuning = load_bfcl(TUNING_CATEGORIES)
     texts = [tool_text(tool) for tool in tuning.catalog]
     queries = [q.query for q in tuning.queries[:300]]
-    embedders = {label: shared_embedder(EmbeddingSettings(backend=backend)) for label, backend in MODELS.items()}
+    embedders = {label: shared_embedder(EmbeddingSettings(**backend)) for label, backend in MODELS.items()}
     catalog_s: dict[str, list[float]] = {label: [] for label in embedders}
     query_ms: dict[str, list[float]] = {label: [] for label in embedders}
     for embedder in embedders.values():  # warm-up

@@ -18,12 +18,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bfcl import TUNING_CATEGORIES, load_bfcl
-from model_compare import Labelled, tooldata_dev
-from tune_hybrid import LIVE_CATEGORIES
+from model_compare import Labelled, labelled_sets, tooldata_dev
 
-from toolscout import Catalog
-from toolscout.data import sample_catalog_path, sample_queries_path
 from toolscout.search import HybridFusion, build_index, shared_embedder
 from toolscout.search._evaluation import summarize
 from toolscout.search.embeddings import DenseRanker, Embedder, EmbeddingCache, EmbeddingSettings
@@ -46,20 +42,7 @@ def main(argv: Sequence[str]) -> None:
     parser.add_argument("--tooldata", type=Path, default=ROOT.parent / "shared" / "tooldata")
     args = parser.parse_args(argv)
     embedder: Embedder = shared_embedder(EmbeddingSettings(backend="onnx"))
-    tuning, live = load_bfcl(TUNING_CATEGORIES), load_bfcl(LIVE_CATEGORIES)
-    rows = [json.loads(line) for line in sample_queries_path().read_text(encoding="utf-8").splitlines() if line]
-    rows = [row for row in rows if row["gold"]]
-    sets = {
-        "BFCL tuning": Labelled(
-            tuning.catalog, [q.query for q in tuning.queries], [q.gold for q in tuning.queries], tuning.canonical
-        ),
-        "BFCL live (held out)": Labelled(
-            live.catalog, [q.query for q in live.queries], [q.gold for q in live.queries], live.canonical
-        ),
-        "sample": Labelled(
-            Catalog.from_file(sample_catalog_path()), [r["query"] for r in rows], [r["gold"] for r in rows]
-        ),
-    }
+    sets = labelled_sets()
     dev = tooldata_dev(args.tooldata)
     rankers = {id(data): DenseRanker(data.catalog, embedder, cache=EmbeddingCache()) for data in sets.values()}
     dev_rankers = {source: DenseRanker(data.catalog, embedder, cache=EmbeddingCache()) for source, data in dev.items()}

@@ -1,0 +1,46 @@
+"""What a cross-encoder the size of the packaged model would cost per candidate, against embedding the request alone.
+
+A cross-encoder reads the request and a tool's text together, one pass per candidate. This times the packaged int8
+model (the same 6-layer network a MiniLM cross-encoder would be) on 200 BFCL tuning requests alone and on each request
+joined to a tool's text (``tool_text``, as hybrid search embeds tools), interleaved in one process, and reports both
+p50s and their ratio; a reranker over the top N adds about N such passes to every search.
+
+    .venv/bin/python bench/rerank_cost.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+
+from bfcl import TUNING_CATEGORIES, load_bfcl
+
+from toolscout.search import shared_embedder
+from toolscout.search.embeddings import EmbeddingSettings, tool_text
+
+REQUESTS = 200
+
+
+def main(argv: Sequence[str]) -> None:
+    data = load_bfcl(TUNING_CATEGORIES)
+    embedder = shared_embedder(EmbeddingSettings(backend="onnx"))
+    requests = [query.query for query in data.queries[:REQUESTS]]
+    pairs = [f"{request} [SEP] {tool_text(tool)}" for request, tool in zip(requests, data.catalog, strict=False)]
+    for text in requests[:10] + pairs[:10]:  # warm-up
+        embedder.embed_query(text)
+    alone: list[float] = []
+    paired: list[float] = []
+    for request, pair in zip(requests, pairs, strict=True):
+        for text, times in ((request, alone), (pair, paired)):
+            started = time.perf_counter()
+            embedder.embed_query(text)
+            times.append((time.perf_counter() - started) * 1000)
+    request_ms, pair_ms = statistics.median(alone), statistics.median(paired)
+    print(f"{embedder.model_id}: request alone p50 {request_ms:.2f} ms, request + tool text p50 {pair_ms:.2f} ms")
+    print(f"ratio {pair_ms / request_ms:.2f}; reranking the top 10 adds about {10 * pair_ms:.0f} ms per search")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
