@@ -10,6 +10,8 @@ once the embeddings are in). Sets:
   of that source (the positives plus a seeded sample; the same set `python -m train select` scores),
   R@k macro-averaged over sources; needs ``--tooldata`` (default ``../shared/tooldata``);
 - ``BFCL tuning`` and ``BFCL live`` (held out: never trained or tuned on), the pooled BFCL catalog;
+  ``BFCL tuning, held half``: the half of the tuning requests a model trained with ``--bfcl-train``
+  never saw (``train/_bfcl.py``), the fair tuning figure for such a model;
 - ``sample``: the packaged sample requests against the sample catalog (``toolscout eval sample sample``);
 - ``multilingual``: ``bench/multilingual.py``'s probe, hit@5 over its eight non-English languages.
 
@@ -51,6 +53,7 @@ from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSe
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from train._bfcl import request_half  # noqa: E402
 from train._data import load_corpus  # noqa: E402
 from train._select import dev_set  # noqa: E402
 
@@ -61,7 +64,7 @@ MODELS: dict[str, dict[str, str]] = {
 }
 """Each model's ``embeddings`` settings."""
 KS = (1, 5, 10)
-SETS = ("BFCL tuning", "BFCL live (held out)", "sample", "multilingual", "tooldata dev")
+SETS = ("BFCL tuning", "BFCL tuning, held half", "BFCL live (held out)", "sample", "multilingual", "tooldata dev")
 
 
 class Labelled:
@@ -78,13 +81,17 @@ class Labelled:
 
 
 def labelled_sets() -> dict[str, Labelled]:
-    """BFCL tuning, BFCL live (held out; pooled catalog) and the packaged sample requests that have a right tool."""
+    """BFCL tuning (all, and its held half), BFCL live (held out; pooled catalog), the sample requests with a tool."""
     tuning, live = load_bfcl(TUNING_CATEGORIES), load_bfcl(LIVE_CATEGORIES)
+    held = [q for q in tuning.queries if request_half(q.gold) == "held"]
     rows = [json.loads(line) for line in sample_queries_path().read_text(encoding="utf-8").splitlines() if line.strip()]
     rows = [row for row in rows if row["gold"]]
     return {
         "BFCL tuning": Labelled(
             tuning.catalog, [q.query for q in tuning.queries], [q.gold for q in tuning.queries], tuning.canonical
+        ),
+        "BFCL tuning, held half": Labelled(
+            tuning.catalog, [q.query for q in held], [q.gold for q in held], tuning.canonical
         ),
         "BFCL live (held out)": Labelled(
             live.catalog, [q.query for q in live.queries], [q.gold for q in live.queries], live.canonical
@@ -306,8 +313,8 @@ def markdown(rows: dict[str, dict[str, object]], speed_row: dict[str, object] | 
         "| set | engine | " + " | ".join(rows) + " |",
         "|---|---|" + "---:|" * len(rows),
     ]
-    first = next(iter(rows.values()), {})
-    for key in first:
+    keys = list(dict.fromkeys(key for row in rows.values() for key in row))  # every row's sets, first seen first
+    for key in keys:
         if "/" not in key or key.endswith("(per source)"):
             continue
         engine, name = key.split("/", 1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import random
 import sys
 import time
 from collections import Counter
@@ -26,10 +27,21 @@ def _log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
-def prepare(data: Path, out: Path, *, count: int, temperature: float, seed: int, miner: str, init: Path | None) -> Path:
+def prepare(
+    data: Path,
+    out: Path,
+    *,
+    count: int,
+    temperature: float,
+    seed: int,
+    miner: str,
+    init: Path | None,
+    bfcl_repeat: int = 0,
+) -> Path:
     """Sample `count` training pairs by source and mine one hard negative each; writes ``triples.jsonl``.
 
     A dense miner embeds with `init` (the checkpoint training starts from; None: the base model).
+    With `bfcl_repeat`, the training half of BFCL's tuning requests is added that many times (`_bfcl`).
     """
     from ._data import load_corpus, sample_by_source, source_shares
     from ._fit import load_model
@@ -42,6 +54,11 @@ def prepare(data: Path, out: Path, *, count: int, temperature: float, seed: int,
     out.mkdir(parents=True, exist_ok=True)
     corpus = load_corpus(data)
     pairs = sample_by_source(corpus.train, count, temperature=temperature, seed=seed)
+    if bfcl_repeat:
+        from ._bfcl import bfcl_corpus, load_tuning
+
+        corpus, tuning_pairs = bfcl_corpus(corpus, load_tuning(), repeat=bfcl_repeat)
+        pairs = random.Random(seed).sample([*pairs, *tuning_pairs], len(pairs) + len(tuning_pairs))
     _log(f"{len(corpus.tools)} tools, {len(corpus.train)} train pairs; sampled {len(pairs)}")
     for source, share in source_shares(pairs).items():
         _log(f"  {source:24} {share:6.1%}")
@@ -107,6 +124,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--select-last", type=int, default=2, help="how many of the last checkpoints to score")
     parser.add_argument("--select-base", action="store_true", help="also score the base model (reference)")
     parser.add_argument("--no-bfcl", action="store_true", help="select on the dev split alone")
+    parser.add_argument(
+        "--bfcl-train",
+        type=int,
+        default=0,
+        metavar="N",
+        help="train on one half of BFCL's tuning requests, N times over; selection then scores the other half",
+    )
     args = parser.parse_args(argv)
     out: Path = args.out
     began = time.monotonic()
@@ -114,7 +138,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     init = initial_checkpoint(args.init, out)
     if args.command in ("run", "prepare"):
         prepare(
-            args.data, out, count=args.pairs, temperature=args.temperature, seed=args.seed, miner=args.miner, init=init
+            args.data,
+            out,
+            count=args.pairs,
+            temperature=args.temperature,
+            seed=args.seed,
+            miner=args.miner,
+            init=init,
+            bfcl_repeat=args.bfcl_train,
         )
     if args.command in ("run", "fit"):
         from ._fit import FitConfig, fit
@@ -141,6 +172,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             last=args.select_last,
             base=args.select_base,
             bfcl=not args.no_bfcl,
+            bfcl_held_only=args.bfcl_train > 0,
             log=_log,
         )
     if args.command in ("run", "export"):

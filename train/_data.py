@@ -38,6 +38,8 @@ class Pair:
     source: str
     query: str
     positives: tuple[str, ...]
+    also: tuple[str, ...] = ()
+    """Other tools the request calls: not this pair's positives, never its negative."""
 
 
 @dataclass(frozen=True)

@@ -210,15 +210,14 @@ def mine_negatives(
         source = corpus.catalog_source(pair)
         ids = by_source[source]
         positive = pair.positives[int(rng.integers(len(pair.positives)))]
-        names = {name_key[p] for p in pair.positives}
-        texts = {text_key[p] for p in pair.positives if text_key[p]}
+        served = (*pair.positives, *pair.also)
+        names = {name_key[p] for p in served}
+        texts = {text_key[p] for p in served if text_key[p]}
 
-        def allowed(candidate: str, pair: Pair = pair, names: set[str] = names, texts: set[str] = texts) -> bool:
-            return (
-                candidate not in pair.positives
-                and name_key[candidate] not in names
-                and text_key[candidate] not in texts
-            )
+        def allowed(
+            candidate: str, served: tuple[str, ...] = served, names: set[str] = names, texts: set[str] = texts
+        ) -> bool:
+            return candidate not in served and name_key[candidate] not in names and text_key[candidate] not in texts
 
         negative = next((c for c in miner.ranked(source, pair) if allowed(c)), None)
         found_by = miner.name(pair)

@@ -10,6 +10,7 @@ live and multi-turn categories are never read here.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import random
@@ -24,6 +25,7 @@ import numpy.typing as npt
 from toolscout.search._evaluation import summarize
 from toolscout.search.embeddings import tool_text
 
+from ._bfcl import request_half
 from ._data import Corpus, Pair, load_corpus
 from ._fit import load_model
 
@@ -120,9 +122,12 @@ def select(
     last: int,
     base: bool,
     bfcl: bool = True,
+    bfcl_held_only: bool = False,
     log: Callable[[str], None] = print,
 ) -> Path:
     """Score the `last` checkpoints under `out` (and the base model when `base`); writes ``selection.json``.
+
+    With `bfcl_held_only` (a run that trained on BFCL's tuning requests), BFCL is scored on the held half.
 
     A warm-started run's starting model (``out/init``) is scored too, as a reference that is never selected.
 
@@ -131,6 +136,9 @@ def select(
     corpus = load_corpus(data)
     dev = dev_set(corpus, per_source=per_source)
     tuning = load_bfcl_tuning() if bfcl else None
+    if tuning is not None and bfcl_held_only:
+        held = [query for query in tuning.queries if request_half(query.gold) == "held"]  # type: ignore[attr-defined]
+        tuning = dataclasses.replace(tuning, queries=held)  # type: ignore[type-var]
     results_file = out / "selection.json"
     results: dict[str, dict[str, float]] = {}
     if results_file.is_file():
