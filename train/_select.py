@@ -11,10 +11,8 @@ live and multi-turn categories are never read here.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 import random
-import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,14 +23,13 @@ import numpy.typing as npt
 from toolscout.search._evaluation import summarize
 from toolscout.search.embeddings import tool_text
 
-from ._bfcl import request_half
+from ._bfcl import load_tuning, request_half
 from ._data import Corpus, Pair, load_corpus
 from ._fit import load_model
 
 __all__ = ["DevSet", "dev_set", "evaluate", "select"]
 
 _DEV_TOOLS = 300
-_BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 Embed = Callable[[Sequence[str]], npt.NDArray[np.float32]]
 DevSet = dict[str, tuple[list[Pair], list[str]]]
@@ -102,16 +99,12 @@ def evaluate(embed: Embed, corpus: Corpus, dev: DevSet, bfcl: object | None) -> 
 
 def load_bfcl_tuning() -> object | None:
     """BFCL's tuning categories (``bench/bfcl.py``), or None when the benchmark data cannot be had."""
-    sys.path.insert(0, str(_BENCH))
     try:
-        bfcl = importlib.import_module("bfcl")  # bench/bfcl.py: a script beside the package, not installed
-        data: object = bfcl.load_bfcl(bfcl.TUNING_CATEGORIES)
+        data: object = load_tuning()
         return data
     except Exception as exc:  # no network, no wheel: select on the dev split alone
         print(f"BFCL tuning unavailable ({exc}); selecting on the dev split alone", flush=True)
         return None
-    finally:
-        sys.path.remove(str(_BENCH))
 
 
 def select(
