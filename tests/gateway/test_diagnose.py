@@ -1,7 +1,12 @@
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import threading
+import time
+
+import pytest
 
 from toolscout.gateway._diagnose import StderrCapture
 
@@ -43,3 +48,28 @@ def test_a_closed_capture_has_no_tail() -> None:
     capture.close()
 
     assert capture.tail() == ""
+
+
+def test_the_tail_waits_for_bytes_the_drain_thread_has_read_but_not_yet_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A loaded machine can pause the drain thread between taking bytes off the pipe and keeping them:
+    # the pipe then looks empty while the server's last words are in neither place (seen in CI).
+    real_read = os.read
+
+    def slow_read(fd: int, size: int) -> bytes:
+        chunk = real_read(fd, size)
+        if chunk and threading.current_thread().name == "toolscout-upstream-stderr":
+            time.sleep(0.5)
+        return chunk
+
+    monkeypatch.setattr(os, "read", slow_read)
+    capture = StderrCapture()
+    try:
+        subprocess.run(
+            [sys.executable, "-c", "import sys; sys.stderr.write('FOO_TOKEN is not set\\n')"],
+            stderr=capture.file,
+            check=True,
+        )
+
+        assert capture.tail() == "FOO_TOKEN is not set"
+    finally:
+        capture.close()

@@ -36,6 +36,7 @@ class StderrCapture:
         self._limit = limit
         self._kept = bytearray()
         self._lock = threading.Lock()
+        self._ended = False
         threading.Thread(target=self._drain, name="toolscout-upstream-stderr", daemon=True).start()
 
     @property
@@ -49,10 +50,12 @@ class StderrCapture:
         if self.file.closed:
             return ""
         deadline = time.monotonic() + _DRAIN_WAIT_S
-        while _readable(self._read_fd) and time.monotonic() < deadline:
+        while True:
+            with self._lock:  # the drain thread reads under this lock: no bytes are between pipe and `_kept`
+                if self._ended or not _readable(self._read_fd) or time.monotonic() >= deadline:
+                    data = bytes(self._kept[-_TAIL_BYTES:])
+                    break
             time.sleep(0.005)  # let the drain thread take in what the server wrote just before failing
-        with self._lock:
-            data = bytes(self._kept[-_TAIL_BYTES:])
         return " | ".join(line.strip() for line in data.decode("utf-8", "replace").splitlines() if line.strip())
 
     def close(self) -> None:
@@ -60,20 +63,23 @@ class StderrCapture:
         self.file.close()
 
     def _drain(self) -> None:
-        try:
-            while chunk := os.read(self._read_fd, 65536):
-                with self._lock:
-                    self._kept += chunk
-                    del self._kept[: -self._limit]
-        finally:
-            os.close(self._read_fd)
+        while True:
+            _readable(self._read_fd, wait=True)  # wait without the lock; the read below cannot block
+            with self._lock:
+                chunk = os.read(self._read_fd, 65536)
+                if not chunk:  # every write end is closed
+                    self._ended = True
+                    os.close(self._read_fd)
+                    return
+                self._kept += chunk
+                del self._kept[: -self._limit]
 
 
-def _readable(fd: int) -> bool:
-    try:
-        return bool(select.select([fd], [], [], 0)[0])
-    except (OSError, ValueError):  # closed by the drain thread: nothing left to read
-        return False
+def _readable(fd: int, *, wait: bool = False) -> bool:
+    """Whether `fd` has bytes or its end to read; with `wait`, block until it has (poll: no fd-number limit)."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(None if wait else 0))
 
 
 def start_failure(exc: Exception, config: ServerConfig) -> str:
