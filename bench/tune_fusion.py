@@ -7,6 +7,7 @@ tuning (pooled catalog) and on the tooldata dev split (at most 40 requests per s
 tools, macro-averaged). BFCL live (held out) and the packaged sample requests are measured, never chosen on.
 
     .venv/bin/python bench/tune_fusion.py   # -> results/tune_fusion.{json,md}
+    .venv/bin/python bench/tune_fusion.py --model build/model/model.onnx --name tune_fusion_candidate
 """
 
 from __future__ import annotations
@@ -40,14 +41,18 @@ def recall(data: Labelled, dense: DenseRanker, weight: float) -> tuple[float, fl
 def main(argv: Sequence[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tooldata", type=Path, default=ROOT.parent / "shared" / "tooldata")
+    parser.add_argument("--model", type=Path, help="an exported ONNX model to tune for (default: the packaged one)")
+    parser.add_argument("--weights", type=float, nargs="+", default=list(WEIGHTS), help="lexical weights to try")
+    parser.add_argument("--name", default="tune_fusion", help="results file name, without suffix")
     args = parser.parse_args(argv)
-    embedder: Embedder = shared_embedder(EmbeddingSettings(backend="onnx"))
+    settings = EmbeddingSettings(backend="onnx", model=None if args.model is None else str(args.model))
+    embedder: Embedder = shared_embedder(settings)
     sets = labelled_sets()
     dev = tooldata_dev(args.tooldata)
     rankers = {id(data): DenseRanker(data.catalog, embedder, cache=EmbeddingCache()) for data in sets.values()}
     dev_rankers = {source: DenseRanker(data.catalog, embedder, cache=EmbeddingCache()) for source, data in dev.items()}
     table: dict[str, dict[str, tuple[float, float]]] = {}
-    for weight in WEIGHTS:
+    for weight in args.weights:
         row = {name: recall(data, rankers[id(data)], weight) for name, data in sets.items()}
         per_source = [recall(data, dev_rankers[source], weight) for source, data in dev.items()]
         row["tooldata dev"] = (
@@ -62,8 +67,8 @@ def main(argv: Sequence[str]) -> None:
     chosen = max(scores, key=lambda weight: scores[weight])
     results = {"model": embedder.model_id, "rows": table, "score": scores, "chosen": chosen}
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "tune_fusion.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    (RESULTS / "tune_fusion.md").write_text(markdown(results), encoding="utf-8")
+    (RESULTS / f"{args.name}.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    (RESULTS / f"{args.name}.md").write_text(markdown(results), encoding="utf-8")
     print("chosen", chosen, scores, flush=True)
 
 
