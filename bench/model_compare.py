@@ -22,6 +22,11 @@ query's embedding over the first 300 BFCL tuning requests.
 
     .venv/bin/python bench/model_compare.py            # both models -> results/model_compare.{json,md}
     .venv/bin/python bench/model_compare.py --speed    # speed only, both models, same run
+    .venv/bin/python bench/model_compare.py --models --reranker build/model/cross/model.onnx  # + a cross-encoder
+
+With ``--reranker``, the row is ``tool_search`` with the packaged model and that cross-encoder ordering the top
+``--top-n`` hits (no latency budget, so every search is reranked); its "model alone" figures are the packaged
+model's.
 """
 
 from __future__ import annotations
@@ -111,8 +116,10 @@ def dense_rankings(ranker: DenseRanker, queries: Sequence[str]) -> tuple[list[li
     return rankings, latencies
 
 
-def tool_search_rankings(catalog: Catalog, backend: dict[str, str], queries: Sequence[str]) -> list[list[str]]:
-    settings = ScoutSettings.from_mapping({"embeddings": backend}, prefix="toolscout")
+def tool_search_rankings(
+    catalog: Catalog, backend: dict[str, str], queries: Sequence[str], rerank: dict[str, object] | None = None
+) -> list[list[str]]:
+    settings = ScoutSettings.from_mapping({"embeddings": backend, "search_rerank": rerank or {}}, prefix="toolscout")
     scout = ToolScout(catalog, settings=settings)
     if not scout.wait_for_embeddings(3600):
         raise RuntimeError("embedding the catalog did not finish")
@@ -176,12 +183,25 @@ def main(argv: Sequence[str]) -> None:
         type=Path,
         help="also score this exported ONNX file (python -m train export), run as given: no dynamic int8 step",
     )
+    parser.add_argument(
+        "--reranker",
+        type=Path,
+        help="also score tool_search with this cross-encoder (python -m train cross) reranking the packaged model's "
+        "top --top-n hits",
+    )
+    parser.add_argument("--top-n", type=int, default=10, help="how many top hits the --reranker orders")
     parser.add_argument("--sets", nargs="*", default=list(SETS), choices=list(SETS), help="which sets to run")
     parser.add_argument("--speed", action="store_true", help="measure speed only (both models, one run)")
     args = parser.parse_args(argv)
     models = {label: MODELS[label] for label in args.models}
     if args.candidate is not None:
         models[f"candidate {args.candidate}"] = {"backend": "onnx", "model": str(args.candidate)}
+    reranks: dict[str, dict[str, object]] = {}
+    if args.reranker is not None:
+        label = f"packaged model + cross-encoder {args.reranker} (top {args.top_n})"
+        models[label] = MODELS["toolscout-minilm-tools int8 (after)"]
+        reranks[label] = {"reranker": "cross-encoder", "model": str(args.reranker), "top_n": args.top_n}
+        reranks[label]["budget_ms"] = None
     results = RESULTS / "model_compare.json"
     saved: dict[str, dict[str, object]] = json.loads(results.read_text()) if results.is_file() else {}
     if args.speed:
@@ -200,7 +220,10 @@ def main(argv: Sequence[str]) -> None:
 
     for label, backend in models.items():
         embedder = shared_embedder(EmbeddingSettings(**backend))
-        row: dict[str, object] = {"backend": backend, "model_id": embedder.model_id}
+        rerank = reranks.get(label)
+        row: dict[str, object] = {"backend": backend, "model_id": embedder.model_id} | (
+            {"rerank": rerank} if rerank else {}
+        )
         saved.setdefault("quality", {})[label] = row  # type: ignore[index]  # saved after each set
         bfcl_ranker = DenseRanker(bfcl_catalog, embedder, cache=EmbeddingCache()) if "BFCL" in str(args.sets) else None
         for name, data in sets.items():
@@ -212,7 +235,7 @@ def main(argv: Sequence[str]) -> None:
             assert ranker is not None
             rankings, _ = dense_rankings(ranker, data.queries)
             row[f"dense/{name}"] = recall(data, rankings)
-            row[f"tool_search/{name}"] = recall(data, tool_search_rankings(data.catalog, backend, data.queries))
+            row[f"tool_search/{name}"] = recall(data, tool_search_rankings(data.catalog, backend, data.queries, rerank))
             print(label, name, row[f"dense/{name}"], row[f"tool_search/{name}"], flush=True)
             save(saved)
         if "multilingual" not in args.sets:
@@ -222,7 +245,7 @@ def main(argv: Sequence[str]) -> None:
         search_found = dict(
             zip(
                 (r["id"] for r in probe),
-                tool_search_rankings(probe_catalog, backend, [r["query"] for r in probe]),
+                tool_search_rankings(probe_catalog, backend, [r["query"] for r in probe], rerank),
                 strict=True,
             )
         )
@@ -243,7 +266,7 @@ def main(argv: Sequence[str]) -> None:
                         DenseRanker(data.catalog, embedder, cache=EmbeddingCache()), data.queries
                     )
                 else:
-                    rankings = tool_search_rankings(data.catalog, backend, data.queries)
+                    rankings = tool_search_rankings(data.catalog, backend, data.queries, rerank)
                 per_source[source] = recall(data, rankings)
             if per_source:
                 row[f"{engine}/tooldata dev (per source)"] = per_source

@@ -4,12 +4,18 @@ Steps (each also a sub-command, each skipped when its output is already there, s
 resumes): ``prepare`` (sample by source, mine hard negatives -> ``triples.jsonl``), ``fit``
 (checkpoints under ``checkpoints/``), ``select`` (dev split + BFCL tuning -> ``selection.json``),
 ``export`` (ONNX, int8 -> ``model.onnx``).
+
+``python -m train cross --data ../shared/tooldata --out build/model --init packaged`` trains the
+cross-encoder reranker instead (`_cross`): mines several negatives per request
+(``cross/groups.jsonl``), trains the first ``--layers`` layers with a fresh scoring head, and exports
+the last checkpoint (``cross/model.onnx``).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import random
 import sys
@@ -37,21 +43,24 @@ def prepare(
     miner: str,
     init: Path | None,
     bfcl_repeat: int = 0,
+    negatives: int = 0,
 ) -> Path:
-    """Sample `count` training pairs by source and mine one hard negative each; writes ``triples.jsonl``.
+    """Sample `count` training pairs by source and mine hard negatives; writes ``triples.jsonl``.
 
-    A dense miner embeds with `init` (the checkpoint training starts from; None: the base model).
-    With `bfcl_repeat`, the training half of BFCL's tuning requests is added that many times (`_bfcl`).
+    One negative per request (the bi-encoder's triples), or with `negatives` that many per request
+    (the cross-encoder's groups, ``cross/groups.jsonl``). A dense miner embeds with `init` (the
+    checkpoint training starts from; None: the base model). With `bfcl_repeat`, the training half of
+    BFCL's tuning requests is added that many times (`_bfcl`).
     """
     from ._data import load_corpus, sample_by_source, source_shares
     from ._fit import load_model
-    from ._negatives import make_miner, mine_negatives
+    from ._negatives import Group, Triple, make_miner, mine_groups, mine_negatives
 
-    target = out / "triples.jsonl"
+    target = out / "cross" / "groups.jsonl" if negatives else out / "triples.jsonl"
     if target.is_file():
         _log(f"{target} exists: mining skipped")
         return target
-    out.mkdir(parents=True, exist_ok=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
     corpus = load_corpus(data)
     pairs = sample_by_source(corpus.train, count, temperature=temperature, seed=seed)
     if bfcl_repeat:
@@ -63,13 +72,17 @@ def prepare(
     for source, share in source_shares(pairs).items():
         _log(f"  {source:24} {share:6.1%}")
     chosen = make_miner(miner, corpus, pairs, seed=seed, model=lambda: load_model(init, max_seq_length=128))
-    triples = mine_negatives(corpus, pairs, seed=seed, miner=chosen, progress=_log)
-    found = Counter(t.miner for t in triples)
-    _log(f"{len(triples)} triples (negatives: {', '.join(f'{n} {found[n]}' for n in sorted(found))})")
+    rows: Sequence[Triple | Group]
+    if negatives:
+        rows = mine_groups(corpus, pairs, seed=seed, miner=chosen, negatives=negatives, progress=_log)
+    else:
+        rows = mine_negatives(corpus, pairs, seed=seed, miner=chosen, progress=_log)
+    found = Counter(row.miner for row in rows)
+    _log(f"{len(rows)} examples (negatives: {', '.join(f'{n} {found[n]}' for n in sorted(found))})")
     scratch = target.with_suffix(".tmp")
     with scratch.open("w", encoding="utf-8") as lines:
-        for triple in triples:
-            lines.write(json.dumps(dataclasses.asdict(triple), ensure_ascii=False) + "\n")
+        for row in rows:
+            lines.write(json.dumps(dataclasses.asdict(row), ensure_ascii=False) + "\n")
     scratch.replace(target)
     return target
 
@@ -80,6 +93,57 @@ def read_triples(path: Path) -> list[object]:
 
     with path.open(encoding="utf-8") as lines:
         return [Triple(**json.loads(line)) for line in lines]
+
+
+def read_groups(path: Path) -> list[object]:
+    """The groups ``prepare`` wrote for the cross-encoder."""
+    from ._negatives import Group
+
+    groups: list[object] = []
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            row = json.loads(line)
+            row["negatives"], row["negative_keys"] = tuple(row["negatives"]), tuple(row["negative_keys"])
+            groups.append(Group(**row))
+    return groups
+
+
+def cross(args: argparse.Namespace, init: Path | None) -> None:
+    """The cross-encoder: mine groups, train, export ``cross/model.onnx`` (and ``cross/model.json``)."""
+    from ._cross import CrossConfig, export_cross, fit_cross
+
+    out: Path = args.out
+    groups = prepare(
+        args.data,
+        out,
+        count=args.pairs,
+        temperature=args.temperature,
+        seed=args.seed,
+        miner=args.miner,
+        init=init,
+        bfcl_repeat=args.bfcl_train,
+        negatives=args.negatives,
+    )
+    config = CrossConfig(
+        layers=args.layers,
+        negatives=args.negatives,
+        groups_per_step=args.groups_per_step,
+        learning_rate=args.learning_rate,
+        max_seq_length=args.max_seq_length,
+        minutes=args.minutes,
+        max_steps=args.max_steps,
+        checkpoint_minutes=args.checkpoint_minutes,
+        threads=args.threads,
+        seed=args.seed,
+        init=None if init is None else str(init),
+    )
+    written = fit_cross(read_groups(groups), out / "cross", config, log=_log)  # type: ignore[arg-type]
+    target = out / "cross" / "model.onnx"
+    count = export_cross(written[-1], target, stochastic=init is not None)
+    digest = hashlib.sha256(target.read_bytes()).hexdigest()
+    info = {"checkpoint": written[-1].name, "layers": args.layers, "sha256": digest, "bytes": target.stat().st_size}
+    (out / "cross" / "model.json").write_text(json.dumps(info, indent=1) + "\n")
+    _log(f"exported {written[-1].name} -> {target} ({target.stat().st_size / 1e6:.1f} MB, {count} int8 tensors)")
 
 
 def initial_checkpoint(init: str | None, out: Path) -> Path | None:
@@ -103,7 +167,7 @@ def initial_checkpoint(init: str | None, out: Path) -> Path | None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the pipeline, or one step of it."""
     parser = argparse.ArgumentParser(prog="python -m train", description=__doc__)
-    parser.add_argument("command", choices=["run", "prepare", "fit", "select", "export"])
+    parser.add_argument("command", choices=["run", "prepare", "fit", "select", "export", "cross"])
     parser.add_argument("--data", type=Path, default=Path("../shared/tooldata"), help="the tooldata directory")
     parser.add_argument("--out", type=Path, default=Path("build/model"), help="where every output goes")
     parser.add_argument("--pairs", type=int, default=9_600, help="training pairs to sample")
@@ -131,11 +195,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         metavar="N",
         help="train on one half of BFCL's tuning requests, N times over; selection then scores the other half",
     )
+    parser.add_argument("--layers", type=int, default=2, help="cross: the checkpoint's first layers the model keeps")
+    parser.add_argument("--negatives", type=int, default=7, help="cross: mined negatives per request")
+    parser.add_argument("--groups-per-step", type=int, default=16, help="cross: requests per step")
     args = parser.parse_args(argv)
     out: Path = args.out
     began = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
     init = initial_checkpoint(args.init, out)
+    if args.command == "cross":
+        cross(args, init)
     if args.command in ("run", "prepare"):
         prepare(
             args.data,

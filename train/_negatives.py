@@ -8,8 +8,10 @@ false-negative guard becomes the request's hard negative. Here the guard drops a
 same normalised name or the same normalised description as a positive (tldr's platform pages,
 per-instance ``#n`` variants, interchangeable ML models described alike). The second half of the
 guard, a candidate the model scores about as high as the positive, needs the model's scores and is
-applied in the loss (`_fit`). When no candidate survives (a request the lexical index cannot
-match, say), a seeded random tool of the same source that passes the guard is used.
+applied in the loss (`_fit`). When fewer candidates survive than asked for (a request the lexical
+index cannot match, say), seeded random tools of the same source that pass the guard fill in.
+`mine_negatives` keeps one negative per request (the bi-encoder's triples), `mine_groups` several
+(the cross-encoder's listwise groups, `_cross`).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from ._data import Corpus, Pair
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-__all__ = ["MINERS", "Miner", "Triple", "make_miner", "mine_negatives", "normalised"]
+__all__ = ["MINERS", "Group", "Miner", "Triple", "make_miner", "mine_groups", "mine_negatives", "normalised"]
 
 _CANDIDATES = 30
 _NON_WORD = re.compile(r"[\W_]+")
@@ -191,6 +193,20 @@ def _ids_by_source(corpus: Corpus) -> dict[str, list[str]]:
     return by_source
 
 
+@dataclass(frozen=True)
+class Group:
+    """One request, one of its tools, and several tools that do not serve it (a cross-encoder's listwise example)."""
+
+    query: str
+    positive: str
+    negatives: tuple[str, ...]
+    source: str
+    miner: str
+    """Which miner found the first negative (``lexical``, ``dense``), or ``random`` when none did."""
+    positive_key: str
+    negative_keys: tuple[str, ...]
+
+
 def mine_negatives(
     corpus: Corpus,
     pairs: Sequence[Pair],
@@ -200,12 +216,31 @@ def mine_negatives(
     progress: Callable[[str], None] = print,
 ) -> list[Triple]:
     """One `Triple` per pair (a pair whose every candidate is guarded away is dropped); `miner` defaults to lexical."""
+    return [
+        Triple(g.query, g.positive, g.negatives[0], g.source, g.miner, g.positive_key, g.negative_keys[0])
+        for g in mine_groups(corpus, pairs, seed=seed, miner=miner, negatives=1, progress=progress)
+    ]
+
+
+def mine_groups(
+    corpus: Corpus,
+    pairs: Sequence[Pair],
+    *,
+    seed: int,
+    negatives: int,
+    miner: Miner | None = None,
+    progress: Callable[[str], None] = print,
+) -> list[Group]:
+    """One `Group` per pair with up to `negatives` guarded negatives, the miner's best first, topped up at random.
+
+    A pair whose every candidate is guarded away is dropped; `miner` defaults to lexical.
+    """
     miner = miner or LexicalMiner(corpus)
     by_source = _ids_by_source(corpus)
     name_key = {tool_id: normalised(tool.name) for tool_id, tool in corpus.tools.items()}
     text_key = {tool_id: normalised(tool.description) for tool_id, tool in corpus.tools.items()}
     rng = np.random.default_rng(seed)
-    triples: list[Triple] = []
+    groups: list[Group] = []
     for number, pair in enumerate(pairs):
         source = corpus.catalog_source(pair)
         ids = by_source[source]
@@ -219,24 +254,34 @@ def mine_negatives(
         ) -> bool:
             return candidate not in served and name_key[candidate] not in names and text_key[candidate] not in texts
 
-        negative = next((c for c in miner.ranked(source, pair) if allowed(c)), None)
-        found_by = miner.name(pair)
-        if negative is None:
-            found_by = "random"
+        chosen = _first_allowed(miner.ranked(source, pair), allowed, negatives)
+        found_by = miner.name(pair) if chosen else "random"
+        if len(chosen) < negatives:
             picks = rng.choice(len(ids), size=min(_CANDIDATES, len(ids)), replace=False)
-            negative = next((ids[i] for i in picks if allowed(ids[i])), None)
-        if negative is not None:
-            triples.append(
-                Triple(
+            chosen += _first_allowed([ids[i] for i in picks if ids[i] not in chosen], allowed, negatives - len(chosen))
+        if chosen:
+            groups.append(
+                Group(
                     pair.query,
                     corpus.tools[positive].text,
-                    corpus.tools[negative].text,
+                    tuple(corpus.tools[n].text for n in chosen),
                     pair.source,
                     found_by,
                     name_key[positive],
-                    name_key[negative],
+                    tuple(name_key[n] for n in chosen),
                 )
             )
         if number % 1000 == 0:
             progress(f"mined {number}/{len(pairs)}")
-    return triples
+    return groups
+
+
+def _first_allowed(candidates: Sequence[str], allowed: Callable[[str], bool], count: int) -> list[str]:
+    """The first `count` of `candidates` that pass `allowed`, no tool twice."""
+    out: list[str] = []
+    for candidate in candidates:
+        if len(out) == count:
+            break
+        if candidate not in out and allowed(candidate):
+            out.append(candidate)
+    return out

