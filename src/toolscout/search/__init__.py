@@ -7,6 +7,7 @@ each is registered by name (`register_expander`, `register_engine`, `register_re
 """
 
 from .._search_settings import DEFAULT_EXPANDERS, TOP_BAND, RerankSettings
+from . import _cross_encoder  # noqa: F401  # registers the cross-encoder reranker
 from ._background import BackgroundHybrid, EmbeddingState, HybridIndex, SearchStatus
 from ._base import IndexBuilder, SearchHit, SearchIndex, SearchMode, SearchResult
 from ._cache import IndexCache
@@ -19,7 +20,6 @@ from ._confidence import (
     get_calibrator,
     register_calibrator,
 )
-from ._cross_encoder import CrossEncoderReranker
 from ._engines import EngineFactory, EngineOptions, engine_names, engine_query_mode, get_engine, register_engine
 from ._evaluation import EvalReport, QueryFileError, evaluate, load_labelled_queries, load_queries
 from ._exact import bare_name
@@ -47,6 +47,7 @@ from ._semantic import build_hybrid_index
 from ._synonyms import ActionSynonyms, Translations, synonym_groups
 from ._tokenize import encode_many, stem, stopwords, tokenize, words
 from .embeddings import (
+    CrossEncoderReranker,
     EmbedderFactory,
     embedder_names,
     get_embedder,

@@ -19,10 +19,12 @@ from ._backends import (
 )
 from ._base import Embedder, EmbeddingError, Vectors, normalize_rows
 from ._cache import EmbeddingCache, default_cache_dir
+from ._cross_encoder import CrossEncoderReranker
 from ._dense import DenseRanker, tool_text
 from ._native import NATIVE_WORK, InterpreterExiting
 
 __all__ = [
+    "CrossEncoderReranker",
     "default_cache_dir",
     "DenseRanker",
     "Embedder",
