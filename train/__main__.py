@@ -108,12 +108,10 @@ def read_groups(path: Path) -> list[object]:
     return groups
 
 
-def cross(args: argparse.Namespace, init: Path | None) -> None:
-    """The cross-encoder: mine groups, train, export ``cross/model.onnx`` (and ``cross/model.json``)."""
-    from ._cross import CrossConfig, export_cross, fit_cross
-
+def prepare_from_args(args: argparse.Namespace, init: Path | None, *, negatives: int = 0) -> Path:
+    """`prepare` with the command line's sampling and mining options."""
     out: Path = args.out
-    groups = prepare(
+    return prepare(
         args.data,
         out,
         count=args.pairs,
@@ -122,8 +120,16 @@ def cross(args: argparse.Namespace, init: Path | None) -> None:
         miner=args.miner,
         init=init,
         bfcl_repeat=args.bfcl_train,
-        negatives=args.negatives,
+        negatives=negatives,
     )
+
+
+def cross(args: argparse.Namespace, init: Path | None) -> None:
+    """The cross-encoder: mine groups, train, export ``cross/model.onnx`` (and ``cross/model.json``)."""
+    from ._cross import CrossConfig, export_cross, fit_cross
+
+    out: Path = args.out
+    groups = prepare_from_args(args, init, negatives=args.negatives)
     config = CrossConfig(
         layers=args.layers,
         negatives=args.negatives,
@@ -206,16 +212,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.command == "cross":
         cross(args, init)
     if args.command in ("run", "prepare"):
-        prepare(
-            args.data,
-            out,
-            count=args.pairs,
-            temperature=args.temperature,
-            seed=args.seed,
-            miner=args.miner,
-            init=init,
-            bfcl_repeat=args.bfcl_train,
-        )
+        prepare_from_args(args, init)
     if args.command in ("run", "fit"):
         from ._fit import FitConfig, fit
 

@@ -23,7 +23,7 @@ from typing import Any, cast
 
 import torch
 
-from ._export import quantize_weights
+from ._export import export_graph, quantize_weights
 from ._fit import base_model_path, device
 from ._negatives import Group
 
@@ -145,18 +145,6 @@ def _save(model: Any, tokenizer: Any, target: Path) -> Path:
     return target
 
 
-class _Logits(torch.nn.Module):
-    def __init__(self, inner: torch.nn.Module) -> None:
-        super().__init__()
-        self.inner = inner
-
-    def forward(
-        self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor
-    ) -> torch.Tensor:
-        output = self.inner(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
-        return cast(torch.Tensor, output.logits)
-
-
 def export_cross(checkpoint: Path, target: Path, *, stochastic: bool) -> int:
     """Write `checkpoint` as an ONNX cross-encoder with int8 weights at `target`; returns the int8 tensors.
 
@@ -165,18 +153,6 @@ def export_cross(checkpoint: Path, target: Path, *, stochastic: bool) -> int:
     model, tokenizer = load_cross(checkpoint)
     inner = cast(torch.nn.Module, model).to("cpu").eval()
     example = tokenizer(["find the weather"], ["get_weather. Current weather for a city."], return_tensors="pt")
-    inputs = tuple(example[name] for name in ("input_ids", "attention_mask", "token_type_ids"))
-    axes = {0: "batch", 1: "sequence"}
     fp32 = target.with_name(f"{target.stem}-fp32.onnx")
-    with torch.no_grad():
-        torch.onnx.export(
-            _Logits(inner),
-            inputs,
-            str(fp32),
-            input_names=["input_ids", "attention_mask", "token_type_ids"],
-            output_names=["logits"],
-            dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes, "logits": {0: "batch"}},
-            opset_version=17,
-            dynamo=False,
-        )
+    export_graph(inner, example, fp32, output="logits", output_axes={0: "batch"})
     return quantize_weights(fp32, target, stochastic=stochastic)

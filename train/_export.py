@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import cast
 
@@ -29,22 +29,55 @@ from onnx import TensorProto, helper, load, numpy_helper, save
 
 from ._fit import load_model
 
-__all__ = ["export", "export_onnx", "quantize_weights", "unchanged_int8_share"]
+__all__ = ["export", "export_graph", "export_onnx", "quantize_weights", "unchanged_int8_share"]
 
 _MIN_QUANTIZED = 16_384  # smaller tensors (biases, layer norms, token types) stay fp32
 
 
-class _Transformer(torch.nn.Module):
-    def __init__(self, inner: torch.nn.Module) -> None:
+_TOKEN_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+
+
+class _NamedOutput(torch.nn.Module):
+    """A Hugging Face model as the ONNX graph sees it: the three token tensors in, one named output out."""
+
+    def __init__(self, inner: torch.nn.Module, output: str) -> None:
         super().__init__()
         self.inner = inner
+        self.output = output
 
     def forward(
         self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor
     ) -> torch.Tensor:
-        output = self.inner(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
-        hidden: torch.Tensor = output.last_hidden_state
-        return hidden
+        result = self.inner(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
+        return cast(torch.Tensor, getattr(result, self.output))
+
+
+def export_graph(
+    inner: torch.nn.Module,
+    example: Mapping[str, torch.Tensor],
+    target: Path,
+    *,
+    output: str,
+    output_axes: dict[int, str],
+) -> None:
+    """Write `inner` (a Hugging Face model, on the CPU, in eval mode) as an fp32 ONNX file at `target`.
+
+    The graph takes the tokenizer's three tensors, batch and sequence dynamic, and returns `inner`'s `output`
+    attribute under that name, with `output_axes` dynamic; `example` is one tokenized input to trace.
+    """
+    inputs = tuple(example[name].to("cpu") for name in _TOKEN_INPUTS)
+    axes = {0: "batch", 1: "sequence"}
+    with torch.no_grad():
+        torch.onnx.export(
+            _NamedOutput(inner, output),
+            inputs,
+            str(target),
+            input_names=list(_TOKEN_INPUTS),
+            output_names=[output],
+            dynamic_axes={**dict.fromkeys(_TOKEN_INPUTS, axes), output: output_axes},
+            opset_version=17,
+            dynamo=False,
+        )
 
 
 def export_onnx(checkpoint: Path, target: Path) -> None:
@@ -52,19 +85,7 @@ def export_onnx(checkpoint: Path, target: Path) -> None:
     model = load_model(checkpoint)
     inner = cast(torch.nn.Module, model[0].auto_model).to("cpu").eval()
     example = model.tokenize(["find the weather forecast for a city"])
-    inputs = tuple(example[name].to("cpu") for name in ("input_ids", "attention_mask", "token_type_ids"))
-    axes = {0: "batch", 1: "sequence"}
-    with torch.no_grad():
-        torch.onnx.export(
-            _Transformer(inner),
-            inputs,
-            str(target),
-            input_names=["input_ids", "attention_mask", "token_type_ids"],
-            output_names=["last_hidden_state"],
-            dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes, "last_hidden_state": axes},
-            opset_version=17,
-            dynamo=False,
-        )
+    export_graph(inner, example, target, output="last_hidden_state", output_axes={0: "batch", 1: "sequence"})
 
 
 def quantize_weights(source: Path, target: Path, *, stochastic: bool = False, seed: int = 0) -> int:
