@@ -192,6 +192,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--minutes", type=float, default=60.0, help="fine-tuning time budget")
     parser.add_argument("--max-steps", type=int, default=100_000)
+    parser.add_argument("--epochs", type=int, default=1, help="fit: passes over the triples (a GPU affords several)")
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--learning-rate", type=float, default=3e-5)
     parser.add_argument("--max-seq-length", type=int, default=64)
@@ -215,6 +216,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--groups-per-step", type=int, default=16, help="cross: requests per step")
     args = parser.parse_args(argv)
     out: Path = args.out
+    if args.epochs < 1:
+        parser.error(f"--epochs must be at least 1, got {args.epochs}")
     if args.checkpoint is not None and not (out / "checkpoints" / args.checkpoint / "config.json").is_file():
         have = sorted(path.name for path in (out / "checkpoints").glob("step-*"))
         parser.error(f"--checkpoint {args.checkpoint}: no such checkpoint in {out / 'checkpoints'} (there: {have})")
@@ -234,6 +237,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             max_seq_length=args.max_seq_length,
             minutes=args.minutes,
             max_steps=args.max_steps,
+            epochs=args.epochs,
             checkpoint_minutes=args.checkpoint_minutes,
             threads=args.threads,
             seed=args.seed,

@@ -6,7 +6,8 @@ false-negative guard: a row's own hard negative is masked out when the model sco
 `POSITIVE_RATIO` times the row's positive (NV-Retriever's positive-aware threshold, TopK-PercPos at
 95 %); at the first step that is the base model's judgement, later the model's own. Batches never
 hold two rows whose tools share a normalised name across positive and negative columns, nor the
-same request twice, so no row's true tool is another row's negative. The run stops
+same request twice, so no row's true tool is another row's negative. With `FitConfig.epochs` the triples are
+batched again for each further epoch in a seeded new order. The run stops
 at `FitConfig.minutes` (the schedule is fitted to the measured step time) and checkpoints every
 `FitConfig.checkpoint_minutes`; a stopped run resumes from its last checkpoint.
 """
@@ -26,7 +27,16 @@ from sentence_transformers import SentenceTransformer
 
 from ._examples import Triple
 
-__all__ = ["POSITIVE_RATIO", "FitConfig", "batches", "base_model_path", "fit", "guarded_loss", "load_model"]
+__all__ = [
+    "POSITIVE_RATIO",
+    "FitConfig",
+    "batches",
+    "base_model_path",
+    "epoch_batches",
+    "fit",
+    "guarded_loss",
+    "load_model",
+]
 
 POSITIVE_RATIO = 0.95
 """A row's hard negative scored above this share of its positive's cosine is treated as a false negative."""
@@ -43,6 +53,8 @@ class FitConfig:
     scale: float = 20.0
     minutes: float = 60.0
     max_steps: int = 100_000
+    epochs: int = 1
+    """Passes over the triples (each further one in a new seeded order); `minutes` and `max_steps` still cap it."""
     checkpoint_minutes: float = 8.0
     threads: int = 2
     seed: int = 0
@@ -101,6 +113,15 @@ def batches(triples: Sequence[Triple], size: int) -> list[list[Triple]]:
     return out
 
 
+def epoch_batches(triples: Sequence[Triple], size: int, *, epochs: int, seed: int) -> list[list[Triple]]:
+    """`batches` of `triples` in their order, then of a seeded reshuffle of them for each further epoch."""
+    rng = random.Random(seed)
+    out = batches(triples, size)
+    for _ in range(epochs - 1):
+        out += batches(rng.sample(list(triples), len(triples)), size)
+    return out
+
+
 def guarded_loss(
     model: SentenceTransformer, features: list[dict[str, torch.Tensor]], scale: float
 ) -> tuple[torch.Tensor, int]:
@@ -132,7 +153,7 @@ def fit(triples: Sequence[Triple], out: Path, config: FitConfig, *, log: Callabl
     torch.manual_seed(config.seed)
     checkpoints = out / "checkpoints"
     checkpoints.mkdir(parents=True, exist_ok=True)
-    groups = batches(triples, config.batch_size)
+    groups = epoch_batches(triples, config.batch_size, epochs=config.epochs, seed=config.seed)
     if not groups:
         raise ValueError(
             f"{len(triples)} triples fill no batch of {config.batch_size} without two rows sharing a request or a "
