@@ -218,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     out: Path = args.out
     if args.epochs < 1:
         parser.error(f"--epochs must be at least 1, got {args.epochs}")
+    if args.checkpoint is not None and args.command != "export":
+        parser.error(f"--checkpoint applies to export only, not to {args.command}")
     if args.checkpoint is not None and not (out / "checkpoints" / args.checkpoint / "config.json").is_file():
         have = sorted(path.name for path in (out / "checkpoints").glob("step-*"))
         parser.error(f"--checkpoint {args.checkpoint}: no such checkpoint in {out / 'checkpoints'} (there: {have})")
@@ -229,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.command in ("run", "prepare"):
         prepare_from_args(args, init)
     if args.command in ("run", "fit"):
-        from ._fit import FitConfig, fit
+        from ._fit import FitConfig, NoFullBatch, fit
 
         config = FitConfig(
             batch_size=args.batch_size,
@@ -245,7 +247,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         try:
             fit(read_triples(out / "triples.jsonl"), out, config, log=_log)  # type: ignore[arg-type]
-        except ValueError as error:  # too few triples for the batch size
+        except NoFullBatch as error:
             parser.error(str(error))
     if args.command in ("run", "select"):
         from ._select import select

@@ -30,6 +30,7 @@ from ._examples import Triple
 __all__ = [
     "POSITIVE_RATIO",
     "FitConfig",
+    "NoFullBatch",
     "batches",
     "base_model_path",
     "epoch_batches",
@@ -40,6 +41,10 @@ __all__ = [
 
 POSITIVE_RATIO = 0.95
 """A row's hard negative scored above this share of its positive's cosine is treated as a false negative."""
+
+
+class NoFullBatch(ValueError):
+    """The triples fill no batch of the size asked for without two rows sharing a request or a tool."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +151,7 @@ def fit(triples: Sequence[Triple], out: Path, config: FitConfig, *, log: Callabl
     """Fine-tune the base model on `triples`; returns the checkpoint directories written (oldest first).
 
     Raises:
-        ValueError: the triples fill no batch of `config.batch_size` without a false negative.
+        NoFullBatch: the triples fill no batch of `config.batch_size` without a false negative.
     """
     torch.set_num_threads(config.threads)
     random.seed(config.seed)
@@ -155,7 +160,7 @@ def fit(triples: Sequence[Triple], out: Path, config: FitConfig, *, log: Callabl
     checkpoints.mkdir(parents=True, exist_ok=True)
     groups = epoch_batches(triples, config.batch_size, epochs=config.epochs, seed=config.seed)
     if not groups:
-        raise ValueError(
+        raise NoFullBatch(
             f"{len(triples)} triples fill no batch of {config.batch_size} without two rows sharing a request or a "
             "tool: mine more pairs (--pairs) or lower --batch-size"
         )

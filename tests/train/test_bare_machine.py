@@ -145,6 +145,14 @@ def test_export_names_a_checkpoint_that_is_not_there(tmp_path: Path) -> None:
     assert not (tmp_path / "model.onnx").exists()
 
 
+def test_checkpoint_is_refused_outside_export(tmp_path: Path) -> None:
+    done = run_train("fit", "--out", str(tmp_path), "--checkpoint", "step-00004", bare=False)
+
+    assert done.returncode == 2
+    assert "--checkpoint applies to export only, not to fit" in done.stderr
+    assert not (tmp_path / "checkpoints").exists()
+
+
 def test_fit_refuses_triples_that_fill_no_batch_naming_the_batch_size(tmp_path: Path) -> None:
     rows = [
         {"query": f"request {n}", "positive": "a tool", "negative": f"tool {n}", "source": "apis", "miner": "lexical"}
