@@ -23,6 +23,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ._examples import MINERS
 
@@ -125,6 +126,20 @@ def prepare_from_args(args: argparse.Namespace, init: Path | None, *, negatives:
     )
 
 
+def run_options(args: argparse.Namespace, init: Path | None) -> dict[str, Any]:
+    """The command line's options that the bi-encoder's `FitConfig` and the cross-encoder's `CrossConfig` share."""
+    return {
+        "learning_rate": args.learning_rate,
+        "max_seq_length": args.max_seq_length,
+        "minutes": args.minutes,
+        "max_steps": args.max_steps,
+        "checkpoint_minutes": args.checkpoint_minutes,
+        "threads": args.threads,
+        "seed": args.seed,
+        "init": None if init is None else str(init),
+    }
+
+
 def cross(args: argparse.Namespace, init: Path | None) -> None:
     """The cross-encoder: mine groups, train, export ``cross/model.onnx`` (and ``cross/model.json``)."""
     from ._cross import CrossConfig, export_cross, fit_cross
@@ -135,14 +150,7 @@ def cross(args: argparse.Namespace, init: Path | None) -> None:
         layers=args.layers,
         negatives=args.negatives,
         groups_per_step=args.groups_per_step,
-        learning_rate=args.learning_rate,
-        max_seq_length=args.max_seq_length,
-        minutes=args.minutes,
-        max_steps=args.max_steps,
-        checkpoint_minutes=args.checkpoint_minutes,
-        threads=args.threads,
-        seed=args.seed,
-        init=None if init is None else str(init),
+        **run_options(args, init),
     )
     written = fit_cross(read_groups(groups), out / "cross", config, log=_log)  # type: ignore[arg-type]
     target = out / "cross" / "model.onnx"
@@ -233,18 +241,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.command in ("run", "fit"):
         from ._fit import FitConfig, NoFullBatch, fit
 
-        config = FitConfig(
-            batch_size=args.batch_size,
-            learning_rate=args.learning_rate,
-            max_seq_length=args.max_seq_length,
-            minutes=args.minutes,
-            max_steps=args.max_steps,
-            epochs=args.epochs,
-            checkpoint_minutes=args.checkpoint_minutes,
-            threads=args.threads,
-            seed=args.seed,
-            init=None if init is None else str(init),
-        )
+        config = FitConfig(batch_size=args.batch_size, epochs=args.epochs, **run_options(args, init))
         try:
             fit(read_triples(out / "triples.jsonl"), out, config, log=_log)  # type: ignore[arg-type]
         except NoFullBatch as error:
