@@ -127,10 +127,13 @@ def prepare_from_args(args: argparse.Namespace, init: Path | None, *, negatives:
 
 
 def run_options(args: argparse.Namespace, init: Path | None) -> dict[str, Any]:
-    """The command line's options that the bi-encoder's `FitConfig` and the cross-encoder's `CrossConfig` share."""
-    return {
+    """The command line's options that the bi-encoder's `FitConfig` and the cross-encoder's `CrossConfig` share.
+
+    Without ``--max-seq-length`` each config keeps its own length (the cross-encoder's is what its runner reads).
+    """
+    length = {} if args.max_seq_length is None else {"max_seq_length": args.max_seq_length}
+    return length | {
         "learning_rate": args.learning_rate,
-        "max_seq_length": args.max_seq_length,
         "minutes": args.minutes,
         "max_steps": args.max_steps,
         "checkpoint_minutes": args.checkpoint_minutes,
@@ -203,7 +206,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=1, help="fit: passes over the triples (a GPU affords several)")
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--learning-rate", type=float, default=3e-5)
-    parser.add_argument("--max-seq-length", type=int, default=64)
+    parser.add_argument(
+        "--max-seq-length",
+        type=int,
+        help="tokens per text (fit; default 64), or per request and tool together (cross; default 96)",
+    )
     parser.add_argument("--checkpoint-minutes", type=float, default=8.0)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)

