@@ -239,3 +239,11 @@ async def test_the_prebuilt_react_agent_with_the_dynamic_model_but_turn_tools_re
     assert refusal["error"]["code"] == "reveal_unreachable" and refusal["tool_not_run"] is True
     assert "tools.all()" in refusal["error"]["message"] and "style: bridge" in refusal["error"]["message"]
     assert any("tools.all()" in record.getMessage() for record in caplog.records)
+
+
+def test_a_toolscout_given_for_a_session_is_refused_naming_the_call_that_works() -> None:
+    scout = weather_scout(style="bridge")
+    with pytest.raises(TypeError, match=r"not a ToolScout: ScoutTools\(scout\.session"):
+        ScoutTools(scout)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"ScoutMiddleware\(scout\.session\('chat-1'\)\)"):
+        ScoutMiddleware(scout)  # type: ignore[arg-type]
