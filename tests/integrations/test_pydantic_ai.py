@@ -285,3 +285,22 @@ def test_a_toolset_below_the_activation_threshold_is_sent_in_full_and_the_log_sa
     assert len(lines) == 1 and lines[0].levelname == "INFO"
     assert "ScoutedToolset" in lines[0].getMessage() and "threshold of 30" in lines[0].getMessage()
     assert "mode='on'" in lines[0].getMessage() and "threshold_tools" in lines[0].getMessage()
+
+
+def test_every_pydantic_ai_class_the_module_docstring_names_exists_in_the_installed_pydantic_ai() -> None:
+    import importlib
+    import re
+
+    import toolscout.integrations.pydantic_ai as integration
+
+    modules = [importlib.import_module(f"pydantic_ai{part}") for part in ("", ".mcp", ".toolsets", ".capabilities")]
+    named = set(re.findall(r"``([A-Z]\w+)``", integration.__doc__ or "")) - set(integration.__all__)
+    assert {"MCPToolset", "CombinedToolset", "ToolSearch"} <= named
+
+    def exists(name: str) -> bool:
+        try:
+            return any(hasattr(module, name) for module in modules)
+        except ImportError:  # pydantic-ai 2 answers a removed name with an ImportError naming its replacement
+            return False
+
+    assert [name for name in sorted(named) if not exists(name)] == []
