@@ -104,7 +104,6 @@ class Upstream:
         self._relay = relay
         self._on_notification = on_notification
         self.limits = limits
-        self._oversize: int | None = None
         self.reach: tuple[str, ...] = ()
         """Digests of the gateways this upstream reaches, its own first (empty: not a toolscout HTTP gateway)."""
         self._repairs = RepairLog()
@@ -274,16 +273,6 @@ class Upstream:
         return ToolProblem(server=self.name, tool=None, message=message)
 
     def _note_oversize(self, size: int) -> None:
-        self._oversize = size
-        logger.warning(
-            "upstream %r: sent a message of over %s bytes, more than toolscout.upstream_max_message_bytes (%s); "
-            "stopped it, it is started again",
-            self.name,
-            f"{size:,}",
-            _size(self.limits.max_message_bytes),
-        )
-
-    def _note_http_oversize(self, size: int) -> None:
         logger.warning(
             "upstream %r: sent a message of over %s bytes, more than toolscout.upstream_max_message_bytes (%s); "
             "refused it",
@@ -362,9 +351,7 @@ class Upstream:
             headers = self.config.plain_headers()
             if self._chain is not None:
                 headers[CHAIN_HEADER] = self._chain.encoded
-            bounded = BoundedTransport(
-                httpx2.AsyncHTTPTransport(), self.limits.max_message_bytes, self._note_http_oversize
-            )
+            bounded = BoundedTransport(httpx2.AsyncHTTPTransport(), self.limits.max_message_bytes, self._note_oversize)
             http = await stack.enter_async_context(
                 httpx2.AsyncClient(
                     headers=headers,
@@ -399,18 +386,11 @@ class Upstream:
         return self._client
 
     def _request_error(self, exc: Exception, what: str) -> UpstreamError:
-        if isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED and self._oversize is not None:
-            limit = _size(self.limits.max_message_bytes)
-            return self._error(
-                f"{what}: its answer is over toolscout.upstream_max_message_bytes ({limit}); the server was stopped "
-                "and is restarted",
-                "too_large",
-            )
         if isinstance(exc, MCPError) and OVERSIZE_MARK in exc.message:
             limit = _size(self.limits.max_message_bytes)
             return self._error(
-                f"{what}: its answer is over toolscout.upstream_max_message_bytes ({limit}); it was refused as it "
-                "arrived",
+                f"{what}: its answer is over toolscout.upstream_max_message_bytes ({limit}); it was refused, "
+                "the server carries on",
                 "too_large",
             )
         if isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED:
