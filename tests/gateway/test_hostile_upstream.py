@@ -20,7 +20,17 @@ from mcp.shared.exceptions import MCPError
 from tests.conftest import free_port
 from toolscout.gateway import GatewayConfig, StdioServer, Upstream, UpstreamError, UpstreamPool
 
-from .conftest import LIMIT_S, SERVERS, TOOLSCOUT, http_client, http_gateway, payload, text, write_config
+from .conftest import (
+    LIMIT_S,
+    SERVERS,
+    TOOLSCOUT,
+    gateway_log,
+    http_client,
+    http_gateway,
+    payload,
+    text,
+    write_config,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -256,6 +266,47 @@ async def test_resource_reads_over_the_message_cap_fail_naming_the_limit_and_cos
     assert text(slow[0]) == "slept"
     assert small.contents[0].text == "res://item/0"
     assert (health["state"], health["restarts"], health["gave_up"]) == ("connected", 0, False)
+
+
+async def every_resource(client: Client) -> list[str]:
+    """Every URI of ``resources/list``, page after page."""
+    uris: list[str] = []
+    cursor: str | None = None
+    while True:
+        listed = await client.list_resources(cursor=cursor)
+        uris += [resource.uri for resource in listed.resources]
+        if (cursor := listed.next_cursor) is None:
+            return uris
+
+
+async def test_resource_and_prompt_listings_are_capped_read_once_and_read_again_when_the_upstream_says_so(
+    tmp_path: Path,
+) -> None:
+    """Two clients paging through 450 resources (a cap of 300) and listing prompts read the upstream once; after it
+    announces a change the next listing reads it again (15 prompts grown by 10, past a cap of 20)."""
+    count = tmp_path / "count"
+    server = hostile("--resources", "450", "--prompts", "15", "--count", str(count))
+    config = write_config(
+        tmp_path / "gateway.json", {"hostile": server}, mode="off", upstream_max_resources=300, upstream_max_prompts=20
+    )
+    async with http_gateway(config) as url, http_client(url) as client, http_client(url) as other:
+        with anyio.fail_after(LIMIT_S):
+            first = await every_resource(client)
+            second = await every_resource(other)
+            prompts = [(await each.list_prompts()).prompts for each in (client, other)]
+            reads = count.read_text().splitlines()
+            await client.call_tool("hostile__grow", {"n": 10})
+            while len(grown := (await other.list_prompts()).prompts) == 15:
+                await anyio.sleep(0.1)
+            after = await every_resource(client)
+            reread = count.read_text().splitlines()
+    assert first == second == after == [f"toolscout://hostile/res://item/{n}" for n in range(300)]
+    assert [len(listed) for listed in prompts] == [15, 15] and len(grown) == 20
+    assert sorted(reads) == ["prompts/list", "resources/list"]
+    assert sorted(reread) == ["prompts/list", "prompts/list", "resources/list", "resources/list"]
+    warnings = [record["message"] for record in gateway_log(config) if record.get("level") == "warning"]
+    for setting in ("upstream_max_resources", "upstream_max_prompts"):
+        assert any("'hostile'" in message and setting in message for message in warnings), (setting, warnings)
 
 
 @asynccontextmanager

@@ -175,6 +175,14 @@ class GatewaySettings(ScoutSettings):
     upstream_max_tools: Annotated[int, NoBool, Field(ge=1)] = 5_000
     """The most tools one upstream may list; the tools past this many are left out, with a warning naming the
     server (a server listing 100,000 tools would otherwise take over a gigabyte)."""
+    upstream_max_resources: Annotated[int, NoBool, Field(ge=1)] = 10_000
+    """The most resources, and apart from them the most resource templates, one upstream may list; those past
+    this many are left out, with a warning naming the server (a server listing 500,000 resources took 12 s and
+    700 MB for one page of ``resources/list``). Listings are read once and kept until the server says they
+    changed."""
+    upstream_max_prompts: Annotated[int, NoBool, Field(ge=1)] = 1_000
+    """The most prompts one upstream may list; those past this many are left out, with a warning naming the
+    server."""
     upstream_max_description_chars: Annotated[int, NoBool, Field(ge=100)] = 10_000
     """The longest tool description an upstream may list; a longer one is cut to this many characters, with a
     warning naming the server and the tool."""

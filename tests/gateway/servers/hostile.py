@@ -16,7 +16,8 @@ adds tools named with a newline and ANSI escapes, a right-to-left override, and 
 ``--json-response``; there a call of ``endless`` is answered with a message that never ends.
 ``--resources N`` lists N resources ``res://item/<n>`` (read as their URI) and reads ``res://blob/<mb>`` as
 ``mb`` MiB of text; ``--prompts N`` lists N prompts ``prompt_<n>``; ``--count FILE`` appends the method of each
-``resources/list`` and ``prompts/list`` it answers.
+``resources/list`` and ``prompts/list`` it answers. With either, ``grow(n)`` lists n more of both and sends
+``notifications/resources/list_changed`` and ``notifications/prompts/list_changed``.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
-from mcp.server import Server
+from mcp.server import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 
 ODD_NAMES = ("forged\n12:00:00 ERROR toolscout: \x1b[31mowned\x1b[0m", "evil\u202etxt.exe", "zero\u200bwidth")
@@ -49,6 +50,8 @@ parser.add_argument("--resources", type=int)
 parser.add_argument("--prompts", type=int)
 parser.add_argument("--count", type=Path)
 options = parser.parse_args()
+_LISTS = options.resources is not None or options.prompts is not None
+_GROW = {"type": "object", "properties": {"n": {"type": "integer"}}}
 
 
 def _tool(name: str, description: str, schema: dict[str, Any] | None = None) -> types.Tool:
@@ -61,6 +64,7 @@ def _listing() -> list[types.Tool]:
         _tool("blob", "Answer mb MiB of text.", {"type": "object", "properties": {"mb": {"type": "number"}}}),
         _tool("sleep", "Answer after s seconds.", {"type": "object", "properties": {"s": {"type": "number"}}}),
         *([_tool("endless", "Answer with a message that never ends.")] if options.http is not None else []),
+        *([_tool("grow", "List n more resources and prompts, and say so.", _GROW)] if _LISTS else []),
     ]
     tools += [_tool(f"tool_{n}", f"Widget operation number {n}: frobnicate the gadget.") for n in range(options.tools)]
     tools += [
@@ -119,6 +123,13 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
         log = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": {"text": ""}}}
         _write_all(_raw_line(log, float(arguments["mb"])))
         return types.CallToolResult(content=[types.TextContent(text="notified")])
+    if params.name == "grow":
+        added = int(arguments.get("n", 1))
+        options.resources = (options.resources or 0) + added
+        options.prompts = (options.prompts or 0) + added
+        await ctx.session.send_resource_list_changed()
+        await ctx.session.send_prompt_list_changed()
+        return types.CallToolResult(content=[types.TextContent(text="grown")])
     if params.name == "blob":
         text = "x" * int(float(arguments.get("mb", 1)) * (1 << 20))
     elif params.name == "sleep":
@@ -226,7 +237,8 @@ def serve_http(port: int) -> None:
 
 async def main() -> None:
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        changes = NotificationOptions(resources_changed=True, prompts_changed=True)
+        await server.run(read_stream, write_stream, server.create_initialization_options(changes))
 
 
 if __name__ == "__main__":
