@@ -55,7 +55,8 @@ _KILL_GRACE_S = 2.0  # after SIGTERM, before SIGKILL
 _FLUSH_S = 0.5  # for the writer to send what it accepted before stdin closes
 
 
-_KEPT_BYTES = 4 << 10  # of a dropped line's head and tail, where its id is
+_HEAD_BYTES = 4 << 10  # kept of a dropped line's start, where its id and the key of its result are
+_TAIL_BYTES = 512  # kept of its end, where the TypeScript SDK writes the id (a short tail keeps the search cheap)
 
 
 @dataclass(slots=True)
@@ -144,11 +145,11 @@ class _Lines:
             return
         self._size += len(piece)
         if self._dropped is not None:
-            self._dropped.tail = (self._dropped.tail + piece)[-_KEPT_BYTES:]
+            self._dropped.tail = (self._dropped.tail + piece)[-_TAIL_BYTES:]
         elif self._size > self._limit:
             self._parts.append(piece)
-            head = b"".join(self._parts[: _first_parts(self._parts, _KEPT_BYTES)])[:_KEPT_BYTES]
-            self._dropped = _Dropped(head=head, tail=piece[-_KEPT_BYTES:])
+            line = b"".join(self._parts)  # once a line: what was kept is at most the limit
+            self._dropped = _Dropped(head=line[:_HEAD_BYTES], tail=line[-_TAIL_BYTES:])
             self._parts = []
         else:
             self._parts.append(piece)
@@ -160,16 +161,6 @@ class _Lines:
             dropped.size = size
             return dropped
         return parts[0] if len(parts) == 1 else b"".join(parts)
-
-
-def _first_parts(parts: list[bytes], size: int) -> int:
-    """How many of `parts` it takes to make `size` bytes (all of them if they make fewer)."""
-    total = 0
-    for count, part in enumerate(parts, 1):
-        total += len(part)
-        if total >= size:
-            return count
-    return len(parts)
 
 
 def _parse(line: bytes) -> SessionMessage | Exception:
