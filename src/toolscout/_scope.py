@@ -92,6 +92,21 @@ class Scope:
             return False
         return self._allow_re is None or self._allow_re.match(key) is not None
 
+    def permits_namespace(self, namespace: str) -> bool:
+        """Return True when the whole of `namespace` is in scope: what a server offers besides named entries.
+
+        The gateway permits a server's resources so, never by matching patterns against a URI a client
+        sends. Only a pattern naming every entry of the namespace (``namespace:*``, what a grant's
+        ``servers`` gives, or ``*``) lets it through, and one denies it; a tool name or a narrower glob
+        neither grants nor hides it.
+        """
+        if self.base is not None and not self.base.permits_namespace(namespace):
+            return False
+        whole = {f"{namespace}:*", "*"}
+        if not whole.isdisjoint(self.deny):
+            return False
+        return self.allow is None or not whole.isdisjoint(self.allow)
+
     def filter(self, catalog: Catalog, *, keep: frozenset[str] = frozenset()) -> Catalog:
         """Return the in-scope part of `catalog` (the same object when unrestricted).
 

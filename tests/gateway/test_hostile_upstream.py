@@ -15,11 +15,22 @@ import httpx2
 import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
 
 from tests.conftest import free_port
 from toolscout.gateway import GatewayConfig, StdioServer, Upstream, UpstreamError, UpstreamPool
 
-from .conftest import LIMIT_S, SERVERS, TOOLSCOUT, http_client, http_gateway, payload, text, write_config
+from .conftest import (
+    LIMIT_S,
+    SERVERS,
+    TOOLSCOUT,
+    gateway_log,
+    http_client,
+    http_gateway,
+    payload,
+    text,
+    write_config,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -99,25 +110,50 @@ async def test_tool_names_with_bidi_or_zero_width_characters_are_left_out_like_c
     assert len(listing.problems) == 3 and all("is invalid" in problem.message for problem in listing.problems)
 
 
-async def test_a_result_over_the_message_cap_is_refused_naming_the_limit_and_the_server_restarts(
-    tmp_path: Path,
+@pytest.mark.parametrize("layout", [{}, {"id_last": True}], ids=["id_first", "id_last"])
+async def test_answers_over_the_message_cap_fail_only_their_own_calls_and_never_stop_the_server(
+    tmp_path: Path, layout: dict[str, Any]
 ) -> None:
+    """One caller's oversize answers are its own error: the server is not stopped (so never given up on, whatever
+    ``max_restarts``), and another call in flight on it gets its answer. ``id_last`` is the TypeScript SDK's order
+    (``result`` first, ``jsonrpc`` and ``id`` after it), the real filesystem server's."""
     pid_file = tmp_path / "pid"
-    config = pool_config(tmp_path, "--pid", str(pid_file), upstream_max_message_bytes=MB)
+    config = pool_config(tmp_path, "--pid", str(pid_file), upstream_max_message_bytes=MB, max_restarts=2)
+    refused: list[UpstreamError] = []
+    slow: list[Any] = []
     with anyio.fail_after(LIMIT_S):
         async with UpstreamPool(config, on_change=no_change) as pool:
             await pool.started()
             first_pid = int(pid_file.read_text())
-            with pytest.raises(UpstreamError) as caught:
-                await pool.call("hostile", "blob", {"mb": 5})
+            async with anyio.create_task_group() as group:
+
+                async def in_flight() -> None:
+                    slow.append(await pool.call("hostile", "sleep", {"s": 4}))
+
+                group.start_soon(in_flight)
+                await anyio.sleep(0.5)
+                for _ in range(4):
+                    with pytest.raises(UpstreamError) as caught:
+                        await pool.call("hostile", "blob", {"mb": 2, **layout})
+                    refused.append(caught.value)
             after = await pool.call("hostile", "echo", {"text": "still here"})
-            second_pid = int(pid_file.read_text())
-    message = str(caught.value)
-    assert "upstream_max_message_bytes" in message and "1 MiB" in message and "restart" in message
-    assert after.content[0].text == "still here"
-    assert second_pid != first_pid
-    with pytest.raises(ProcessLookupError):
-        os.kill(first_pid, 0)
+            (status,) = pool.status()
+    for error in refused:
+        assert error.kind == "too_large" and "upstream_max_message_bytes (1 MiB)" in str(error), error
+    assert slow[0].content[0].text == "slept" and after.content[0].text == "still here"
+    assert int(pid_file.read_text()) == first_pid
+    assert (status.state, status.restarts, status.gave_up) == ("connected", 0, False)
+
+
+async def test_a_notification_over_the_message_cap_is_dropped_and_costs_no_call(tmp_path: Path) -> None:
+    config = pool_config(tmp_path, upstream_max_message_bytes=MB)
+    with anyio.fail_after(LIMIT_S):
+        async with UpstreamPool(config, on_change=no_change) as pool:
+            await pool.started()
+            notified = await pool.call("hostile", "blob", {"mb": 2, "notify": True})
+            (status,) = pool.status()
+    assert notified.content[0].text == "notified"
+    assert (status.state, status.restarts) == ("connected", 0)
 
 
 async def test_a_result_under_the_cap_still_arrives_whole(tmp_path: Path) -> None:
@@ -195,6 +231,84 @@ async def test_the_model_hears_which_limit_a_too_large_result_broke(tmp_path: Pa
     assert text(after) == "back again"
 
 
+async def test_resource_reads_over_the_message_cap_fail_naming_the_limit_and_cost_no_other_client(
+    tmp_path: Path,
+) -> None:
+    """More oversize reads than ``max_restarts`` through a real gateway: each fails alone, the server is never given
+    up on, and another client's call in flight on it meanwhile is answered."""
+    config = write_config(
+        tmp_path / "gateway.json",
+        {"hostile": hostile("--resources", "1")},
+        mode="off",
+        upstream_max_message_bytes=MB,
+        max_restarts=2,
+        restart_backoff_s=0.1,
+    )
+    slow: list[Any] = []
+    errors: list[MCPError] = []
+    async with http_gateway(config) as url, http_client(url) as victim, http_client(url) as caller:
+        with anyio.fail_after(LIMIT_S):
+            async with anyio.create_task_group() as group:
+
+                async def in_flight() -> None:
+                    slow.append(await victim.call_tool("hostile__sleep", {"s": 4}))
+
+                group.start_soon(in_flight)
+                await anyio.sleep(0.5)
+                for _ in range(4):
+                    with pytest.raises(MCPError) as caught:
+                        await caller.read_resource("toolscout://hostile/res://blob/2")
+                    errors.append(caught.value)
+            small = await caller.read_resource("toolscout://hostile/res://item/0")
+            async with httpx2.AsyncClient() as http:
+                (health,) = (await http.get(url.removesuffix("/mcp") + "/healthz")).json()["upstreams"]
+    assert all("upstream_max_message_bytes" in error.error.message for error in errors), errors
+    assert text(slow[0]) == "slept"
+    assert small.contents[0].text == "res://item/0"
+    assert (health["state"], health["restarts"], health["gave_up"]) == ("connected", 0, False)
+
+
+async def every_resource(client: Client) -> list[str]:
+    """Every URI of ``resources/list``, page after page."""
+    uris: list[str] = []
+    cursor: str | None = None
+    while True:
+        listed = await client.list_resources(cursor=cursor)
+        uris += [resource.uri for resource in listed.resources]
+        if (cursor := listed.next_cursor) is None:
+            return uris
+
+
+async def test_resource_and_prompt_listings_are_capped_read_once_and_read_again_when_the_upstream_says_so(
+    tmp_path: Path,
+) -> None:
+    """Two clients paging through 450 resources (a cap of 300) and listing prompts read the upstream once; after it
+    announces a change the next listing reads it again (15 prompts grown by 10, past a cap of 20)."""
+    count = tmp_path / "count"
+    server = hostile("--resources", "450", "--prompts", "15", "--count", str(count))
+    config = write_config(
+        tmp_path / "gateway.json", {"hostile": server}, mode="off", upstream_max_resources=300, upstream_max_prompts=20
+    )
+    async with http_gateway(config) as url, http_client(url) as client, http_client(url) as other:
+        with anyio.fail_after(LIMIT_S):
+            first = await every_resource(client)
+            second = await every_resource(other)
+            prompts = [(await each.list_prompts()).prompts for each in (client, other)]
+            reads = count.read_text().splitlines()
+            await client.call_tool("hostile__grow", {"n": 10})
+            while len(grown := (await other.list_prompts()).prompts) == 15:
+                await anyio.sleep(0.1)
+            after = await every_resource(client)
+            reread = count.read_text().splitlines()
+    assert first == second == after == [f"toolscout://hostile/res://item/{n}" for n in range(300)]
+    assert [len(listed) for listed in prompts] == [15, 15] and len(grown) == 20
+    assert sorted(reads) == ["prompts/list", "resources/list"]
+    assert sorted(reread) == ["prompts/list", "prompts/list", "resources/list", "resources/list"]
+    warnings = [record["message"] for record in gateway_log(config) if record.get("level") == "warning"]
+    for setting in ("upstream_max_resources", "upstream_max_prompts"):
+        assert any("'hostile'" in message and setting in message for message in warnings), (setting, warnings)
+
+
 @asynccontextmanager
 async def hostile_http(*args: str) -> AsyncIterator[dict[str, Any]]:
     """The hostile server over Streamable HTTP; yields its gateway server entry once it accepts connections."""
@@ -265,7 +379,7 @@ def cpu_s(pid: int) -> float:
 async def test_a_timed_out_call_whose_huge_answer_comes_late_stops_costing_cpu_and_the_server_answers_again(
     tmp_path: Path, mb: int, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """12 MiB (under the cap) is read once, off the loop, and dropped; 40 MiB (over it) stops and restarts the server.
+    """12 MiB (under the cap) is read once, off the loop, and dropped; 40 MiB (over it) is read through and dropped.
 
     Either way the work it costs after the timeout is bounded: under two seconds of CPU (counted, not timed, so a
     loaded machine does not change it) until the server answers again and a second after, where the SDK's
@@ -279,7 +393,7 @@ async def test_a_timed_out_call_whose_huge_answer_comes_late_stops_costing_cpu_a
                 await pool.call("hostile", "blob", {"mb": mb, "late_s": 1})
             before = cpu_s(os.getpid())
             await anyio.sleep(1.5)  # the answer is written half a second in
-            while True:  # the echo's answer comes after the late one on the same pipe, or from a restarted server
+            while True:  # the echo's answer comes after the late one on the same pipe
                 try:
                     after = await pool.call("hostile", "echo", {"text": "still here"})
                     break

@@ -90,6 +90,19 @@ def test_everything_is_advertised_while_an_upstream_has_not_connected() -> None:
 def test_a_scope_limited_to_a_server_permits_its_prompts_and_resources_only() -> None:
     scope = Scope.select(servers=["time"])
     assert scope.permits_name("time", "time__prompt")
-    assert scope.permits_name("time", "toolscout://time/clock://now")
+    assert scope.permits_namespace("time")
     assert not scope.permits_name("memory", "memory__prompt")
-    assert not scope.permits_name("memory", "toolscout://memory/memory://graph")
+    assert not scope.permits_namespace("memory")
+
+
+@pytest.mark.parametrize(
+    "scope",
+    [
+        Scope.select(tools=["*time*", "time__now"]),
+        Scope.select(tools=["time:now"]),
+        Scope.select(servers=["time"], deny=["time:*"]),
+        Scope.select(servers=["time"]).narrowed(Scope.select(servers=["memory"])),
+    ],
+)
+def test_tool_patterns_never_grant_a_servers_resources_and_a_server_deny_hides_them(scope: Scope) -> None:
+    assert not scope.permits_namespace("time")

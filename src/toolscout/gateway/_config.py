@@ -124,7 +124,7 @@ class GatewaySettings(ScoutSettings):
     call_timeout_s: Annotated[float, Finite, Field(gt=0)] = 60.0
     """Seconds one upstream tool call may take. A call past it fails and is cancelled on the server; the connection
     stays (a stdio server is not restarted), and an answer that still comes costs one linear read, and one parse
-    off the event loop, within `upstream_max_message_bytes` (past it the server is restarted)."""
+    off the event loop, within `upstream_max_message_bytes` (past it, it is read through and dropped)."""
     connect_timeout_s: Annotated[float, Finite, Field(gt=0)] = 30.0
     """Seconds an upstream may take to start and finish the MCP handshake."""
     store: str | None = Field(default=None, min_length=1)
@@ -175,6 +175,14 @@ class GatewaySettings(ScoutSettings):
     upstream_max_tools: Annotated[int, NoBool, Field(ge=1)] = 5_000
     """The most tools one upstream may list; the tools past this many are left out, with a warning naming the
     server (a server listing 100,000 tools would otherwise take over a gigabyte)."""
+    upstream_max_resources: Annotated[int, NoBool, Field(ge=1)] = 10_000
+    """The most resources, and apart from them the most resource templates, one upstream may list; those past
+    this many are left out, with a warning naming the server (a server listing 500,000 resources took 12 s and
+    700 MB for one page of ``resources/list``). Listings are read once and kept until the server says they
+    changed."""
+    upstream_max_prompts: Annotated[int, NoBool, Field(ge=1)] = 1_000
+    """The most prompts one upstream may list; those past this many are left out, with a warning naming the
+    server."""
     upstream_max_description_chars: Annotated[int, NoBool, Field(ge=100)] = 10_000
     """The longest tool description an upstream may list; a longer one is cut to this many characters, with a
     warning naming the server and the tool."""
@@ -183,9 +191,9 @@ class GatewaySettings(ScoutSettings):
     left out, with a warning naming the server and the tool."""
     upstream_max_message_bytes: Annotated[int, NoBool, Field(ge=64 << 10)] = 16 << 20
     """The largest message (a tool result, a page of tools/list) an upstream may send, in bytes, counted while it
-    arrives: a larger one is refused before it is read whole, and the call fails with an error naming this limit.
-    A stdio server is then stopped and started again (a message cut short cannot be read any further); over
-    Streamable HTTP only that answer is dropped (an SSE stream is counted per event)."""
+    arrives: a larger one is refused before it is read whole, and only the call it answers fails, with an error
+    naming this limit. The server carries on: from a stdio server the line is read to its end and dropped, over
+    Streamable HTTP that answer is closed unread (an SSE stream is counted per event)."""
     activity_max_bytes: Annotated[int, NoBool, Field(ge=4096)] = 8 << 20
     """The most memory (as JSON bytes) the activity log's buffer of recent events (the web page's activity view)
     may take; the oldest events go first. Client strings in events are clipped too."""

@@ -6,7 +6,9 @@ installed on its own) makes it reject the page, and the server's every tool is l
 `lenient_tool_listing` wraps a client transport: it notes the ids of outgoing `tools/list`
 requests and rewrites their responses tool by tool with `repair_tools`, so the SDK's typed
 client only ever sees tools it accepts. Tools whose meaning is clear are repaired (and
-logged); a truly malformed tool is left out and reported by name, never the rest.
+logged); a truly malformed tool is left out and reported by name, never the rest. A page of
+resources, templates or prompts is cut to one more entry than the upstream may list
+(`cut_listing`) before the SDK reads it, so a page of 500,000 costs no more than one of 10,001.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from .._types import JsonObject
 from ..catalog import iter_tool_specs, normalize_parameters
 from ._records import DEFAULT_LIMITS, ToolProblem, UpstreamLimits, UpstreamTool
 
-__all__ = ["RepairLog", "lenient_tool_listing", "namespaced_tools", "repair_tools"]
+__all__ = ["RepairLog", "cut_listing", "lenient_tool_listing", "listed_most", "namespaced_tools", "repair_tools"]
 
 logger = logging.getLogger("toolscout.gateway")
 
@@ -106,6 +108,28 @@ def repair_tools(
         seen.add(cast(str, label))
         kept.append(tool)
     return {**result, "tools": kept}
+
+
+_LISTED = {"resources/list": "resources", "resources/templates/list": "resourceTemplates", "prompts/list": "prompts"}
+"""The listings `cut_listing` cuts, and the key of their entries."""
+
+
+def listed_most(method: str, limits: UpstreamLimits) -> int:
+    """The most entries an upstream may list in answer to `method` (one of `_LISTED`)."""
+    return limits.max_prompts if method == "prompts/list" else limits.max_resources
+
+
+def cut_listing(method: str, result: JsonObject, limits: UpstreamLimits) -> JsonObject:
+    """A `method` page (resources, templates, prompts) cut to one entry more than `limits` allow.
+
+    The one more tells the reader of the pages that the upstream lists too many.
+    """
+    key = _LISTED[method]
+    entries = result.get(key)
+    most = listed_most(method, limits)
+    if isinstance(entries, list) and len(entries) > most + 1:
+        return {**result, key: entries[: most + 1]}
+    return result
 
 
 # The MCP tool fields the catalog keeps (not `_meta`, `icons`, `execution`).
@@ -244,25 +268,27 @@ async def lenient_tool_listing(
         on_end: Called when the read side ends (a stdio server exited); must not raise.
     """
     async with inner as (read_stream, write_stream):
-        pending: set[str] = set()
+        pending: dict[str, str] = {}
 
-        def repair(result: JsonObject) -> JsonObject:
+        def repair(method: str, result: JsonObject) -> JsonObject:
+            if method in _LISTED:
+                return cut_listing(method, result, limits)
             return repair_tools(result, server=server, version=version(), log=log, limits=limits)
 
         yield _RepairingReader(read_stream, pending, repair, on_end), _ListingRecorder(write_stream, pending)
 
 
 class _ListingRecorder:
-    """Write side: remembers the ids of `tools/list` requests."""
+    """Write side: remembers the ids of `tools/list` requests and of the listings `cut_listing` cuts."""
 
-    def __init__(self, inner: _Sender, pending: set[str]) -> None:
+    def __init__(self, inner: _Sender, pending: dict[str, str]) -> None:
         self._inner = inner
         self._pending = pending
 
     async def send(self, item: SessionMessage, /) -> None:
         message = item.message
-        if isinstance(message, JSONRPCRequest) and message.method == "tools/list":
-            self._pending.add(str(message.id))
+        if isinstance(message, JSONRPCRequest) and (message.method == "tools/list" or message.method in _LISTED):
+            self._pending[str(message.id)] = message.method
         await self._inner.send(item)
 
     async def aclose(self) -> None:
@@ -279,13 +305,13 @@ class _ListingRecorder:
 
 
 class _RepairingReader:
-    """Read side: passes `tools/list` responses through the repair function."""
+    """Read side: passes `tools/list` (and other listing) responses through the repair function."""
 
     def __init__(
         self,
         inner: _Receiver,
-        pending: set[str],
-        repair: Callable[[JsonObject], JsonObject],
+        pending: dict[str, str],
+        repair: Callable[[str, JsonObject], JsonObject],
         on_end: Callable[[], None],
     ) -> None:
         self._inner = inner
@@ -303,12 +329,12 @@ class _RepairingReader:
             return item
         message = item.message
         if isinstance(message, JSONRPCResponse | JSONRPCError) and str(message.id) in self._pending:
-            self._pending.discard(str(message.id))
+            method = self._pending.pop(str(message.id))
             if isinstance(message, JSONRPCResponse):
                 try:
-                    result = self._repair(message.result)
+                    result = self._repair(method, message.result)
                 except Exception:  # boundary: this runs in the SDK's read loop, which must never die
-                    logger.exception("repairing a tools/list answer failed; passing it on unchanged")
+                    logger.exception("repairing a %s answer failed; passing it on unchanged", method)
                     return item
                 repaired = JSONRPCResponse(jsonrpc="2.0", id=message.id, result=result)
                 return SessionMessage(message=repaired, metadata=item.metadata)

@@ -2,10 +2,13 @@
 
 ``resources/list``, ``resources/templates/list`` and ``prompts/list`` ask every connected upstream
 that declared the capability, at the same time, each followed through its own pages (at most
-``_MAX_PAGES``); an upstream that fails or is not connected is left out of that answer (logged),
-never failing the others. The client gets the union in pages of `PAGE_SIZE` entries, in config
-order, with an opaque cursor; a cursor that does not come from this gateway is the protocol's
-invalid-params error.
+``_MAX_PAGES``, and ``upstream_max_resources`` or ``upstream_max_prompts`` entries: those past it are
+left out, with a warning naming the server and the setting); an upstream that fails or is not
+connected is left out of that answer (logged), never failing the others. Each upstream's listing
+is read once and kept on its connection until it says that list changed (`ListingCache`), so
+paging through a listing, or many clients listing at once, reads each upstream once. The client
+gets the union in pages of `PAGE_SIZE` entries, in config order, with an opaque cursor; a cursor
+that does not come from this gateway is the protocol's invalid-params error.
 """
 
 from __future__ import annotations
@@ -22,8 +25,11 @@ from mcp.client import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, ServerCapabilities
 
+from ._lenient import listed_most
+from ._listcache import ListKind
 from ._pool import UpstreamPool
 from ._records import UpstreamError
+from ._upstream import upstream_limits
 
 __all__ = ["PAGE_SIZE", "gather", "offering", "page"]
 
@@ -36,6 +42,14 @@ _MAX_PAGES = 100
 
 _Item = TypeVar("_Item")
 
+_KINDS: dict[str, ListKind] = {
+    "resources/list": "resources",
+    "resources/templates/list": "resources",
+    "prompts/list": "prompts",
+}
+"""Each listing gathered, and the list-changed notification that makes it stale."""
+_SETTINGS = {"resources": "upstream_max_resources", "prompts": "upstream_max_prompts"}
+
 
 async def gather(
     pool: UpstreamPool,
@@ -47,26 +61,44 @@ async def gather(
 
     `fetch` lists one page from a client at a cursor: ``(entries, next cursor)``.
     """
-    found: dict[str, list[_Item]] = {}
+    found: dict[str, Sequence[_Item]] = {}
     timeout = pool.settings.call_timeout_s
+    kind = _KINDS[what]
+    most = listed_most(what, upstream_limits(pool.settings))
 
     async def one(server: str) -> None:
-        entries: list[_Item] = []
-
-        async def walk(client: Client) -> None:
+        async def walk(client: Client) -> list[_Item]:
+            entries: list[_Item] = []
             cursor: str | None = None
             seen: set[str] = set()
             for _ in range(_MAX_PAGES):
                 items, cursor = await fetch(client, cursor)
                 entries.extend(items)
+                if len(entries) > most:
+                    logger.warning(
+                        "upstream %r: lists more than %s entries in %s (toolscout.%s); those past the first %s "
+                        "are left out",
+                        server,
+                        f"{most:,}",
+                        what,
+                        _SETTINGS[kind],
+                        f"{most:,}",
+                    )
+                    return entries[:most]
                 if cursor is None or cursor in seen:
-                    return
+                    return entries
                 seen.add(cursor)
             logger.warning("upstream %r: the %s pages never end; kept the pages read", server, what)
+            return entries
 
         try:
             upstream = await pool.connection(server)
-            await upstream.request(what, walk, timeout_s=timeout)
+            entries = await upstream.listings.get(
+                what,
+                kind,
+                lambda: upstream.request(what, walk, timeout_s=timeout),
+                announced=upstream.announces(kind),
+            )
         except UpstreamError as exc:
             logger.warning("%s; left out of this %s answer", exc, what)
             return

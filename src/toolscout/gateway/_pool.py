@@ -263,7 +263,7 @@ class UpstreamPool:
         try:
             return await upstream.call_tool(tool, arguments, timeout_s=timeout)
         except UpstreamError as exc:
-            if exc.kind in ("closed", "too_large"):
+            if exc.kind == "closed":
                 upstream.mark_lost()
             raise
 
@@ -402,7 +402,7 @@ class UpstreamPool:
                     try:
                         listing = await upstream.list_tools(timeout_s=settings.call_timeout_s)
                     except UpstreamError as exc:
-                        if exc.kind in ("closed", "too_large"):
+                        if exc.kind == "closed":
                             break
                         logger.warning("%s; keeping its previous tool list", exc)
                         continue

@@ -95,12 +95,16 @@ class UpstreamLimits:
 
     max_tools: int = 5_000
     """Tools kept from its listing; the rest are left out."""
+    max_resources: int = 10_000
+    """Resources, and resource templates, kept from its listings; the rest are left out."""
+    max_prompts: int = 1_000
+    """Prompts kept from its listing; the rest are left out."""
     max_description_chars: int = 10_000
     """A longer tool description is cut to this many characters."""
     max_schema_bytes: int = 100_000
     """A tool whose input or output schema is larger (as JSON) is left out."""
     max_message_bytes: int = 16 << 20
-    """stdio: a larger message is refused and the server restarted."""
+    """A larger message is refused: only the request it answers fails."""
 
 
 DEFAULT_LIMITS = UpstreamLimits()

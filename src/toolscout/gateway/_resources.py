@@ -7,9 +7,10 @@ the first ``/`` following the server name, so the mapping is reversed exactly (a
 gateway simply nests the prefix). URIs inside read contents and update notifications are mapped
 the same way.
 
-A resource, template or URI is in a caller's scope when the scope permits the namespaced URI in
-the server's namespace: a grant of ``S:*`` sees all of ``S``'s resources, a grant naming tools
-only sees none, and a deny of ``S:*`` hides them, as with tools.
+A resource, template or URI is in a caller's scope when its scope permits the server as a whole
+(`Scope.permits_namespace`): a grant of ``S:*`` (``servers: [S]``) sees all of ``S``'s resources, a
+grant naming tools or tool globs sees none, and a deny of ``S:*`` hides them. Patterns are never
+matched against a URI, which is the client's text.
 
 Subscriptions (2025-era clients): the gateway subscribes upstream once per URI and tells each
 subscribed client session when the upstream says the resource changed; the last unsubscribe
@@ -124,7 +125,7 @@ class ResourceProxy:
         shown = [
             resource.model_copy(update={"uri": namespaced_uri(server, resource.uri)}) for server, resource in found
         ]
-        visible = [resource for server, resource in _zip(found, shown) if scope.permits_name(server, resource.uri)]
+        visible = [resource for server, resource in _zip(found, shown) if scope.permits_namespace(server)]
         entries, following = page(visible, params.cursor if params else None)
         return ListResourcesResult(resources=entries, next_cursor=following, ttl_ms=0, cache_scope="private")
 
@@ -138,9 +139,7 @@ class ResourceProxy:
             template.model_copy(update={"uri_template": namespaced_uri(server, template.uri_template)})
             for server, template in found
         ]
-        visible = [
-            template for server, template in _zip(found, shown) if scope.permits_name(server, template.uri_template)
-        ]
+        visible = [template for server, template in _zip(found, shown) if scope.permits_namespace(server)]
         entries, following = page(visible, params.cursor if params else None)
         return ListResourceTemplatesResult(
             resource_templates=entries, next_cursor=following, ttl_ms=0, cache_scope="private"
@@ -220,7 +219,7 @@ class ResourceProxy:
                 f"unknown resource {uri!r}: resources through the toolscout gateway are "
                 f"{SCHEME}<server>/<uri>, as resources/list and resources/templates/list show them",
             )
-        if not caller.scope.permits_name(route[0], uri):
+        if not caller.scope.permits_namespace(route[0]):
             raise MCPError(INVALID_PARAMS, f"unknown resource {uri!r}: not in this session's scope")
         return route
 

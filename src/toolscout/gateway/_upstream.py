@@ -34,6 +34,8 @@ from mcp_types import (
     CONNECTION_CLOSED,
     CallToolResult,
     Implementation,
+    PromptListChangedNotification,
+    ResourceListChangedNotification,
     ServerCapabilities,
     ServerNotification,
     Tool,
@@ -47,6 +49,7 @@ from ._chain import CHAIN_ENV, CHAIN_HEADER, REACH_HEADER, GatewayChain, decode_
 from ._config import GatewaySettings, HttpServer, ServerConfig
 from ._diagnose import StderrCapture, leaf, start_failure
 from ._lenient import RepairLog, lenient_tool_listing, namespaced_tools
+from ._listcache import ListingCache, ListKind
 from ._records import DEFAULT_LIMITS, ToolListing, ToolProblem, UpstreamError, UpstreamFailure, UpstreamLimits
 from ._stdio import bounded_stdio_client
 
@@ -104,9 +107,10 @@ class Upstream:
         self._relay = relay
         self._on_notification = on_notification
         self.limits = limits
-        self._oversize: int | None = None
         self.reach: tuple[str, ...] = ()
         """Digests of the gateways this upstream reaches, its own first (empty: not a toolscout HTTP gateway)."""
+        self.listings = ListingCache()
+        """Its resource, template and prompt listings, kept until it says they changed."""
         self._repairs = RepairLog()
         self._closing = anyio.Event()
         self._lost = anyio.Event()
@@ -274,16 +278,6 @@ class Upstream:
         return ToolProblem(server=self.name, tool=None, message=message)
 
     def _note_oversize(self, size: int) -> None:
-        self._oversize = size
-        logger.warning(
-            "upstream %r: sent a message of over %s bytes, more than toolscout.upstream_max_message_bytes (%s); "
-            "stopped it, it is started again",
-            self.name,
-            f"{size:,}",
-            _size(self.limits.max_message_bytes),
-        )
-
-    def _note_http_oversize(self, size: int) -> None:
         logger.warning(
             "upstream %r: sent a message of over %s bytes, more than toolscout.upstream_max_message_bytes (%s); "
             "refused it",
@@ -339,7 +333,19 @@ class Upstream:
             "logging_callback": lambda params: relay.log(name, params),
         }
 
+    def announces(self, kind: ListKind) -> bool:
+        """Whether the server says when its `kind` list changes (a 2025-era one declaring ``listChanged``)."""
+        client = self._client
+        if client is None or client.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return False
+        capability = client.server_capabilities.resources if kind == "resources" else client.server_capabilities.prompts
+        return capability is not None and bool(capability.list_changed)
+
     async def _on_message(self, message: IncomingMessage) -> None:
+        if isinstance(message, ResourceListChangedNotification):
+            self.listings.changed("resources")
+        elif isinstance(message, PromptListChangedNotification):
+            self.listings.changed("prompts")
         if isinstance(message, ToolListChangedNotification):
             if self._on_tools_changed is not None:
                 self._on_tools_changed()
@@ -362,9 +368,7 @@ class Upstream:
             headers = self.config.plain_headers()
             if self._chain is not None:
                 headers[CHAIN_HEADER] = self._chain.encoded
-            bounded = BoundedTransport(
-                httpx2.AsyncHTTPTransport(), self.limits.max_message_bytes, self._note_http_oversize
-            )
+            bounded = BoundedTransport(httpx2.AsyncHTTPTransport(), self.limits.max_message_bytes, self._note_oversize)
             http = await stack.enter_async_context(
                 httpx2.AsyncClient(
                     headers=headers,
@@ -399,18 +403,11 @@ class Upstream:
         return self._client
 
     def _request_error(self, exc: Exception, what: str) -> UpstreamError:
-        if isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED and self._oversize is not None:
-            limit = _size(self.limits.max_message_bytes)
-            return self._error(
-                f"{what}: its answer is over toolscout.upstream_max_message_bytes ({limit}); the server was stopped "
-                "and is restarted",
-                "too_large",
-            )
         if isinstance(exc, MCPError) and OVERSIZE_MARK in exc.message:
             limit = _size(self.limits.max_message_bytes)
             return self._error(
-                f"{what}: its answer is over toolscout.upstream_max_message_bytes ({limit}); it was refused as it "
-                "arrived",
+                f"{what}: its answer is over toolscout.upstream_max_message_bytes ({limit}); it was refused, "
+                "the server carries on",
                 "too_large",
             )
         if isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED:
@@ -428,6 +425,8 @@ def upstream_limits(settings: GatewaySettings) -> UpstreamLimits:
     """The limits the ``toolscout.upstream_max_*`` settings put on every upstream."""
     return UpstreamLimits(
         max_tools=settings.upstream_max_tools,
+        max_resources=settings.upstream_max_resources,
+        max_prompts=settings.upstream_max_prompts,
         max_description_chars=settings.upstream_max_description_chars,
         max_schema_bytes=settings.upstream_max_schema_bytes,
         max_message_bytes=settings.upstream_max_message_bytes,
