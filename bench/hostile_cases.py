@@ -10,8 +10,8 @@ and time; everything stays on 127.0.0.1.
 
 - ``oversize``: another client of a shared stdio server reads a 20 MiB resource again and again (over
   ``upstream_max_message_bytes``); is the server given up, do the victim's calls on it fail?
-- ``exchanges``: one token leaves 1,030 2026-07-28 calls at ``input_required``; the other token's 20 s
-  call on another server must still be answered.
+- ``exchanges``: one token leaves 1,030 2026-07-28 calls at ``input_required``; the other token's call on
+  another server, in flight all that time, must still be answered.
 - ``sessions``: one token opens sessions with ``"initiali\\u007ae"`` for 6 s; sessions opened vs
   ``new_sessions_per_minute``.
 - ``session_ids``: one token makes 10,050 calls, each under a new ``Toolscout-Session``; does the victim's
@@ -59,6 +59,7 @@ ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "appl
 VICTIM, ATTACKER = "bench-victim-token-0123456789", "bench-attacker-token-0123456"
 TOKENS = {"tokens": {"victim": {"token": VICTIM}, "attacker": {"token": ATTACKER}}}
 QUIET_S = 4.0
+DEFAULTS = {"store": "memory", "offload": False, "search_mode": "lexical"}  # no embedding work in the background
 PAUSE_S = 0.02  # between two victim calls: the victim is an ordinary client, not a load generator
 MB = 1 << 20
 
@@ -114,12 +115,25 @@ def gateway(folder: Path, servers: dict[str, list[str]], **settings: Any) -> Ite
     """``toolscout serve`` over `servers` (name -> command) with ``toolscout`` `settings`."""
     entries = {name: {"command": command[0], "args": command[1:]} for name, command in servers.items()}
     config = folder / "gateway.json"
-    config.write_text(
-        json.dumps({"mcpServers": entries, "toolscout": {"store": "memory", "offload": False, **settings}})
-    )
+    config.write_text(json.dumps({"mcpServers": entries, "toolscout": {**DEFAULTS, **settings}}))
     command = [TOOLSCOUT, "serve", str(config), "--transport", "http", "--port", "0", "--wait-for-upstreams"]
     with printing_url(command, folder / "gateway.log") as (url, process):
+        settle(process.pid)
         yield Gateway(url, process.pid, folder)
+
+
+def cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def settle(pid: int, limit_s: float = 20) -> None:
+    """Wait until the gateway has done its start-up work: under 0.05 s of CPU in each of two half seconds."""
+    end, calm, last = time.monotonic() + limit_s, 0, cpu_s(pid)
+    while calm < 2 and time.monotonic() < end:
+        time.sleep(0.5)
+        now = cpu_s(pid)
+        calm, last = (calm + 1 if now - last < 0.05 else 0), now
 
 
 def rss_mb(pid: int) -> float:
@@ -266,7 +280,12 @@ def failure(answer: dict[str, Any], expected: str | None = None) -> str | None:
         return f"error {json.dumps(answer['error'])[:200]}"
     result = answer.get("result", {})
     if result.get("isError"):
-        return f"tool error {json.dumps(result)[:200]}"
+        text = str((result.get("content") or [{}])[0].get("text", ""))
+        try:
+            error = json.loads(text)["error"]
+            return f"tool error {error['code']}: {error['message'][:160]}"
+        except (ValueError, KeyError, TypeError):
+            return f"tool error: {text[:200]}"
     if expected is not None and expected not in json.dumps(result):
         return f"unexpected answer {json.dumps(result)[:160]}"
     return None
@@ -299,7 +318,13 @@ class Victim:
     def loop(
         self, phase: str, call: Callable[[], str | None], *, seconds: float, until: Callable[[], bool] | None = None
     ) -> None:
-        """Call for `seconds` (or until `until()` is true, at most `seconds`), at most 1,000 calls."""
+        """Call for `seconds` (or until `until()` is true, at most `seconds`), at most 1,000 calls.
+
+        The quiet phase starts with one untimed call (the first call of a connection warms the gateway up).
+        """
+        if phase == "quiet":
+            with suppress(Exception):
+                call()
         end = time.monotonic() + seconds
         for _ in range(1_000):
             if time.monotonic() >= end or (until is not None and until()):
@@ -357,28 +382,24 @@ def oversize_case(folder: Path) -> dict[str, Any]:
 
 
 def exchanges_case(folder: Path) -> dict[str, Any]:
-    """2. One token leaves 1,030 2026-07-28 calls at input_required while the other's 20 s call runs."""
+    """2. One token leaves 1,030 2026-07-28 calls at input_required while the other's long call runs."""
     servers = {"a": [*RAW, "--name", "a"], "b": [*RAW, "--name", "b"]}
     with gateway(folder, servers, mode="off", auth=TOKENS, call_timeout_s=120) as gw, httpx2.Client(timeout=15) as http:
         victim = Victim()
 
         def short() -> str | None:
-            return failure(
-                modern(http, gw.url, "tools/call", {"name": "b__echo", "arguments": {"text": "hello"}}, token=VICTIM),
-                "hello",
-            )
+            call = {"name": "b__echo", "arguments": {"text": "hello"}}
+            return failure(modern(http, gw.url, "tools/call", call, token=VICTIM), "hello")
 
         victim.loop("quiet", short, seconds=QUIET_S)
-        long: dict[str, Any] = {}
+        done, long = folder / "flood-done", {}
 
-        def long_call() -> None:
+        def long_call() -> None:  # answered once the flood is over (the file `done` exists), at most 60 s
             started = time.monotonic()
-            with httpx2.Client(timeout=60) as own:
+            call = {"name": "b__slow", "arguments": {"s": 60, "until": str(done)}}
+            with httpx2.Client(timeout=90) as own:
                 try:
-                    answer = modern(
-                        own, gw.url, "tools/call", {"name": "b__slow", "arguments": {"s": 20}}, token=VICTIM
-                    )
-                    long["why"] = failure(answer, "slept")
+                    long["why"] = failure(modern(own, gw.url, "tools/call", call, token=VICTIM), "slept")
                 except Exception as exc:  # the call was dropped
                     long["why"] = f"{type(exc).__name__}: {exc}"
             long["after_s"] = round(time.monotonic() - started, 1)
@@ -387,12 +408,13 @@ def exchanges_case(folder: Path) -> dict[str, Any]:
             waiting = threading.Thread(target=long_call)
             waiting.start()
             time.sleep(0.5)
-            attacker = Role("exchanges", url=gw.url, calls=1_030, seconds=18)
-            victim.loop("abuse", short, seconds=20, until=lambda: not attacker.running())
+            attacker = Role("exchanges", url=gw.url, calls=1_030, seconds=40)
+            victim.loop("abuse", short, seconds=45, until=lambda: not attacker.running())
             attack = attacker.result()
-            waiting.join(60)
+            done.touch()
+            waiting.join(90)
     why = long.get("why", "no answer")
-    checks = {"victim's 20 s call": (why or f"answered after {long['after_s']} s", why is None)}
+    checks = {"victim's long call": (why or f"answered after {long['after_s']} s", why is None)}
     return outcome(victim, rss, checks, attack=attack)
 
 
@@ -697,7 +719,7 @@ def cases_markdown(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     for name, label in LABELS.items():
         if name not in after:
             continue
-        rows = [side.get(name, {"error": "not run"}) for side in (before, after)]
+        rows = [side.get(name, {"error": "not run"}) for side in ((before, after) if before else (after,))]
 
         def cell(key: str, rows: list[dict[str, Any]] = rows) -> str:
             return " / ".join("-" if "error" in row else str(row[key]) for row in rows)
@@ -709,7 +731,7 @@ def cases_markdown(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
         bars = " / ".join("pass" if not verdict(row) else "FAIL" for row in rows)
         keys = ("victim_p50_quiet_ms", "victim_p50_abuse_ms", "ratio", "rss_growth_mb", "victim_failures")
         lines.append(f"| {label} | " + " | ".join(cell(key) for key in keys) + f" | {checks} | {bars} |")
-        for side, row in zip(("before", "after"), rows, strict=True):
+        for side, row in zip(("before", "after") if before else ("after",), rows, strict=True):
             if "error" in row:
                 notes.append(f"- {name}, {side}: {row['error']}")
                 continue
@@ -767,11 +789,14 @@ def role_exchanges(url: str, calls: int, seconds: float) -> dict[str, Any]:
     sent, end, started = iter(range(calls)), time.monotonic() + seconds, time.monotonic()
     print("ready", flush=True)
 
+    slowest = [0.0]
+
     def send(_: int) -> None:
-        with httpx2.Client(timeout=30) as http:
+        with httpx2.Client(timeout=10) as http:
             for mid in sent:
                 if time.monotonic() > end:
                     return
+                begun = time.monotonic()
                 try:
                     answer = modern(
                         http,
@@ -788,9 +813,11 @@ def role_exchanges(url: str, calls: int, seconds: float) -> dict[str, Any]:
                     )
                 except httpx2.HTTPError as exc:
                     tally(kinds, type(exc).__name__)
+                slowest[0] = max(slowest[0], time.monotonic() - begun)
 
-    workers(8, send)
-    return {"calls": sum(kinds.values()), "s": round(time.monotonic() - started, 1), "answers": kinds}
+    workers(4, send)
+    elapsed = round(time.monotonic() - started, 1)
+    return {"calls": sum(kinds.values()), "s": elapsed, "slowest_s": round(slowest[0], 1), "answers": kinds}
 
 
 def role_sessions(url: str, seconds: float, most: int) -> dict[str, Any]:

@@ -3,7 +3,8 @@
     python raw_server.py [--resources N --pages P] [--big-resource MB] [--updates-hz HZ --updates-for S]
                          [--subscribe-delay S] [--stats FILE]
 
-Tools: ``echo(text)`` answers the text; ``slow(s)`` answers after ``s`` seconds; ``ask(s)`` asks the client
+Tools: ``echo(text)`` answers the text; ``slow(s, until)`` answers after ``s`` seconds, or once the file
+``until`` exists if sooner; ``ask(s)`` asks the client
 for a sampling message and answers once it is answered or ``s`` seconds passed. ``resources/list`` answers
 ``P`` pages of ``N`` resources (``res://item/<page>/<n>``); ``resources/read`` of ``res://big`` answers
 ``MB`` MiB of text. After a ``resources/subscribe`` (answered ``--subscribe-delay`` seconds late) the server
@@ -68,7 +69,7 @@ def tool(name: str, description: str, **properties: str) -> dict[str, Any]:
 
 TOOLS = [
     tool("echo", "Answer the text unchanged.", text="string"),
-    tool("slow", "Answer after s seconds.", s="number"),
+    tool("slow", "Answer after s seconds, or once the file until exists.", s="number", until="string"),
     tool("ask", "Ask the client for a sampling message, answer when it does or after s seconds.", s="number"),
 ]
 
@@ -78,7 +79,10 @@ def call(mid: object, params: dict[str, Any]) -> None:
     if name == "echo":
         answer(mid, text(str(arguments.get("text", ""))))
     elif name == "slow":
-        time.sleep(min(float(arguments.get("s", 1)), 120))
+        until = Path(arguments["until"]) if arguments.get("until") else None
+        end = time.monotonic() + min(float(arguments.get("s", 1)), 120)
+        while time.monotonic() < end and not (until is not None and until.exists()):
+            time.sleep(0.1)
         answer(mid, text("slept"))
     elif name == "ask":
         with WRITE:
