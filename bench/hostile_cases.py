@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import json
 import os
 import signal
@@ -415,7 +414,8 @@ def exchanges_case(folder: Path) -> dict[str, Any]:
             waiting.join(90)
     why = long.get("why", "no answer")
     checks = {"victim's long call": (why or f"answered after {long['after_s']} s", why is None)}
-    return outcome(victim, rss, checks, attack=attack)
+    short = f"{attack.get('calls')} of 1,030" if attack.get("calls", 0) < 1_030 else None
+    return outcome(victim, rss, checks, attack=attack, flood_short=short)
 
 
 def sessions_case(folder: Path, per_minute: int = 60) -> dict[str, Any]:
@@ -467,11 +467,8 @@ def session_ids_case(folder: Path) -> dict[str, Any]:
         "victim's offloaded output": (read or "still there", read is None),
         "victim's revealed tools": (f"{shown} -> {after}", bool(shown) and after == shown),
     }
-    return outcome(victim, rss, checks, attack=attack)
-
-
-def b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    short = f"{attack.get('calls')} of 10,050" if attack.get("calls", 0) < 10_050 else None
+    return outcome(victim, rss, checks, attack=attack, flood_short=short)
 
 
 @contextmanager
@@ -616,7 +613,7 @@ def listen_case(folder: Path, streams: int = 4_096) -> dict[str, Any]:
         victim.loop("quiet", echo_call(client, "echo__echo"), seconds=QUIET_S)
         listened = listen(gw.url, VICTIM)
         with Rss(gw.pid) as rss:
-            holder = Role("listeners", url=gw.url, streams=streams, seconds=60)
+            holder = Role("listeners", url=gw.url, streams=streams, seconds=45)
             victim.loop("abuse", echo_call(client, "echo__echo"), seconds=4)
             during = listen(gw.url, VICTIM)
             held = holder.result(terminate=True)
@@ -739,6 +736,8 @@ def cases_markdown(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
             if missed:
                 notes.append(f"- {name}, {side}: " + "; ".join(missed))
             notes += [f"  - {side} failure: {example}" for example in row["failure_examples"][:2]]
+            if row.get("flood_short"):
+                notes.append(f"  - {side}: the flood fell short ({row['flood_short']} calls): inconclusive")
     return [*lines, "", *notes] if notes else lines
 
 
@@ -938,10 +937,10 @@ def role_listeners(url: str, streams: int, seconds: float) -> dict[str, Any]:
             tally(statuses, head.split(b"\r\n")[0].decode())
 
         started = time.monotonic()
-        for start in range(0, streams, 200):
-            if time.monotonic() - started > seconds / 2:
+        for start in range(0, streams, 512):
+            if time.monotonic() - started > seconds:
                 break
-            results = await asyncio.gather(*(one() for _ in range(min(200, streams - start))), return_exceptions=True)
+            results = await asyncio.gather(*(one() for _ in range(min(512, streams - start))), return_exceptions=True)
             for error in results:
                 if isinstance(error, BaseException):
                     tally(statuses, type(error).__name__)
