@@ -535,7 +535,7 @@ def subscriber_case(folder: Path, flood_s: float = 10) -> dict[str, Any]:
     """8. One subscriber stops reading its stream while its URI updates about 20,000 times a second."""
     stats = folder / "a.json"
     busy = [*RAW, "--name", "a", "--updates-hz", "20000", "--updates-for", str(flood_s), "--stats", str(stats)]
-    uri = "toolscout://a/res://item/0/0"
+    uri = "toolscout://a/res://item/0/0?pad=" + "x" * 2_000  # 2 KB an update: the stalled stream fills in a second
     with gateway(folder, {"a": busy, "b": [*RAW, "--name", "b"]}, mode="off") as gw:
         stalled, reading, client = Client(gw.url), Client(gw.url), Client(gw.url)
         reader = Role("reader", url=gw.url, sid=reading.sid, seconds=40)
@@ -877,19 +877,24 @@ def role_lister(url: str, seconds: float) -> dict[str, Any]:
     }
 
 
+class Stopped(Exception):
+    """SIGTERM arrived (raised from the handler, so that a blocking read ends too)."""
+
+
 def role_reader(url: str, sid: str, seconds: float) -> dict[str, Any]:
-    """Read session `sid`'s stream, counting resource updates per second (epoch seconds)."""
-    stopped, per_second = stopped_on_sigterm(), {}
+    """Read session `sid`'s stream, counting resource updates per second (epoch seconds), until SIGTERM."""
+
+    def stop(*_: object) -> None:
+        raise Stopped
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.alarm(int(seconds))
+    signal.signal(signal.SIGALRM, stop)
+    per_second: dict[str, int] = {}
     headers = {"Accept": "text/event-stream", "mcp-session-id": sid, "mcp-protocol-version": LEGACY}
-    end = time.monotonic() + seconds
-    with httpx2.Client(timeout=httpx2.Timeout(10, read=1)) as http, http.stream("GET", url, headers=headers) as stream:
+    with suppress(Stopped), httpx2.Client(timeout=None) as http, http.stream("GET", url, headers=headers) as stream:
         print("ready", flush=True)
-        lines = stream.iter_lines()
-        while not stopped.is_set() and time.monotonic() < end:
-            try:
-                line = next(lines)
-            except (httpx2.ReadTimeout, StopIteration):
-                break
+        for line in stream.iter_lines():
             if "resources/updated" in line:
                 second = str(int(time.time()))
                 per_second[second] = per_second.get(second, 0) + 1
