@@ -591,7 +591,7 @@ def subscribe_lock_case(folder: Path, delay_s: float = 12) -> dict[str, Any]:
             victim.loop("abuse", subscribe, seconds=delay_s - 2)
             slow.join(30)
             many = Client(gw.url)
-            accepted, end = 0, time.monotonic() + 20
+            accepted, end = 0, time.monotonic() + 12
             for n in range(2_000):
                 if time.monotonic() > end:
                     break
