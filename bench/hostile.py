@@ -378,7 +378,7 @@ def markdown(report: dict[str, Any]) -> str:
             for call in report[side].get("results", {}).get("60mb_calls", []):
                 lines.append(f"- {side}: {call}")
     if any(name in after for name in CASES):
-        lines += ["", *cases_markdown(before, after)]
+        lines += [*([""] if lines[-1] else []), *cases_markdown(before, after)]
     return "\n".join(lines) + "\n"
 
 

@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 import httpx2
@@ -60,7 +60,6 @@ TOKENS = {"tokens": {"victim": {"token": VICTIM}, "attacker": {"token": ATTACKER
 QUIET_S = 4.0
 DEFAULTS = {"store": "memory", "offload": False, "search_mode": "lexical"}  # no embedding work in the background
 PAUSE_S = 0.02  # between two victim calls: the victim is an ordinary client, not a load generator
-MB = 1 << 20
 
 
 # --- processes --------------------------------------------------------------------------------------
@@ -99,9 +98,13 @@ def printing_url(command: list[str], log: Path, limit_s: float = 120) -> Iterato
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, env=env)
     try:
         assert process.stdout is not None
-        ready = threading.Event()
-        line: list[bytes] = []
-        threading.Thread(target=lambda: (line.append(process.stdout.readline()), ready.set()), daemon=True).start()  # type: ignore[union-attr]
+        out, ready, line = process.stdout, threading.Event(), []
+
+        def first_line() -> None:
+            line.append(out.readline())
+            ready.set()
+
+        threading.Thread(target=first_line, daemon=True).start()
         if not ready.wait(limit_s) or not line[0]:
             raise RuntimeError(f"{command[1]} did not start: {log.read_text(errors='replace')[-1500:]}")
         yield line[0].decode().split()[0], process
@@ -118,7 +121,11 @@ def gateway(folder: Path, servers: dict[str, list[str]], **settings: Any) -> Ite
     command = [TOOLSCOUT, "serve", str(config), "--transport", "http", "--port", "0", "--wait-for-upstreams"]
     with printing_url(command, folder / "gateway.log") as (url, process):
         settle(process.pid)
-        yield Gateway(url, process.pid, folder)
+        try:
+            yield Gateway(url, process.pid, folder)
+        finally:  # a case that failed half-way leaves no abuser running
+            while Role.started:
+                stop(Role.started.pop().process)
 
 
 def cpu_s(pid: int) -> float:
@@ -167,9 +174,12 @@ class Role:
     It prints ``ready ...`` once set up, then its outcome as JSON on its last line when done or on SIGTERM.
     """
 
+    started: ClassVar[list[Role]] = []
+
     def __init__(self, name: str, **args: Any) -> None:
         command = [sys.executable, __file__, "--role", name, json.dumps(args)]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        Role.started.append(self)
         assert self.process.stdout is not None
         self.ready = self.process.stdout.readline().strip()
 
@@ -698,7 +708,7 @@ def verdict(row: dict[str, Any]) -> list[str]:
         missed.append(f"RSS +{row['rss_growth_mb']} MB > {RSS_BAR_MB:.0f}")
     if row["victim_failures"]:
         missed.append(f"{row['victim_failures']} victim failures")
-    missed += [f"{name}: {check['value']}" for name, check in row["checks"].items() if not check["ok"]]
+    missed += [f"{name}: {str(check['value'])[:120]}" for name, check in row["checks"].items() if not check["ok"]]
     return missed
 
 
@@ -735,7 +745,7 @@ def cases_markdown(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
             missed = verdict(row)
             if missed:
                 notes.append(f"- {name}, {side}: " + "; ".join(missed))
-            notes += [f"  - {side} failure: {example}" for example in row["failure_examples"][:2]]
+            notes += [f"  - {side} failure: {example[:160]}" for example in row["failure_examples"][:1]]
             if row.get("flood_short"):
                 notes.append(f"  - {side}: the flood fell short ({row['flood_short']} calls): inconclusive")
     return [*lines, "", *notes] if notes else lines
