@@ -19,8 +19,8 @@ and time; everything stays on 127.0.0.1.
 - ``jwks_drip`` / ``jwks_huge``: the issuer's key server starts answering one byte every 1.5 s / a 256 MiB
   body; the victim's valid token must keep working.
 - ``resources``: another client asks for ``resources/list`` of an upstream listing 500,000 resources.
-- ``subscriber``: one subscriber stops reading its stream while its URI updates about 20,000 times a
-  second; the other subscriber of that URI must keep getting updates.
+- ``subscriber``: one subscriber stops reading its stream while its URI updates as fast as the gateway
+  takes it (2 KB updates; the server tries 20,000 a second); the other subscriber must keep getting them.
 - ``subscribe_lock``: one client subscribes to a server that answers after 12 s; the victim subscribes
   to a healthy one. Then a client subscribes to up to 2,000 URIs and ends its session: are they released?
 - ``listen``: one token holds 4,096 ``subscriptions/listen`` streams; can the other token listen?
@@ -542,7 +542,7 @@ def resources_case(folder: Path) -> dict[str, Any]:
 
 
 def subscriber_case(folder: Path, flood_s: float = 10) -> dict[str, Any]:
-    """8. One subscriber stops reading its stream while its URI updates about 20,000 times a second."""
+    """8. One subscriber stops reading its stream while its URI updates as fast as the gateway takes them."""
     stats = folder / "a.json"
     busy = [*RAW, "--name", "a", "--updates-hz", "20000", "--updates-for", str(flood_s), "--stats", str(stats)]
     uri = "toolscout://a/res://item/0/0?pad=" + "x" * 2_000  # 2 KB an update: the stalled stream fills in a second
@@ -688,7 +688,7 @@ LABELS = {
     "jwks_drip": "6. key server drips one byte every 1.5 s",
     "jwks_huge": "6. key server answers 256 MiB",
     "resources": "7. resources/list of 500,000 resources",
-    "subscriber": "8. a subscriber stops reading (20,000 updates/s)",
+    "subscriber": "8. a subscriber stops reading (2 KB updates, flat out)",
     "subscribe_lock": "9. a subscribe to a server answering in 12 s",
     "listen": "10. one token holds 4,096 listen streams",
 }
@@ -735,7 +735,9 @@ def cases_markdown(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
             "-" if "error" in row else f"{sum(c['ok'] for c in row['checks'].values())} of {len(row['checks'])}"
             for row in rows
         )
-        bars = " / ".join("pass" if not verdict(row) else "FAIL" for row in rows)
+        bars = " / ".join(
+            "FAIL" if verdict(row) else "inconclusive" if row.get("flood_short") else "pass" for row in rows
+        )
         keys = ("victim_p50_quiet_ms", "victim_p50_abuse_ms", "ratio", "rss_growth_mb", "victim_failures")
         lines.append(f"| {label} | " + " | ".join(cell(key) for key in keys) + f" | {checks} | {bars} |")
         for side, row in zip(("before", "after") if before else ("after",), rows, strict=True):
