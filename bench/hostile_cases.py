@@ -207,9 +207,10 @@ def messages(response: httpx2.Response) -> list[dict[str, Any]]:
         return [
             json.loads(line[5:]) for line in response.text.splitlines() if line.startswith("data:") and line[5:].strip()
         ]
-    if not response.content:
+    try:
+        body = response.json() if response.content else []
+    except ValueError:  # a plain-text refusal (a proxy's or a limiter's)
         return []
-    body = response.json()
     return body if isinstance(body, list) else [body]
 
 
@@ -847,7 +848,11 @@ def role_sessions(url: str, seconds: float, most: int) -> dict[str, Any]:
             for _ in budget:
                 if time.monotonic() > end:
                     return
-                answer = http.post(url, content=body.encode(), headers=headers)
+                try:
+                    answer = http.post(url, content=body.encode(), headers=headers)
+                except httpx2.HTTPError as exc:
+                    tally(statuses, type(exc).__name__)
+                    continue
                 tally(statuses, "opened" if answer.headers.get("mcp-session-id") else str(answer.status_code))
 
     workers(4, flood)
@@ -857,6 +862,7 @@ def role_sessions(url: str, seconds: float, most: int) -> dict[str, Any]:
 def role_session_ids(url: str, calls: int, seconds: float) -> dict[str, Any]:
     """`calls` ``tool_search`` calls, each under a new ``Toolscout-Session`` id, from 8 threads."""
     kinds: dict[str, int] = {}
+    refused: list[str] = []
     ids, end, started = iter(range(calls)), time.monotonic() + seconds, time.monotonic()
     print("ready", flush=True)
 
@@ -866,10 +872,17 @@ def role_session_ids(url: str, calls: int, seconds: float) -> dict[str, Any]:
             if time.monotonic() > end:
                 return
             client.headers["Toolscout-Session"] = f"junk-{n}"
-            tally(kinds, "ok" if failure(client.call("tool_search", {"query": "echo"})) is None else "failed")
+            try:
+                why = failure(client.call("tool_search", {"query": "echo"}))
+            except httpx2.HTTPError as exc:
+                why = type(exc).__name__
+            tally(kinds, "ok" if why is None else "failed")
+            if why is not None and not refused:
+                refused.append(why[:160])
 
     workers(8, send)
-    return {"calls": sum(kinds.values()), "s": round(time.monotonic() - started, 1), "answers": kinds}
+    elapsed = round(time.monotonic() - started, 1)
+    return {"calls": sum(kinds.values()), "s": elapsed, "answers": kinds, "first_refusal": refused[:1]}
 
 
 def role_lister(url: str, seconds: float) -> dict[str, Any]:
