@@ -718,7 +718,7 @@ def cases_markdown(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     lines = [
         "Issue 41's abuse cases (victim: an ordinary client of another token or session; bar: p50 under abuse "
         f"<= {RATIO_BAR:.0f}x quiet, gateway RSS growth <= {RSS_BAR_MB:.0f} MB, no victim call failed, every check "
-        "holds). Each cell: baseline / this tree.",
+        "holds). " + ("Each cell: baseline / this tree." if before else "This tree only."),
         "",
         "| case | victim p50 quiet, ms | under abuse, ms | ratio | RSS growth, MB | victim failures | checks | bar |",
         "|---|---|---|---|---|---|---|---|",
