@@ -13,8 +13,13 @@ Each scenario runs on the ``src`` tree of a baseline commit and on the working t
 - ``results``: 4 clients call an echo upstream for 15 s quietly, then 15 s while another client asks
   the hostile upstream for 60 MB results again and again; their p50 both times, and what the 60 MB
   calls got.
+- issue 41's abuse cases (``oversize``, ``exchanges``, ``sessions``, ``session_ids``, ``jwks_drip``,
+  ``jwks_huge``, ``resources``, ``subscriber``, ``subscribe_lock``, ``listen``; see ``hostile_cases.py``):
+  a victim client's p50 quiet and under the abuse, gateway RSS growth, the victim's failed calls, and
+  what the abuse broke, against the issue's bar.
 
     .venv/bin/python bench/hostile.py --baseline REF   # -> bench/results/hostile.{json,md}
+    .venv/bin/python bench/hostile.py --baseline REF --scenarios cases --name hostile_cases  # the abuse cases alone
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from typing import Any
 import anyio
 import httpx2
 from gateway_clients import RESULTS, ROOT, TOOLSCOUT, process_url
+from hostile_cases import CASES, cases_markdown
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -282,7 +288,8 @@ RUNNERS: dict[str, Callable[[Path], Awaitable[dict[str, Any]]]] = {
     "queries": queries_scenario,
     "results": results_scenario,
 }
-SCENARIOS = ("render", "budget4k", "budget", "queries", "results")
+SCENARIOS = ("render", "budget4k", "budget", "queries", "results", *CASES)
+GROUPS = {"cases": tuple(CASES)}  # --scenarios cases: every abuse case of issue 41
 
 
 async def run_variant(scenarios: list[str]) -> dict[str, Any]:
@@ -292,6 +299,8 @@ async def run_variant(scenarios: list[str]) -> dict[str, Any]:
             try:
                 if name == "render":
                     out[name] = await anyio.to_thread.run_sync(render_times)
+                elif name in CASES:
+                    out[name] = await anyio.to_thread.run_sync(CASES[name], Path(folder))
                 else:
                     out[name] = await RUNNERS[name](Path(folder))
             except Exception as exc:  # a baseline may fail a scenario outright: that is a result too
@@ -348,7 +357,8 @@ def markdown(report: dict[str, Any]) -> str:
         ("results", "others_p50_during_60mb_ms", "others' p50 during 60 MB results, ms"),
         ("results", "ratio", "others' p50 ratio (during / quiet)"),
     ]
-    lines += ["| measure | before | after |", "|---|---|---|"]
+    if any(scenario in after for scenario, _, _ in rows):
+        lines += ["| measure | before | after |", "|---|---|---|"]
     for scenario, key, label in rows:
         if scenario not in after:
             continue
@@ -367,6 +377,8 @@ def markdown(report: dict[str, Any]) -> str:
         for side in ("before", "after"):
             for call in report[side].get("results", {}).get("60mb_calls", []):
                 lines.append(f"- {side}: {call}")
+    if any(name in after for name in CASES):
+        lines += [*([""] if lines[-1] else []), *cases_markdown(before, after)]
     return "\n".join(lines) + "\n"
 
 
@@ -384,7 +396,7 @@ def main() -> None:
     if args.inner:
         print(json.dumps(anyio.run(run_variant, args.inner.split(","))))
         return
-    scenarios = args.scenarios.split(",")
+    scenarios = [name for part in args.scenarios.split(",") for name in GROUPS.get(part, (part,))]
     report: dict[str, Any] = {"baseline": args.baseline or "-", "before": {}, "load": os.getloadavg()}
     if args.baseline:
         with tempfile.TemporaryDirectory() as folder:
