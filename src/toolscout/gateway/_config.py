@@ -149,6 +149,11 @@ class GatewaySettings(ScoutSettings):
     """HTTP: new MCP sessions one bearer token (a caller without one: one client address) may open per minute, in
     bursts of up to as many; past it the request gets 429 with Retry-After. Opening a session costs the gateway far
     more than a request in one, so this keeps a client that opens sessions in a loop from slowing every other."""
+    max_waiting_calls_per_token: Annotated[int, NoBool, Field(ge=1, le=4096)] = 256
+    """2026-07-28 tool calls one bearer token (callers without one count as one) may have running or waiting for
+    the client's answers to a server's questions at a time; a call past it is refused with a tool error naming this
+    limit, and no other caller's call is cancelled (the gateway holds at most 4,096 of all tokens together). A call
+    whose client disconnects is cancelled and frees its place at once."""
     host: str = Field(default="127.0.0.1", min_length=1)
     """HTTP: the address to bind."""
     port: Annotated[int, NoBool, Field(ge=0, le=65535)] = 8765

@@ -156,7 +156,7 @@ class Gateway:
         )
         self._attach_deadline = 0.0
         self.relay.set_upstream_level = self._set_upstream_level
-        self.rounds = InputRounds(timeout_s=settings.call_timeout_s)
+        self.rounds = InputRounds(timeout_s=settings.call_timeout_s, per_token=settings.max_waiting_calls_per_token)
         self._settings_scope = settings.scope.scope()
         self.resources = ResourceProxy(self.pool, self.relay, caller=self._scoped_caller)
         self.prompts = PromptProxy(self.pool, self.relay, caller=self._scoped_caller)
@@ -287,6 +287,7 @@ class Gateway:
         owner = caller.session_id if caller.lifetime != "request" else f"principal:{caller.principal}"
         return await self.rounds.serve(
             owner,
+            caller.principal,
             params.request_state,
             params.input_responses,
             lambda exchange: self._serve_call(ctx, caller, params, exchange),
