@@ -83,3 +83,26 @@ async def test_a_body_without_a_length_is_cut_off_at_the_limit_before_it_ends(tm
                     answer += await stream.receive()
 
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+
+
+async def test_an_initialize_written_with_json_escapes_counts_like_any_other(tmp_path: Path) -> None:
+    import json
+
+    auth = {"tokens": {label: {"token": token} for label, token in TOKENS.items()}}
+    config = write_config(
+        tmp_path / "gw.json", {"time": real_servers(tmp_path)["time"]}, mode="on", auth=auth, new_sessions_per_minute=2
+    )
+    plain = json.dumps(INITIALIZE)
+    escaped = [
+        plain.replace('"initialize"', '"initiali\\u007ae"'),
+        plain.replace('"method"', '"m\\u0065thod"').replace('"initialize"', '"\\u0069nitialize"'),
+        plain.replace('"initialize"', '"initiali\\u007ae"'),
+    ]
+    headers = {**ACCEPT, "Authorization": f"Bearer {TOKENS['flood']}"}
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+        answers = [await http.post(url, content=body.encode(), headers=headers) for body in escaped]
+        calm = await open_session(http, url, TOKENS["calm"])
+
+    assert [answer.status_code for answer in answers] == [200, 200, 429]
+    assert "new_sessions_per_minute (2)" in answers[2].json()["error"]["message"]
+    assert calm

@@ -4,9 +4,10 @@ Opening a session costs the gateway far more than a request in one (the SDK star
 streams and a server loop for each), so a client opening sessions in a loop slows every other
 client down long before ``max_sessions_per_token`` closes any of them. Each token (a caller without
 one: each client address) has a bucket of `per_minute` sessions that refills at `per_minute` a
-minute. An ``initialize`` request (a ``POST`` without a session id whose JSON-RPC method is
-``initialize``: the only request that opens a session) arriving while its bucket is empty gets
-``429 Too Many Requests`` with ``Retry-After`` before the SDK parses it. Reading a body to tell
+minute. An ``initialize`` request (a ``POST`` without a session id whose JSON-RPC method, as the
+parsed JSON reads it whatever escapes spell it, is ``initialize``: the only request that opens a
+session) arriving while its bucket is empty gets ``429 Too Many Requests`` with ``Retry-After``
+before the SDK parses it; one allowed through is marked (`OPENS_SESSION`) for `SessionCap`. Reading a body to tell
 stops at the body limit (``413``), so a body without a length never buffers more than that. Requests in a session and
 sessionless (2026-07-28) requests never count, and no caller's bucket touches another's.
 """
@@ -22,7 +23,7 @@ from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ._bodies import json_error, read_body, too_large
-from ._session_cap import header_value, token_label
+from ._session_cap import OPENS_SESSION, caller_key, header_value, token_label
 
 __all__ = ["SessionRate"]
 
@@ -59,9 +60,9 @@ class SessionRate:
             initializes = await anyio.to_thread.run_sync(_initializes, body)
         else:
             initializes = _initializes(body)
-        wait_s = self._take(_caller(scope)) if initializes else 0.0
+        wait_s = self._take(caller_key(scope)) if initializes else 0.0
         if wait_s == 0.0:
-            await self._app(scope, replay, send)
+            await self._app({**scope, OPENS_SESSION: initializes}, replay, send)
             return
         label = token_label(scope)
         who = f"token {label!r}" if label else "this client address"
@@ -97,8 +98,11 @@ class SessionRate:
 
 
 def _initializes(body: bytes) -> bool:
-    """Whether a JSON-RPC body (a message or a batch) holds an ``initialize`` request."""
-    if b'"initialize"' not in body:  # the cheap test first: most bodies are calls
+    """Whether a JSON-RPC body (a message or a batch) holds an ``initialize`` request.
+
+    Decided on the parsed JSON, so a method (or key) spelled with JSON escapes counts as what it reads.
+    """
+    if b'"initialize"' not in body and b"\\" not in body:  # the cheap test first: unescaped, it must be spelled so
         return False
     try:
         parsed = json.loads(body)
@@ -106,12 +110,3 @@ def _initializes(body: bytes) -> bool:
         return False
     messages = parsed if isinstance(parsed, list) else [parsed]
     return any(isinstance(message, dict) and message.get("method") == "initialize" for message in messages)
-
-
-def _caller(scope: Scope) -> str:
-    """Whose bucket a request draws on: its token's, else its client address's."""
-    label = token_label(scope)
-    if label:
-        return f"token:{label}"
-    client = scope.get("client")
-    return f"address:{client[0] if client else ''}"
