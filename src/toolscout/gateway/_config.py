@@ -145,11 +145,15 @@ class GatewaySettings(ScoutSettings):
     """HTTP: open MCP sessions one bearer token may hold; past it the token's least recently used session is closed,
     so a client opening sessions without end never locks others out of the SDK's 10,000-session table. Without auth
     each client address may hold as many, and one more is refused with 429 (no caller's session is ever closed by
-    another's: local clients share one address); a session unused for 30 minutes no longer counts."""
+    another's: local clients share one address); a session unused for 30 minutes no longer counts. It is also each
+    token's share of the toolscout sessions (``Toolscout-Session`` ids and MCP sessions) the gateway tracks: past
+    it the token's least recently used one ends, its outputs and discoveries deleted, so one token never evicts
+    another's outputs or discoveries (callers without a token count as one here)."""
     new_sessions_per_minute: Annotated[int, NoBool, Field(ge=1, le=1_000_000)] = 300
     """HTTP: new MCP sessions one bearer token (a caller without one: one client address) may open per minute, in
     bursts of up to as many; past it the request gets 429 with Retry-After (an ``initialize`` is told by its parsed
-    JSON-RPC method, however its JSON spells it). Opening a session costs the gateway far
+    JSON-RPC method, however its JSON spells it). A ``Toolscout-Session`` id the token has not used lately counts as
+    a new session too. Opening a session costs the gateway far
     more than a request in one, so this keeps a client that opens sessions in a loop from slowing every other."""
     max_waiting_calls_per_token: Annotated[int, NoBool, Field(ge=1, le=4096)] = 256
     """2026-07-28 tool calls one bearer token (callers without one count as one) may have running or waiting for
