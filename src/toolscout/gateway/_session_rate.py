@@ -52,7 +52,10 @@ class SessionRate:
             return
         caller = caller_key(scope)
         named = header_value(scope, SESSION_HEADER.encode())
-        new_name = named is not None and named not in self._named.get(caller, ())
+        known = self._named.get(caller)
+        new_name = named is not None and (known is None or named not in known)
+        if named is not None and known is not None and not new_name:
+            known.move_to_end(named)  # in use: the last to be forgotten
         in_session = header_value(scope, MCP_SESSION_ID_HEADER.encode()) is not None
         if in_session and not new_name:
             await self._app(scope, receive, send)
