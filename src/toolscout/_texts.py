@@ -525,6 +525,14 @@ class Upstream:
         return f"The MCP server {server!r} gave an invalid answer to {tool}: {reason}."
 
     @staticmethod
+    def too_many_waiting(whose: str, value: int, limit: str) -> str:
+        """A 2026-07-28 call refused: too many calls of the caller (or of everyone) run or wait for answers."""
+        return (
+            f"{NOT_RUN} {whose} already has {value:,} tool calls running or waiting for answers, the most "
+            f"{limit} allows. Wait for one to finish (or answer its questions), then call again."
+        )
+
+    @staticmethod
     def unrouted_hint(names: BridgeNames) -> str:
         """The hint for a tool no connected server offers any more."""
         return f"{NOT_RUN} Search again with {names.search}; the server's tool list may have changed."

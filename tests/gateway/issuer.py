@@ -59,6 +59,12 @@ class Issuer:
         self.keys = [SigningKey("key-1")]
         self.fetches = 0
         self.available = True
+        self.drip_s: float | None = None
+        """Serve the key set one byte every this many seconds (a key server that never quite finishes)."""
+        self.huge_bytes = 0
+        """Serve a key set this many bytes long, without a Content-Length (when not 0)."""
+        self.sent_bytes = 0
+        """Bytes of key-set bodies the gateway read (accepted by the socket) so far."""
         self._lock = threading.Lock()
 
     def published(self) -> tuple[int, dict[str, Any]]:
@@ -118,9 +124,32 @@ def running_issuer() -> Iterator[Issuer]:
             body = json.dumps(document).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
+            if issuer.huge_bytes:
+                self.end_headers()  # no length: the body ends when the connection closes
+                self._send_huge(body)
+                return
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(body)
+            if issuer.drip_s is None:
+                self.wfile.write(body)
+                return
+            try:
+                for byte in body:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(issuer.drip_s)
+            except OSError:
+                return  # the gateway gave up
+
+        def _send_huge(self, body: bytes) -> None:
+            padding = b" " * (1 << 16)
+            try:
+                while issuer.sent_bytes < issuer.huge_bytes:
+                    self.wfile.write(padding)
+                    issuer.sent_bytes += len(padding)
+                self.wfile.write(body)
+            except OSError:
+                return  # the gateway stopped reading
 
         def log_message(self, format: str, *args: Any) -> None:
             return None

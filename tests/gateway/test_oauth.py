@@ -293,3 +293,30 @@ def test_the_readme_identity_provider_example_is_a_valid_config() -> None:
     config = GatewayConfig.from_mapping({"mcpServers": servers, **json.loads(block)})
     assert config.settings.auth is not None and config.settings.auth.oauth is not None
     assert list(config.settings.auth.oauth.grants) == ["ops", "readers", "staff"]
+
+
+async def test_a_key_server_that_drips_its_answer_is_given_up_after_jwks_timeout_s_in_all(issuer: Issuer) -> None:
+    issuer.drip_s = 0.2  # every byte well within the timeout; the whole set would take minutes
+    answer = refusal(await check(authenticator(issuer, jwks_timeout_s=1), issuer.token()))
+    assert (answer.status, answer.error) == (503, "temporarily_unavailable")
+
+
+async def test_known_keys_keep_serving_while_a_refresh_of_the_set_hangs(issuer: Issuer) -> None:
+    auth = authenticator(issuer, jwks_max_age_s=1, jwks_refetch_min_s=0, jwks_timeout_s=30)
+    assert isinstance(await check(auth, issuer.token()), Grant)
+    issuer.drip_s = 0.2
+    await anyio.sleep(1.1)  # the keys are now due for a refresh, which will hang
+    with anyio.fail_after(10):  # well under jwks_timeout_s: no request waits for the refresh
+        answers = [await auth.authenticate(Credentials(bearer=issuer.token())) for _ in range(5)]
+    with anyio.fail_after(10):
+        while issuer.fetches < 2:  # the refresh started in the background
+            await anyio.sleep(0.05)
+    assert all(isinstance(answer, Grant) for answer in answers)
+    assert issuer.fetches == 2  # one refresh for all five
+
+
+async def test_a_huge_key_set_is_refused_once_past_the_cap_without_reading_the_rest(issuer: Issuer) -> None:
+    issuer.huge_bytes = 256 << 20
+    answer = refusal(await check(authenticator(issuer), issuer.token()))
+    assert (answer.status, answer.error) == (503, "temporarily_unavailable")
+    assert issuer.sent_bytes < 64 << 20  # the 1 MiB cap, plus what the sockets' buffers took

@@ -69,3 +69,24 @@ async def test_with_a_shared_output_store_durable_sessions_are_left_to_the_store
     await reaper.sweep()
     assert ended.calls == [("c", True)]  # only the connection this replica holds
     assert len(reaper) == 0
+
+
+async def test_a_token_past_its_share_ends_only_its_own_sessions_and_forgets_their_discoveries() -> None:
+    ended = Ended()
+    reaper = SessionReaper(idle_s=3600, end=ended, limit=100, per_token=3)
+    await reaper.touch("victim", "durable", "victim")
+    for n in range(10):
+        await reaper.touch(f"junk-{n}", "durable", "attacker")
+    assert [session for session, _ in ended.calls] == [f"junk-{n}" for n in range(7)]
+    assert all(forget for _, forget in ended.calls)  # the store never fills with one token's sessions
+    assert len(reaper) == 4
+
+
+async def test_past_the_limit_the_token_holding_the_most_loses_its_least_recently_used_session() -> None:
+    ended = Ended()
+    reaper = SessionReaper(idle_s=3600, end=ended, limit=5, per_token=1000)
+    await reaper.touch("victim", "durable", "victim")
+    for n in range(10_050 // 1000):
+        await reaper.touch(f"junk-{n}", "durable", "attacker")
+    assert "victim" not in [session for session, _ in ended.calls]
+    assert len(reaper) == 5

@@ -49,3 +49,32 @@ async def test_a_token_past_its_session_limit_loses_its_least_recently_used_sess
 
     assert [alive[session] for session in flood] == [200, 404, 404, 200, 200]
     assert calm_status == 200
+
+
+async def test_without_auth_sessions_past_the_cap_are_refused_and_no_client_loses_one(tmp_path: Path) -> None:
+    config = write_config(
+        tmp_path / "gw.json",
+        {"time": real_servers(tmp_path)["time"]},
+        mode="on",
+        max_sessions_per_token=3,
+        new_sessions_per_minute=1000,
+    )
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+
+        async def opening() -> httpx2.Response:
+            return await http.post(url, json=INITIALIZE, headers=ACCEPT)
+
+        async def status(session: str) -> int:
+            return (await http.post(url, json=PING, headers={**ACCEPT, "mcp-session-id": session})).status_code
+
+        victim = (await opening()).headers["mcp-session-id"]
+        flood = [await opening() for _ in range(5)]
+        victim_status = await status(victim)
+        opened = [answer.headers["mcp-session-id"] for answer in flood if answer.status_code == 200]
+        closed = await http.delete(url, headers={**ACCEPT, "mcp-session-id": opened[0]})
+        after_close = await opening()
+
+    assert [answer.status_code for answer in flood] == [200, 200, 429, 429, 429]
+    assert "max_sessions_per_token (3)" in flood[2].json()["error"]["message"]
+    assert victim_status == 200
+    assert closed.status_code == 200 and after_close.status_code == 200, after_close.text

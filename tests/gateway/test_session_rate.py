@@ -44,10 +44,10 @@ def test_the_limit_is_a_whole_number_of_at_least_one(tmp_path: Path) -> None:
             load_config(config)
 
 
-async def test_sessionless_requests_and_requests_in_a_session_never_count(tmp_path: Path) -> None:
+async def test_requests_in_a_session_never_count_and_a_named_session_counts_once(tmp_path: Path) -> None:
     auth = {"tokens": {label: {"token": token} for label, token in TOKENS.items()}}
     config = write_config(
-        tmp_path / "gw.json", {"time": real_servers(tmp_path)["time"]}, mode="on", auth=auth, new_sessions_per_minute=2
+        tmp_path / "gw.json", {"time": real_servers(tmp_path)["time"]}, mode="on", auth=auth, new_sessions_per_minute=3
     )
     async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
         async with http_client(url, token=TOKENS["flood"], session="modern") as modern:
@@ -83,3 +83,51 @@ async def test_a_body_without_a_length_is_cut_off_at_the_limit_before_it_ends(tm
                     answer += await stream.receive()
 
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+
+
+async def test_an_initialize_written_with_json_escapes_counts_like_any_other(tmp_path: Path) -> None:
+    import json
+
+    auth = {"tokens": {label: {"token": token} for label, token in TOKENS.items()}}
+    config = write_config(
+        tmp_path / "gw.json", {"time": real_servers(tmp_path)["time"]}, mode="on", auth=auth, new_sessions_per_minute=2
+    )
+    plain = json.dumps(INITIALIZE)
+    escaped = [
+        plain.replace('"initialize"', '"initiali\\u007ae"'),
+        plain.replace('"method"', '"m\\u0065thod"').replace('"initialize"', '"\\u0069nitialize"'),
+        plain.replace('"initialize"', '"initiali\\u007ae"'),
+    ]
+    headers = {**ACCEPT, "Authorization": f"Bearer {TOKENS['flood']}"}
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+        answers = [await http.post(url, content=body.encode(), headers=headers) for body in escaped]
+        calm = await open_session(http, url, TOKENS["calm"])
+
+    assert [answer.status_code for answer in answers] == [200, 200, 429]
+    assert "new_sessions_per_minute (2)" in answers[2].json()["error"]["message"]
+    assert calm
+
+
+async def test_new_toolscout_session_ids_count_like_new_mcp_sessions(tmp_path: Path) -> None:
+    auth = {"tokens": {label: {"token": token} for label, token in TOKENS.items()}}
+    config = write_config(
+        tmp_path / "gw.json", {"time": real_servers(tmp_path)["time"]}, mode="on", auth=auth, new_sessions_per_minute=3
+    )
+    arguments = {"query": "current time"}
+    params = {"name": "tool_search", "arguments": arguments}
+    search = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params}
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+        connection = await open_session(http, url, TOKENS["flood"])  # one of the 3
+        headers = {**ACCEPT, "Authorization": f"Bearer {TOKENS['flood']}", "mcp-session-id": connection}
+
+        async def call(name: str) -> httpx2.Response:
+            return await http.post(url, json=search, headers={**headers, "Toolscout-Session": name})
+
+        named = [await call(f"junk-{n}") for n in range(3)]
+        again = await call("junk-0")
+        calm = await open_session(http, url, TOKENS["calm"])
+
+    assert [answer.status_code for answer in named] == [200, 200, 429]
+    message = named[2].json()["error"]["message"]
+    assert "new_sessions_per_minute (3)" in message and "Toolscout-Session" in message
+    assert again.status_code == 200 and calm

@@ -142,13 +142,24 @@ class GatewaySettings(ScoutSettings):
     Sessions tied to one HTTP connection or one stateless request end, outputs and discoveries, as soon
     as it does."""
     max_sessions_per_token: Annotated[int, NoBool, Field(ge=1, le=10_000)] = 1_000
-    """HTTP: open MCP sessions one bearer token may hold (callers without a token count as one); past it the
-    token's least recently used session is closed, so a client opening sessions without end never locks others
-    out of the SDK's 10,000-session table."""
+    """HTTP: open MCP sessions one bearer token may hold; past it the token's least recently used session is closed,
+    so a client opening sessions without end never locks others out of the SDK's 10,000-session table. Without auth
+    each client address may hold as many, and one more is refused with 429 (no caller's session is ever closed by
+    another's: local clients share one address); a session unused for 30 minutes no longer counts. It is also each
+    token's share of the toolscout sessions (``Toolscout-Session`` ids and MCP sessions) the gateway tracks: past
+    it the token's least recently used one ends, its outputs and discoveries deleted, so one token never evicts
+    another's outputs or discoveries (callers without a token count as one here)."""
     new_sessions_per_minute: Annotated[int, NoBool, Field(ge=1, le=1_000_000)] = 300
     """HTTP: new MCP sessions one bearer token (a caller without one: one client address) may open per minute, in
-    bursts of up to as many; past it the request gets 429 with Retry-After. Opening a session costs the gateway far
+    bursts of up to as many; past it the request gets 429 with Retry-After (an ``initialize`` is told by its parsed
+    JSON-RPC method, however its JSON spells it). A ``Toolscout-Session`` id the token has not used lately counts as
+    a new session too. Opening a session costs the gateway far
     more than a request in one, so this keeps a client that opens sessions in a loop from slowing every other."""
+    max_waiting_calls_per_token: Annotated[int, NoBool, Field(ge=1, le=4096)] = 256
+    """2026-07-28 tool calls one bearer token (callers without one count as one) may have running or waiting for
+    the client's answers to a server's questions at a time; a call past it is refused with a tool error naming this
+    limit, and no other caller's call is cancelled (the gateway holds at most 4,096 of all tokens together). A call
+    whose client disconnects is cancelled and frees its place at once."""
     host: str = Field(default="127.0.0.1", min_length=1)
     """HTTP: the address to bind."""
     port: Annotated[int, NoBool, Field(ge=0, le=65535)] = 8765

@@ -65,6 +65,7 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         SessionCap(_EndingSessions(StreamableHTTPASGIApp(manager), gateway), settings.max_sessions_per_token),
         settings.new_sessions_per_minute,
         body_limit,
+        known_ids=settings.max_sessions_per_token,
     )
     mcp = _LimitedBodies(_RefusingLoops(sessions, gateway.chain, gateway.pool.reach), body_limit)
     viewers = Viewers(gateway)

@@ -113,7 +113,9 @@ class OAuthSettings(BaseModel):
     """A token signed by a key not in the set fetches the set again (a rotated key), at most once per this many
     seconds, so tokens with made-up key ids never turn into a stream of fetches."""
     jwks_timeout_s: Annotated[float, Finite, Field(gt=0, le=60)] = 5.0
-    """Seconds one fetch of the keys may take."""
+    """Seconds one fetch of the keys may take in all (connecting and reading the whole body, however slowly it
+    comes); a body past 1 MiB is refused as soon as it is. Requests whose key is already known never wait for a
+    fetch: a refresh of known keys runs in the background."""
     resource_name: str | None = None
     """A name for this gateway in the protected resource metadata."""
 

@@ -8,33 +8,38 @@ answered with the question and a ``request_state`` naming the call; the client's
 answer to the waiting upstream, and is answered with the call's result (or the next question).
 
 A ``request_state`` is a random handle valid only for the session that got it, for one call, and
-at most ``call_timeout_s`` after the call ends unanswered; at most `_MAX_EXCHANGES` calls wait at
-a time (the oldest is cancelled past that).
+at most ``call_timeout_s`` after the call ends unanswered. Each token (its grant label) holds at most
+``max_waiting_calls_per_token`` such calls at a time, and the gateway at most `_MAX_EXCHANGES`: a call
+past either is refused with a tool error naming the limit, never by cancelling another caller's call.
+A call whose client stopped waiting (its connection dropped) is cancelled and frees its place at once.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections import OrderedDict
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
 import anyio.abc
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, CallToolResult, InputRequest, InputRequiredResult
+from mcp_types import INVALID_PARAMS, CallToolResult, InputRequest, InputRequiredResult, TextContent
+
+from .._texts import Upstream
 
 __all__ = ["Exchange", "InputRounds"]
 
-_MAX_EXCHANGES = 1024
+_MAX_EXCHANGES = 4096
 
 
 class Exchange:
     """One call of a 2026-07-28 client, running in the gateway's own task."""
 
-    def __init__(self, session_id: str) -> None:
-        """A call of `session_id` that has not started."""
+    def __init__(self, session_id: str, principal: str) -> None:
+        """A call of `session_id`, made with the grant labelled `principal`, that has not started."""
         self.session_id = session_id
+        self.principal = principal
         self.scope = anyio.CancelScope()
         self._pending: dict[str, tuple[InputRequest, anyio.Event]] = {}
         self._answers: dict[str, Any] = {}
@@ -85,10 +90,17 @@ class Exchange:
         assert self._result is not None
         return self._result
 
-    def abandoned(self) -> None:
-        """The client stopped waiting: cancel the call unless it waits for the client's answers."""
-        if not self._pending:
-            self.scope.cancel()
+    def abandoned(self) -> bool:
+        """The client stopped waiting: cancel the call unless it waits for the client's answers.
+
+        Returns:
+            Whether the call was cancelled (no one will ask for its result).
+        """
+        if self._pending:
+            return False
+        self.scope.cancel()
+        self.delivered.set()
+        return True
 
     def _wake(self) -> None:
         old, self._changed = self._changed, anyio.Event()
@@ -98,21 +110,34 @@ class Exchange:
 class InputRounds:
     """The calls of 2026-07-28 clients waiting for the client's answers, by handle."""
 
-    def __init__(self, *, timeout_s: float) -> None:
-        """Calls whose questions stay unanswered `timeout_s` after they end are forgotten."""
+    def __init__(self, *, timeout_s: float, per_token: int, total: int = _MAX_EXCHANGES) -> None:
+        """Calls whose questions stay unanswered `timeout_s` after they end are forgotten.
+
+        Args:
+            timeout_s: How long a call's result waits for the client once the call ended.
+            per_token: The most calls one grant label may have running or waiting.
+            total: The most calls of all tokens together.
+        """
         self._timeout_s = timeout_s
-        self._exchanges: OrderedDict[str, Exchange] = OrderedDict()
+        self._per_token = per_token
+        self._total = total
+        self._exchanges: dict[str, Exchange] = {}
+        self._held: Counter[str] = Counter()
         self.tasks: anyio.abc.TaskGroup | None = None
         """The gateway's task group the calls run in (set once it is running)."""
 
     async def serve(
         self,
         session_id: str,
+        principal: str,
         request_state: str | None,
         responses: dict[str, Any] | None,
         work: Callable[[Exchange], Awaitable[CallToolResult]],
     ) -> CallToolResult | InputRequiredResult:
         """A round of a call: start it (no `request_state`) or resume it with the client's answers.
+
+        A new call past `principal`'s share or the gateway's total is answered with a tool error naming the
+        limit, and not run.
 
         Raises:
             MCPError: (invalid params) `request_state` is not a call of this session that still waits.
@@ -120,9 +145,13 @@ class InputRounds:
         if self.tasks is None:
             raise RuntimeError("input rounds are served only while the gateway runs")
         if request_state is None:
-            exchange = Exchange(session_id)
+            refusal = self._refusal(principal)
+            if refusal is not None:
+                return refusal
+            exchange = Exchange(session_id, principal)
             handle = secrets.token_urlsafe(18)
-            self._remember(handle, exchange)
+            self._exchanges[handle] = exchange
+            self._held[principal] += 1
             self.tasks.start_soon(self._run, handle, exchange, work)
         else:
             handle = request_state
@@ -134,7 +163,8 @@ class InputRounds:
         try:
             result = await exchange.next_round(handle)
         except anyio.get_cancelled_exc_class():
-            exchange.abandoned()  # the client gave up waiting for the result: stop the call
+            if exchange.abandoned():  # the client gave up waiting for the result: stop the call, free its place
+                self._forget(handle)
             raise
         except Exception:
             exchange.delivered.set()
@@ -149,10 +179,26 @@ class InputRounds:
         await exchange.run(lambda: work(exchange))
         with anyio.move_on_after(self._timeout_s):
             await exchange.delivered.wait()
-        self._exchanges.pop(handle, None)
+        self._forget(handle)
 
-    def _remember(self, handle: str, exchange: Exchange) -> None:
-        self._exchanges[handle] = exchange
-        while len(self._exchanges) > _MAX_EXCHANGES:
-            _, oldest = self._exchanges.popitem(last=False)
-            oldest.scope.cancel()
+    def held(self, principal: str) -> int:
+        """Calls `principal` has running or waiting for its answers."""
+        return self._held[principal]
+
+    def _forget(self, handle: str) -> None:
+        exchange = self._exchanges.pop(handle, None)
+        if exchange is None:
+            return
+        self._held[exchange.principal] -= 1
+        if not self._held[exchange.principal]:
+            del self._held[exchange.principal]
+
+    def _refusal(self, principal: str) -> CallToolResult | None:
+        """The answer to a new call of `principal` past a limit, or None when it may start."""
+        if self._held[principal] >= self._per_token:
+            text = Upstream.too_many_waiting("This token", self._per_token, "max_waiting_calls_per_token")
+        elif len(self._exchanges) >= self._total:
+            text = Upstream.too_many_waiting("The gateway (all clients together)", self._total, "the gateway")
+        else:
+            return None
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)

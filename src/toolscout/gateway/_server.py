@@ -156,7 +156,7 @@ class Gateway:
         )
         self._attach_deadline = 0.0
         self.relay.set_upstream_level = self._set_upstream_level
-        self.rounds = InputRounds(timeout_s=settings.call_timeout_s)
+        self.rounds = InputRounds(timeout_s=settings.call_timeout_s, per_token=settings.max_waiting_calls_per_token)
         self._settings_scope = settings.scope.scope()
         self.resources = ResourceProxy(self.pool, self.relay, caller=self._scoped_caller)
         self.prompts = PromptProxy(self.pool, self.relay, caller=self._scoped_caller)
@@ -171,7 +171,12 @@ class Gateway:
         self.reach = RevealReach()
         # A shared output store expires idle sessions itself: one idle here may be busy on another replica.
         shared = offload is not None and offload.store.shared
-        self.reaper = SessionReaper(idle_s=settings.session_idle_s, end=self._end_session, ends_durable=not shared)
+        self.reaper = SessionReaper(
+            idle_s=settings.session_idle_s,
+            end=self._end_session,
+            per_token=settings.max_sessions_per_token,
+            ends_durable=not shared,
+        )
         self.metrics.track_sessions(lambda: len(self.reaper))
         self._tasks: anyio.abc.TaskGroup | None = None
         self.server: Server[Any] = Server(
@@ -287,6 +292,7 @@ class Gateway:
         owner = caller.session_id if caller.lifetime != "request" else f"principal:{caller.principal}"
         return await self.rounds.serve(
             owner,
+            caller.principal,
             params.request_state,
             params.input_responses,
             lambda exchange: self._serve_call(ctx, caller, params, exchange),
@@ -300,15 +306,17 @@ class Gateway:
         exchange: Exchange | None = None,
     ) -> CallToolResult:
         self.activity.label_session(caller.session_id, caller.principal)
-        await self.reaper.touch(caller.session_id, caller.lifetime)
+        await self.reaper.touch(caller.session_id, caller.lifetime, caller.principal)
         self.reach.called(caller.session_id)
         try:
             async with self.relay.forwarding(ctx, caller, exchange=exchange):
                 outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
         except StoreError as exc:
-            await self.reaper.finished(caller.session_id, caller.lifetime, discovered=False)
+            await self.reaper.finished(caller.session_id, caller.lifetime, discovered=False, token=caller.principal)
             raise _store_down(exc) from None
-        await self.reaper.finished(caller.session_id, caller.lifetime, discovered=bool(outcome.revealed))
+        await self.reaper.finished(
+            caller.session_id, caller.lifetime, discovered=bool(outcome.revealed), token=caller.principal
+        )
         if params.name == self.scout.settings.bridge_names.search and outcome.answer is not None:
             answer = self._with_servers_not_ready(outcome.answer, caller)
             outcome = dataclasses.replace(outcome, answer=answer, content=answer.to_json())
