@@ -135,7 +135,9 @@ class GatewaySettings(ScoutSettings):
     """Seconds one session-store read or write may take; past it, only the call that needed it fails
     (a locked SQLite file or an unreachable Redis never stalls other clients or ``/healthz``)."""
     session_id: str | None = Field(default=None, min_length=1, max_length=200)
-    """stdio: the session id to use (default: derived from the client's name, so it survives restarts)."""
+    """stdio: the session id to use. Default: the client's name within this config file (a digest of its resolved
+    path), so a restart of the same config, even edited, keeps its discoveries, and another config file sharing the
+    data folder's store and the client's name starts with none. Set the same id in several configs to share one."""
     session_idle_s: Annotated[float, Finite, Field(gt=0)] = 3600.0
     """Seconds without a request after which a session ends: its offloaded outputs are deleted (its
     discoveries stay in the store; with a shared ``offload.store`` its ``offload.ttl_s`` applies instead).

@@ -161,7 +161,7 @@ class Gateway:
         self.resources = ResourceProxy(self.pool, self.relay, caller=self._scoped_caller)
         self.prompts = PromptProxy(self.pool, self.relay, caller=self._scoped_caller)
         self._wait_for_upstreams = wait_for_upstreams
-        self.identities = Identities(settings, transport)
+        self.identities = Identities(config, transport)
         self.metrics = Metrics()
         self.activity.add_listener(self.metrics.observe)
         self.metrics.track_upstreams(lambda: [(status.name, status.state) for status in self.pool.status()])
