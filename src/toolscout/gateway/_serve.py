@@ -26,6 +26,7 @@ from .._types import Transport
 from ..observe import install_provider_from_environment
 from ._chain import GatewayChain
 from ._config import GatewayConfig
+from ._files import warn_if_others_may_write
 from ._heap import keep_heap_settled
 from ._http import MCP_PATH, http_app
 from ._selfref import check_not_self_referencing
@@ -102,6 +103,8 @@ async def run_gateway(
         check_not_self_referencing(config, host=None, port=None)
     else:
         check_not_self_referencing(config, host=http_host, port=http_port)
+    if config.source is not None:
+        warn_if_others_may_write(config.source)
     chain = GatewayChain.enter(config)
     logger.info(
         "gateway id %s (%s); loop errors name gateways by id", chain.links[-1], config.source or "no config file"
