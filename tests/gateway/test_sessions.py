@@ -16,6 +16,7 @@ from starlette.requests import Request
 
 from tests.gateway.conftest import (
     LIMIT_S,
+    gateway_log,
     http_client,
     http_gateway,
     names,
@@ -169,6 +170,29 @@ async def test_two_gateways_sharing_redis_serve_one_session_and_tokens_stay_apar
     assert sorted(on_second[len(BRIDGE) :]) == sorted(TIME_TOOLS)
     assert not now.is_error
     assert other_token == BRIDGE
+
+
+async def test_a_name_in_redis_that_is_not_utf8_is_dropped_with_one_warning_and_the_session_goes_on(
+    tmp_path: Path, redis_url: str
+) -> None:
+    import redis
+
+    config = reveal_config(tmp_path, store=redis_url)
+    session = f"poisoned-{tmp_path.name}"
+    key = f"toolscout:names:http:local:s:{session}"
+    with anyio.fail_after(LIMIT_S):
+        async with http_gateway(config) as url:
+            async with http_client(url, session=session) as client:
+                await client.call_tool("tool_search", {"query": "current time"})
+            redis.Redis.from_url(redis_url).rpush(key, b"\xff\xfe not utf-8")
+            async with http_client(url, session=session) as client:
+                first = names(await client.list_tools())
+                second = names(await client.list_tools())
+                now = await client.call_tool("time__get_current_time", {"timezone": "UTC"})
+    assert sorted(first[len(BRIDGE) :]) == sorted(TIME_TOOLS) and second == first
+    assert not now.is_error
+    warnings = [r["message"] for r in gateway_log(config) if r["level"] == "warning" and "UTF-8" in r["message"]]
+    assert len(warnings) == 1 and session in warnings[0], warnings
 
 
 def context(
