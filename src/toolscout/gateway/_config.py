@@ -22,7 +22,8 @@ YAML file (``[mcpServers.github]``, ``[toolscout]``); VS Code's
 ``${VAR:-default}`` (``$${`` writes a literal ``${``). A relative ``cwd`` is taken from the
 config file's folder; a relative command path (one containing ``/``) from the server's ``cwd``,
 and so is a relative ``toolscout.store`` path. Env and header values and auth tokens are
-`SecretStr`: they never show in a repr, a log line or an error.
+`SecretStr`: they never show in a repr. Header values, auth tokens and values under a secret's name
+(``GITHUB_TOKEN``, ``${API_KEY}``: `names_a_secret`) never show in a log line or an error either.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
 from .._errors import ConfigError
-from .._redact import add_secrets
+from .._redact import add_secrets, names_a_secret
 from .._settings import ScoutSettings
 from .._types import JsonObject
 from .._validation import Finite, NoBool, Switch, validate_section
@@ -314,12 +315,18 @@ def _resolve_servers(settings: GatewaySettings, names: ServerNames) -> GatewaySe
 
 
 def _credentials(servers: Mapping[str, ServerConfig], settings: GatewaySettings) -> list[str]:
-    """Values no error or log may show: HTTP header values (and the credential after their scheme), bearer tokens."""
+    """Values no error or log may show.
+
+    HTTP header values (and the credential after their scheme), bearer tokens, stdio env values under a secret's
+    name (`names_a_secret`).
+    """
     values = settings.auth.secrets() if settings.auth else []
     for server in servers.values():
         if isinstance(server, HttpServer):
             for header in server.plain_headers().values():
                 values += [header, header.partition(" ")[2].strip()]
+        else:
+            values += [value for name, value in server.plain_env().items() if names_a_secret(name)]
     return values
 
 
