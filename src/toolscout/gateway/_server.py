@@ -401,7 +401,10 @@ class Gateway:
         return await self.resources.complete(ctx, params)
 
     async def _set_level(self, ctx: ServerRequestContext[Any, Any], params: SetLevelRequestParams) -> EmptyResult:
-        await self.relay.set_level(self._caller(ctx).session_id, params.level)
+        caller = self._caller(ctx)
+        if caller.lifetime != "request":  # a stateless request's level would apply to nothing after it
+            await self.reaper.touch(caller.session_id, caller.lifetime)
+            await self.relay.set_level(caller.session_id, params.level)
         return EmptyResult()
 
     async def _set_upstream_level(self, level: LoggingLevel) -> None:
@@ -445,7 +448,7 @@ class Gateway:
 
     async def _end_session(self, session_id: str, forget_discoveries: bool) -> None:
         """Delete a session's offloaded outputs (and its discoveries if asked); store errors are logged."""
-        self.relay.forget(session_id)
+        await self.relay.forget(session_id)
         self.reach.forget(session_id)
         offload = self.scout.offload
         if offload is not None:
