@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import cast
 
 import anyio
+import anyio.abc
 import uvicorn
 from mcp.server import NotificationOptions
 from mcp.server.stdio import stdio_server
@@ -55,8 +56,9 @@ class _Shutdown:
         else:
             self.scope.cancel()
 
-    async def watch(self) -> None:
+    async def watch(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            task_status.started()
             async for signum in signals:
                 logger.info("received %s: shutting down", signal.Signals(signum).name)
                 self.request()
@@ -146,7 +148,9 @@ async def _serve_on(
     async with anyio.create_task_group() as group:
         with anyio.CancelScope() as scope:
             shutdown = _Shutdown(scope)
-            group.start_soon(shutdown.watch)
+            # Started before anything else: a signal that came before the receiver is set up would go to
+            # asyncio's own SIGINT handler, which cancels the main task (uvicorn then logs a traceback).
+            await group.start(shutdown.watch)
             async with Gateway(
                 config, transport=transport, wait_for_upstreams=wait_for_upstreams, chain=chain
             ) as gateway:
