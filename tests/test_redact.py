@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from toolscout._redact import add_secrets, redact
+from toolscout._redact import add_secrets, names_a_secret, redact
 
 
 def test_url_userinfo_and_every_query_value_are_hidden_but_the_keys_and_host_stay() -> None:
@@ -36,3 +36,10 @@ def test_values_too_short_to_be_secrets_are_not_registered() -> None:
 def test_text_without_credentials_is_unchanged() -> None:
     text = "upstream 'time': tool 'get_current_time' did not answer within 60 s (see http://127.0.0.1:8765/healthz)"
     assert redact(text) == text
+
+
+def test_names_of_credentials_are_told_from_plain_names() -> None:
+    secret = ["GITHUB_TOKEN", "OPENAI_API_KEY", "dbPassword", "client_secret", "ACCESSTOKEN", "GITHUB_PAT", "DB_PASS"]
+    plain = ["BRANCH", "REGION", "args[0]", "MONKEY", "MEMORY_FILE_PATH", "KEYBOARD", "SESSION_ID", "compass"]
+    assert [name for name in secret if not names_a_secret(name)] == []
+    assert [name for name in plain if names_a_secret(name)] == []

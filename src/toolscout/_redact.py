@@ -2,9 +2,15 @@
 
 What `redact` hides, wherever it appears in a text: the userinfo of a URL (``https://***@host``),
 every query value of a URL (``?key=***``), the credential after ``Bearer`` or ``Basic``, and every
-value registered with `add_secrets` (as written and URL-encoded). The gateway registers every value
-a config's ``${VAR}`` expanded to, its HTTP upstreams' header values and its bearer tokens; the
-registry is per process, so one config's secrets stay hidden in every later error and log line.
+value registered with `add_secrets` (as written and URL-encoded). The registry is per process, so one
+config's secrets stay hidden in every later error and log line.
+
+A registered value is hidden wherever it appears, inside other words too, so only credentials are
+registered: the gateway registers its HTTP upstreams' header values, its bearer tokens, and the values
+that `names_a_secret` (a stdio server's env variable such as ``GITHUB_TOKEN``, the variable of a
+``${VAR}``, the key a ``${VAR}`` is written under). Registering every ``${VAR}`` value would hide a
+``BRANCH=main`` in every ``domain`` of every message; a secret passed under a plain name (``--key
+${GH}``) is shown, so name it like one (``${GH_TOKEN}``) or send it in a header or an env variable.
 """
 
 from __future__ import annotations
@@ -15,10 +21,16 @@ import threading
 from collections.abc import Iterable
 from urllib.parse import quote, quote_plus, urlsplit, urlunsplit
 
-__all__ = ["MIN_SECRET_CHARS", "add_secrets", "redact", "redacted_url"]
+__all__ = ["MIN_SECRET_CHARS", "add_secrets", "names_a_secret", "redact", "redacted_url"]
 
 MIN_SECRET_CHARS = 4
 """Shorter values are not registered: hiding every ``on`` or ``UTC`` would garble every message."""
+
+_SECRET_WORDS = frozenset({"key", "pass", "pwd", "pat", "auth", "authorization", "jwt", "bearer", "signature"})
+"""Words of a name that make it a secret's name on their own (``API_KEY``, ``DB_PASS``, ``GITHUB_PAT``)."""
+_SECRET_PARTS = ("token", "secret", "passw", "credential", "apikey", "cookie", "private")
+"""Parts of a word that make a name a secret's name wherever they are (``ACCESSTOKEN``, ``dbPassword``)."""
+_WORD_RE = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z0-9]+(?![a-z])")
 
 _MASK = "***"
 _URL_RE = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<rest>[^\s'\"<>`]+)")
@@ -46,6 +58,16 @@ def add_secrets(values: Iterable[str]) -> None:
         _secrets.update(added)
         # Longest first, so a secret containing another is hidden whole.
         _secret_re = re.compile("|".join(re.escape(secret) for secret in sorted(_secrets, key=len, reverse=True)))
+
+
+def names_a_secret(name: str) -> bool:
+    """Whether `name` (an env variable, a ``${VAR}``, a config key) names a credential.
+
+    ``GITHUB_TOKEN``, ``OPENAI_API_KEY``, ``dbPassword`` and ``client_secret`` do; ``BRANCH``, ``REGION`` and
+    ``args[0]`` do not.
+    """
+    words = [word.lower() for word in _WORD_RE.findall(name)]
+    return any(word in _SECRET_WORDS or any(part in word for part in _SECRET_PARTS) for word in words)
 
 
 def redact(text: str) -> str:

@@ -257,6 +257,26 @@ async def test_logging_set_level_drops_messages_below_it(tmp_path: Path) -> None
     assert [(log.level, log.data) for log in asked.logs] == [("warning", "six at warning")]
 
 
+async def test_one_clients_log_level_changes_only_the_logs_it_gets_and_ends_with_its_session(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    config = write_config(tmp_path / "gw.json", {"relay": relay_server(state)})
+    ada, bob = Asked("ada"), Asked("bob")
+    with anyio.fail_after(LIMIT_S):
+        async with http_gateway(config) as url, http_client_of(url, **bob.callbacks()) as quiet:
+            async with http_client_of(url, **ada.callbacks()) as verbose:
+                await verbose.session.send_request(
+                    SetLevelRequest(params=SetLevelRequestParams(level="debug")), EmptyResult
+                )
+                await bridged(verbose, "relay__log", "for ada")
+                await bridged(quiet, "relay__log", "for bob")
+                while_ada = (state / "level").read_text()
+            await bridged(quiet, "relay__log", "for bob again")  # ada's session ended when she closed it
+            after_ada = (state / "level").read_text()
+    assert [log.data for log in ada.logs] == ["for ada at debug", "for ada at warning"]
+    assert [log.data for log in bob.logs] == ["for bob at warning", "for bob again at warning"]
+    assert while_ada == "debug" and after_ada == "info"
+
+
 async def test_a_cancelled_call_is_cancelled_on_the_upstream(tmp_path: Path) -> None:
     state = tmp_path / "state"
     config = write_config(tmp_path / "gw.json", {"relay": relay_server(state)})

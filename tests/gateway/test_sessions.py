@@ -16,6 +16,7 @@ from starlette.requests import Request
 
 from tests.gateway.conftest import (
     LIMIT_S,
+    gateway_log,
     http_client,
     http_gateway,
     names,
@@ -120,6 +121,24 @@ async def test_discoveries_survive_a_stdio_gateway_restart(tmp_path: Path) -> No
     assert sorted(again[len(BRIDGE) :]) == sorted(TIME_TOOLS)
 
 
+async def test_an_unrelated_stdio_gateway_sharing_the_store_starts_with_none_of_its_discoveries(
+    tmp_path: Path,
+) -> None:
+    """Two config files, one store (as the data folder's default store is), the same client name: what one
+    gateway found never shows in the other's first list, and each finds its own again after a restart."""
+    config = reveal_config(tmp_path)
+    other = write_config(tmp_path / "other.json", {"time": real_servers(tmp_path)["time"]}, style="reveal", mode="on")
+    with anyio.fail_after(LIMIT_S):
+        async with stdio_gateway(config) as client:
+            await client.call_tool("tool_search", {"query": "current time"})
+        async with stdio_gateway(other) as client:
+            fresh = names(await client.list_tools())
+        async with stdio_gateway(config) as client:
+            again = names(await client.list_tools())
+    assert fresh == BRIDGE
+    assert sorted(again[len(BRIDGE) :]) == sorted(TIME_TOOLS)
+
+
 async def test_discoveries_survive_an_http_gateway_restart_for_the_same_session_header(tmp_path: Path) -> None:
     config = reveal_config(tmp_path)
     with anyio.fail_after(LIMIT_S):
@@ -153,6 +172,29 @@ async def test_two_gateways_sharing_redis_serve_one_session_and_tokens_stay_apar
     assert other_token == BRIDGE
 
 
+async def test_a_name_in_redis_that_is_not_utf8_is_dropped_with_one_warning_and_the_session_goes_on(
+    tmp_path: Path, redis_url: str
+) -> None:
+    import redis
+
+    config = reveal_config(tmp_path, store=redis_url)
+    session = f"poisoned-{tmp_path.name}"
+    key = f"toolscout:names:http:local:s:{session}"
+    with anyio.fail_after(LIMIT_S):
+        async with http_gateway(config) as url:
+            async with http_client(url, session=session) as client:
+                await client.call_tool("tool_search", {"query": "current time"})
+            redis.Redis.from_url(redis_url).rpush(key, b"\xff\xfe not utf-8")
+            async with http_client(url, session=session) as client:
+                first = names(await client.list_tools())
+                second = names(await client.list_tools())
+                now = await client.call_tool("time__get_current_time", {"timezone": "UTC"})
+    assert sorted(first[len(BRIDGE) :]) == sorted(TIME_TOOLS) and second == first
+    assert not now.is_error
+    warnings = [r["message"] for r in gateway_log(config) if r["level"] == "warning" and "UTF-8" in r["message"]]
+    assert len(warnings) == 1 and session in warnings[0], warnings
+
+
 def context(
     *, client: str | None, version: str = "2025-11-25", headers: dict[str, str] | None = None, user: object = None
 ) -> ServerRequestContext[Any, Any]:
@@ -183,9 +225,10 @@ def context(
     )
 
 
-def identities(transport: Transport, **settings: Any) -> Identities:
-    config = GatewayConfig.from_mapping({"mcpServers": {"time": {"command": "x"}}, "toolscout": settings})
-    return Identities(config.settings, transport)
+def identities(transport: Transport, servers: dict[str, Any] | None = None, **settings: Any) -> Identities:
+    """Identities of a config without a file (keyed by its `servers`, a time server by default)."""
+    mapping = {"mcpServers": servers or {"time": {"command": "x"}}, "toolscout": settings}
+    return Identities(GatewayConfig.from_mapping(mapping), transport)
 
 
 def user(label: str) -> Grant:
@@ -198,8 +241,12 @@ def user(label: str) -> Grant:
 
 def test_stdio_sessions_come_from_the_client_name_or_the_configured_id() -> None:
     plain = identities("stdio")
-    assert plain.caller(context(client="Claude Desktop")).session_id == "stdio:client:Claude Desktop"
-    assert plain.caller(context(client=None)).session_id == "stdio:client:default"
+    desktop = plain.caller(context(client="Claude Desktop")).session_id
+    assert desktop.startswith("stdio:") and desktop.endswith(":client:Claude Desktop")
+    assert plain.caller(context(client=None)).session_id.endswith(":client:default")
+    assert identities("stdio").caller(context(client="Claude Desktop")).session_id == desktop
+    other_servers = identities("stdio", servers={"date": {"command": "x"}})
+    assert other_servers.caller(context(client="Claude Desktop")).session_id != desktop
     assert identities("stdio", session_id="mine").caller(context(client="any")).session_id == "mine"
     assert plain.caller(context(client="x", version="2026-07-28")).legacy is False
 

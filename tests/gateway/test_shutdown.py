@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import anyio
@@ -92,3 +93,20 @@ async def test_sigterm_in_the_middle_of_a_clients_handshake_exits_0_without_wait
     assert code == 0, (config.parent / "gateway.log").read_text()
     assert not alive(upstream)
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+async def test_sigint_while_an_upstream_is_being_retried_exits_0_without_a_traceback(tmp_path: Path) -> None:
+    """Racy where it broke (1 run in 3): several runs, the signal at a different moment of the retries each time."""
+    failing = {"command": sys.executable, "args": ["-c", "import sys; sys.exit(1)"]}
+    config = write_config(tmp_path / "gw.json", {"failing": failing}, restart_backoff_s=0.05)
+    for run in range(6):
+        log = tmp_path / "gateway.log"
+        log.unlink(missing_ok=True)
+        process = await start_gateway(config, tmp_path / "tmp", "--transport", "http", "--port", "0")
+        with anyio.fail_after(LIMIT_S):
+            assert process.stdout is not None
+            await process.stdout.receive()  # listening
+            await anyio.sleep(0.1 * run)
+        code = await stop(process, signal.SIGINT)
+        stderr = log.read_text()
+        assert code == 0 and "Traceback" not in stderr and "CancelledError" not in stderr, f"run {run}:\n{stderr}"

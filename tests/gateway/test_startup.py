@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -85,3 +87,22 @@ async def test_an_upstream_slower_than_the_handshake_deadline_keeps_trying_and_a
             attached = pool.status()[0]
     assert first.state == "failed" and first.error is not None and "handshake" in first.error
     assert attached.tools == 1 and attached.restarts >= 1
+
+
+def test_a_port_in_use_is_one_line_naming_it_and_no_upstream_starts(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "gw.json", {"slow": slow_server(tmp_path / "slow", 0)})
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [TOOLSCOUT, "serve", str(config), "--transport", "http", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=LIMIT_S,
+            env=dict(os.environ),
+        )
+    errors = [line for line in done.stderr.splitlines() if "Error" in line or "Traceback" in line]
+    assert done.returncode != 0
+    assert len(errors) == 1 and f"127.0.0.1:{port}" in errors[0] and "--port" in errors[0], done.stderr
+    assert not (tmp_path / "slow" / "pid").exists()

@@ -209,5 +209,6 @@ async def test_over_stdio_the_spans_leave_the_protocol_stream_alone(tmp_path, co
     (upstream,) = collector.named("toolscout.upstream")
     (call,) = collector.named("toolscout.call")
     assert upstream.parent_id == call.span_id
-    assert str(upstream.attributes["toolscout.session.id"]).startswith("stdio:client:")
+    session = str(upstream.attributes["toolscout.session.id"])
+    assert session.startswith("stdio:") and ":client:" in session
     assert text(answer).startswith(f"00-{upstream.trace_id}-")

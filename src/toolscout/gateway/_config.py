@@ -22,7 +22,8 @@ YAML file (``[mcpServers.github]``, ``[toolscout]``); VS Code's
 ``${VAR:-default}`` (``$${`` writes a literal ``${``). A relative ``cwd`` is taken from the
 config file's folder; a relative command path (one containing ``/``) from the server's ``cwd``,
 and so is a relative ``toolscout.store`` path. Env and header values and auth tokens are
-`SecretStr`: they never show in a repr, a log line or an error.
+`SecretStr`: they never show in a repr. Header values, auth tokens and values under a secret's name
+(``GITHUB_TOKEN``, ``${API_KEY}``: `names_a_secret`) never show in a log line or an error either.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
 from .._errors import ConfigError
-from .._redact import add_secrets
+from .._redact import add_secrets, names_a_secret
 from .._settings import ScoutSettings
 from .._types import JsonObject
 from .._validation import Finite, NoBool, Switch, validate_section
@@ -135,7 +136,9 @@ class GatewaySettings(ScoutSettings):
     """Seconds one session-store read or write may take; past it, only the call that needed it fails
     (a locked SQLite file or an unreachable Redis never stalls other clients or ``/healthz``)."""
     session_id: str | None = Field(default=None, min_length=1, max_length=200)
-    """stdio: the session id to use (default: derived from the client's name, so it survives restarts)."""
+    """stdio: the session id to use. Default: the client's name within this config file (a digest of its resolved
+    path), so a restart of the same config, even edited, keeps its discoveries, and another config file sharing the
+    data folder's store and the client's name starts with none. Set the same id in several configs to share one."""
     session_idle_s: Annotated[float, Finite, Field(gt=0)] = 3600.0
     """Seconds without a request after which a session ends: its offloaded outputs are deleted (its
     discoveries stay in the store; with a shared ``offload.store`` its ``offload.ttl_s`` applies instead).
@@ -331,12 +334,18 @@ def _resolve_servers(settings: GatewaySettings, names: ServerNames) -> GatewaySe
 
 
 def _credentials(servers: Mapping[str, ServerConfig], settings: GatewaySettings) -> list[str]:
-    """Values no error or log may show: HTTP header values (and the credential after their scheme), bearer tokens."""
+    """Values no error or log may show.
+
+    HTTP header values (and the credential after their scheme), bearer tokens, stdio env values under a secret's
+    name (`names_a_secret`).
+    """
     values = settings.auth.secrets() if settings.auth else []
     for server in servers.values():
         if isinstance(server, HttpServer):
             for header in server.plain_headers().values():
                 values += [header, header.partition(" ")[2].strip()]
+        else:
+            values += [value for name, value in server.plain_env().items() if names_a_secret(name)]
     return values
 
 

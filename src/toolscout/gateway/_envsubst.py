@@ -1,7 +1,8 @@
 """``${VAR}`` expansion in config values, with the error naming the config key.
 
-Every value taken from the environment is a possible secret: it is registered with `add_secrets`,
-so no error, log line or page shows it (see `toolscout._redact`).
+A value taken from the environment is registered with `add_secrets`, so no error, log line or page shows
+it, when it is a credential by its name: the variable's, or the config key's it is written under (see
+`toolscout._redact.names_a_secret` for the rule and why others stay readable).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import os
 import re
 
 from .._errors import ConfigError
-from .._redact import add_secrets
+from .._redact import add_secrets, names_a_secret
 
 __all__ = ["expand_env", "required_variables"]
 
@@ -22,7 +23,8 @@ def expand_env(value: object, key: str) -> object:
 
     ``${VAR:-default}`` uses the default when VAR is unset or empty; ``$${`` writes a literal
     ``${``. Containers are walked; other values are returned as they are. Values taken from the
-    environment are registered as secrets (`add_secrets`).
+    environment under a secret's name (the variable's or the key's, `names_a_secret`) are registered as
+    secrets (`add_secrets`).
 
     Args:
         value: A decoded JSON/TOML value.
@@ -47,7 +49,8 @@ def _expand_string(text: str, key: str) -> str:
         name, default = match.group(1), match.group(2)
         value = os.environ.get(name)
         if value is not None and (value or default is None):
-            add_secrets([value])
+            if names_a_secret(name) or names_a_secret(key.rpartition(".")[2]):
+                add_secrets([value])
             return value
         if default is not None:
             return default

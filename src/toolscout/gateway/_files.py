@@ -1,12 +1,15 @@
 """Read a config file into a document: JSON, TOML (``.toml``) or YAML (``.yaml``, ``.yml``).
 
 Errors name the file and where it broke; a key written twice in one object is an error in every
-format (JSON and YAML parsers would otherwise keep the last one silently).
+format (JSON and YAML parsers would otherwise keep the last one silently). `warn_if_others_may_write`
+names a config file its group or other users may change.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any, cast
@@ -15,7 +18,9 @@ import yaml
 
 from .._errors import ConfigError
 
-__all__ = ["read_document"]
+__all__ = ["read_document", "warn_if_others_may_write"]
+
+logger = logging.getLogger("toolscout.gateway")
 
 _YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -52,6 +57,28 @@ def read_document(path: str | Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError('the config must be an object with an "mcpServers" key', key=str(file))
     return data
+
+
+def warn_if_others_may_write(path: Path) -> None:
+    """Log one warning when the file at `path` is writable by its group or by others.
+
+    A config file names the commands the gateway runs and holds its tokens and secrets (or the ``${VAR}`` names that
+    bring them in), so whoever may write it may run anything as this user.
+    """
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return
+    writers = [who for bit, who in ((stat.S_IWGRP, "its group"), (stat.S_IWOTH, "other users")) if mode & bit]
+    if writers:
+        logger.warning(
+            "config file %s is writable by %s (mode %04o), who could make the gateway run any command as you: "
+            "run chmod 600 %s",
+            path,
+            " and ".join(writers),
+            mode,
+            path,
+        )
 
 
 class _DuplicateKeyError(ValueError):

@@ -17,14 +17,20 @@ in flight on that upstream and makes it the *current* request of its task:
   2026-07-28) gets nothing; the upstream gets the error at once, never a hang.
 - **cancellation**: the SDK cancels the handler of a cancelled downstream request; the upstream
   request awaited inside it is abandoned with ``notifications/cancelled`` to the upstream.
-- **logging/setLevel**: each session's level is kept; upstream log messages below it are not
-  forwarded, and each upstream that logs is set to the lowest level any session asked for.
+- **logging/setLevel**: each session's level is kept until the session ends (at most
+  `MAX_SESSION_LEVELS`, the least recently set dropped first; a stateless request's is not kept, as
+  nothing follows it); upstream log messages below it are not forwarded to that session. Each upstream
+  that logs is set to the lowest level any session asked for, never above `DEFAULT_LOG_LEVEL`, and set
+  back up when the sessions that asked for less end. A session that never asked gets what upstreams
+  send by their own default until some session asks, and from then on `DEFAULT_LOG_LEVEL` and above:
+  another session asking for ``debug`` never floods it.
 """
 
 from __future__ import annotations
 
 import contextvars
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -62,7 +68,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from ._rounds import Exchange
 from ._sessions import Caller
 
-__all__ = ["LOG_LEVELS", "Downstream", "Relay"]
+__all__ = ["DEFAULT_LOG_LEVEL", "LOG_LEVELS", "MAX_SESSION_LEVELS", "Downstream", "Relay"]
 
 logger = logging.getLogger("toolscout.gateway")
 
@@ -77,6 +83,10 @@ LOG_LEVELS: tuple[LoggingLevel, ...] = (
     "emergency",
 )
 """Syslog severities, least severe first (the order ``logging/setLevel`` compares by)."""
+DEFAULT_LOG_LEVEL: LoggingLevel = "info"
+"""The level of a session that never sent ``logging/setLevel``, once upstreams' levels are the gateway's to set."""
+MAX_SESSION_LEVELS = 10_000
+"""Sessions whose ``logging/setLevel`` is remembered at once."""
 
 
 @dataclass(eq=False, slots=True)
@@ -100,9 +110,10 @@ class Relay:
     def __init__(self) -> None:
         """Start with nothing in flight and every session at the default log level."""
         self._in_flight: dict[str, list[Downstream]] = {}
-        self._levels: dict[str, LoggingLevel] = {}
+        self._levels: OrderedDict[str, LoggingLevel] = OrderedDict()
+        self._upstream_level: LoggingLevel | None = None
         self.set_upstream_level: Callable[[LoggingLevel], Awaitable[None]] | None = None
-        """Called with the lowest level any session asked for when that changes (set by the gateway)."""
+        """Called with the level upstreams should log from when that changes (set by the gateway)."""
 
     def current(self) -> Downstream | None:
         """The downstream request this task serves, if any."""
@@ -243,6 +254,8 @@ class Relay:
             logger.info("upstream %r log (%s, no client to attribute it to): %s", server, params.level, params.data)
             return
         level = self._levels.get(downstream.caller.session_id)
+        if level is None and self._upstream_level is not None:
+            level = DEFAULT_LOG_LEVEL  # upstreams may log below their default for another session
         if level is not None and LOG_LEVELS.index(params.level) < LOG_LEVELS.index(level):
             return
         ctx = downstream.ctx
@@ -258,19 +271,20 @@ class Relay:
             pass
 
     async def set_level(self, session_id: str, level: LoggingLevel) -> None:
-        """Record a session's ``logging/setLevel`` and pass the lowest level on to the upstreams."""
-        before = self.lowest_level()
+        """Record a session's ``logging/setLevel`` and set the upstreams' level to match (see the module docs)."""
         self._levels[session_id] = level
-        lowest = self.lowest_level()
-        if lowest != before and lowest is not None and self.set_upstream_level is not None:
-            await self.set_upstream_level(lowest)
+        self._levels.move_to_end(session_id)
+        while len(self._levels) > MAX_SESSION_LEVELS:
+            self._levels.popitem(last=False)
+        await self._tune_upstreams()
 
-    def lowest_level(self) -> LoggingLevel | None:
-        """The least severe level any session asked for (None: none asked)."""
-        if not self._levels:
-            return None
-        return min(self._levels.values(), key=LOG_LEVELS.index)
+    async def forget(self, session_id: str) -> None:
+        """Drop an ended session's log level, setting upstreams back up if it was the lowest."""
+        if self._levels.pop(session_id, None) is not None:
+            await self._tune_upstreams()
 
-    def forget(self, session_id: str) -> None:
-        """Drop an ended session's log level."""
-        self._levels.pop(session_id, None)
+    async def _tune_upstreams(self) -> None:
+        wanted = min((*self._levels.values(), DEFAULT_LOG_LEVEL), key=LOG_LEVELS.index)
+        if wanted != self._upstream_level and self.set_upstream_level is not None:
+            self._upstream_level = wanted
+            await self.set_upstream_level(wanted)

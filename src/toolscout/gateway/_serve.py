@@ -18,14 +18,17 @@ from collections.abc import Callable, Iterator
 from typing import cast
 
 import anyio
+import anyio.abc
 import uvicorn
 from mcp.server import NotificationOptions
 from mcp.server.stdio import stdio_server
 
+from .._errors import ConfigError
 from .._types import Transport
 from ..observe import install_provider_from_environment
 from ._chain import GatewayChain
 from ._config import GatewayConfig
+from ._files import warn_if_others_may_write
 from ._heap import keep_heap_settled
 from ._http import MCP_PATH, http_app
 from ._selfref import check_not_self_referencing
@@ -53,8 +56,9 @@ class _Shutdown:
         else:
             self.scope.cancel()
 
-    async def watch(self) -> None:
+    async def watch(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            task_status.started()
             async for signum in signals:
                 logger.info("received %s: shutting down", signal.Signals(signum).name)
                 self.request()
@@ -93,7 +97,8 @@ async def run_gateway(
     Raises:
         ConfigError: An upstream is this gateway itself (see `check_not_self_referencing`), this gateway
             was started by a chain of gateways it is already part of (see `GatewayChain`), or
-            ``OTEL_TRACES_EXPORTER`` names an exporter that is not installed.
+            ``OTEL_TRACES_EXPORTER`` names an exporter that is not installed, or the HTTP address cannot be
+            bound (checked before any upstream starts).
     """
     settings = config.settings
     http_host = host or settings.host
@@ -102,6 +107,8 @@ async def run_gateway(
         check_not_self_referencing(config, host=None, port=None)
     else:
         check_not_self_referencing(config, host=http_host, port=http_port)
+    if config.source is not None:
+        warn_if_others_may_write(config.source)
     chain = GatewayChain.enter(config)
     logger.info(
         "gateway id %s (%s); loop errors name gateways by id", chain.links[-1], config.source or "no config file"
@@ -123,23 +130,37 @@ async def _serve(
     on_listening: Callable[[str], None],
     wait_for_upstreams: bool,
 ) -> None:
+    # Bound before any upstream starts, so a port in use is one line at once, not a traceback after start-up.
+    sock = listening_socket(http_host, http_port) if transport == "http" else None
+    with sock if sock is not None else contextlib.nullcontext():
+        await _serve_on(config, chain, http_host, sock, on_listening, wait_for_upstreams)
+
+
+async def _serve_on(
+    config: GatewayConfig,
+    chain: GatewayChain,
+    http_host: str,
+    sock: socket.socket | None,
+    on_listening: Callable[[str], None],
+    wait_for_upstreams: bool,
+) -> None:
+    transport: Transport = "stdio" if sock is None else "http"
     async with anyio.create_task_group() as group:
         with anyio.CancelScope() as scope:
             shutdown = _Shutdown(scope)
-            group.start_soon(shutdown.watch)
+            # Started before anything else: a signal that came before the receiver is set up would go to
+            # asyncio's own SIGINT handler, which cancels the main task (uvicorn then logs a traceback).
+            await group.start(shutdown.watch)
             async with Gateway(
                 config, transport=transport, wait_for_upstreams=wait_for_upstreams, chain=chain
             ) as gateway:
                 group.start_soon(keep_heap_settled, gateway.pool.started, name="heap settling")
-                if transport == "stdio":
+                if sock is None:
                     await serve_stdio(gateway)
                 else:
+                    port = sock.getsockname()[1]
                     await serve_http(
-                        gateway,
-                        host=http_host,
-                        port=http_port,
-                        on_listening=on_listening,
-                        shutdown=shutdown,
+                        gateway, host=http_host, port=port, on_listening=on_listening, shutdown=shutdown, sock=sock
                     )
         group.cancel_scope.cancel()
 
@@ -160,19 +181,21 @@ async def serve_http(
     port: int,
     on_listening: Callable[[str], None] = lambda url: None,
     shutdown: _Shutdown | None = None,
+    sock: socket.socket | None = None,
 ) -> None:
-    """Serve Streamable HTTP on ``host:port`` until cancelled or `shutdown` asks for a graceful stop."""
+    """Serve Streamable HTTP on ``host:port`` until cancelled or `shutdown` asks for a graceful stop.
+
+    `sock`: a socket already listening on ``host:port`` (see `listening_socket`), else one is bound here.
+
+    Raises:
+        ConfigError: ``host:port`` cannot be bound (in use, or not an address of this machine).
+    """
     if gateway.config.settings.auth is None and host not in ("127.0.0.1", "localhost", "::1"):
         logger.warning(
             "serving on %s without toolscout.auth tokens: anyone who reaches the port can call every tool", host
         )
-    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
-    # proto=IPPROTO_TCP matters: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
-    # and without it every 2026-07-28 single-exchange response stalls ~40 ms on delayed ACKs.
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(512)
+    if sock is None:
+        sock = listening_socket(host, port)
     bound_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound_port}{MCP_PATH}"
@@ -191,3 +214,30 @@ async def serve_http(
     on_listening(url)
     with sock:
         await server.serve(sockets=[sock])
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket listening on ``host:port`` (0: a free port).
+
+    Raises:
+        ConfigError: It cannot be bound; the message names the address and ``--port``.
+    """
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        # proto=IPPROTO_TCP matters: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
+        # and without it every 2026-07-28 single-exchange response stalls ~40 ms on delayed ACKs.
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    except OSError as exc:
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", key="toolscout.host") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(512)
+    except OSError as exc:
+        sock.close()
+        raise ConfigError(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another port with --port "
+            "(or toolscout.port), or stop what uses it",
+            key="toolscout.port",
+        ) from None
+    return sock

@@ -161,7 +161,7 @@ class Gateway:
         self.resources = ResourceProxy(self.pool, self.relay, caller=self._scoped_caller)
         self.prompts = PromptProxy(self.pool, self.relay, caller=self._scoped_caller)
         self._wait_for_upstreams = wait_for_upstreams
-        self.identities = Identities(settings, transport)
+        self.identities = Identities(config, transport)
         self.metrics = Metrics()
         self.activity.add_listener(self.metrics.observe)
         self.metrics.track_upstreams(lambda: [(status.name, status.state) for status in self.pool.status()])
@@ -409,7 +409,10 @@ class Gateway:
         return await self.resources.complete(ctx, params)
 
     async def _set_level(self, ctx: ServerRequestContext[Any, Any], params: SetLevelRequestParams) -> EmptyResult:
-        await self.relay.set_level(self._caller(ctx).session_id, params.level)
+        caller = self._caller(ctx)
+        if caller.lifetime != "request":  # a stateless request's level would apply to nothing after it
+            await self.reaper.touch(caller.session_id, caller.lifetime)
+            await self.relay.set_level(caller.session_id, params.level)
         return EmptyResult()
 
     async def _set_upstream_level(self, level: LoggingLevel) -> None:
@@ -453,7 +456,7 @@ class Gateway:
 
     async def _end_session(self, session_id: str, forget_discoveries: bool) -> None:
         """Delete a session's offloaded outputs (and its discoveries if asked); store errors are logged."""
-        self.relay.forget(session_id)
+        await self.relay.forget(session_id)
         self.reach.forget(session_id)
         offload = self.scout.offload
         if offload is not None:

@@ -2,8 +2,11 @@
 
 Session ids are chosen so that discoveries outlive a connection and a gateway restart:
 
-- **stdio**: ``toolscout.session_id`` when set, else ``stdio:client:<the client's name>`` (from
-  ``clientInfo``), so the same desktop app finds its discoveries after a restart.
+- **stdio**: ``toolscout.session_id`` when set, else ``stdio:<config>:client:<the client's name>`` (from
+  ``clientInfo``), where ``<config>`` is a digest of the config file's resolved path (of the server set for a
+  config without a file). The same desktop app running the same config file finds its discoveries after a
+  restart, even once the file is edited; another config file starts with none of them, though both share the
+  data folder's default store and the client has the same name (a first turn depends only on its own config).
 - **HTTP**: the ``Toolscout-Session`` request header when sent (any stable string the client
   picks, e.g. one per conversation), else the ``Mcp-Session-Id`` of a 2025-era connection (one
   session per connection), else the request alone (a 2026-07-28 request without the header).
@@ -23,6 +26,7 @@ never (it only goes idle).
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -39,7 +43,7 @@ from starlette.requests import Request
 
 from .._scope import Scope
 from .._types import Transport
-from ._config import GatewaySettings
+from ._config import GatewayConfig
 from ._identity import grant_of
 
 __all__ = ["SESSION_HEADER", "Caller", "ChangeBus", "Identities", "LegacySessions", "Lifetime"]
@@ -74,18 +78,19 @@ class Caller:
 class Identities:
     """Maps request contexts to `Caller`s for one transport."""
 
-    def __init__(self, settings: GatewaySettings, transport: Transport) -> None:
-        """Read whether HTTP callers authenticate, and the stdio session id, from `settings`."""
+    def __init__(self, config: GatewayConfig, transport: Transport) -> None:
+        """Read whether HTTP callers authenticate, and the stdio session id, from `config`."""
         self.transport = transport
-        self._fixed_id = settings.session_id
-        self._auth = settings.auth is not None
+        self._fixed_id = config.settings.session_id
+        self._stdio_prefix = f"stdio:{_config_key(config)}:client:"
+        self._auth = config.settings.auth is not None
 
     def caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
         """The caller of the request `ctx` belongs to."""
         legacy = ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
         request = ctx.request if isinstance(ctx.request, Request) else None
         if request is None:
-            session_id = self._fixed_id or _bounded(f"stdio:client:{_client_name(ctx)}")
+            session_id = self._fixed_id or _bounded(self._stdio_prefix + _client_name(ctx))
             return Caller(session_id=session_id, principal="local", scope=Scope(), legacy=legacy)
         principal, scope = self.grant(request.scope)
         headers = request.headers
@@ -216,6 +221,16 @@ def _client_name(ctx: ServerRequestContext[Any, Any]) -> str:
     info = raw.get("clientInfo")  # the initialize request itself, before the handshake commits
     name = info.get("name") if isinstance(info, Mapping) else None
     return name if isinstance(name, str) and name else "default"
+
+
+def _config_key(config: GatewayConfig) -> str:
+    """12 hex digits naming `config`: its file's resolved path, else its enabled servers' entries."""
+    if config.source is not None:
+        named = str(config.source)
+    else:
+        servers = {name: server.model_dump(mode="json") for name, server in config.enabled_servers().items()}
+        named = json.dumps(servers, sort_keys=True)
+    return hashlib.sha256(named.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
 def _bounded(session_id: str) -> str:

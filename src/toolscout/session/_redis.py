@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -12,6 +14,8 @@ from .._redact import redacted_url
 from ._base import DEFAULT_MAX_NAMES, DEFAULT_MAX_SESSIONS, ClosingStore, check_limit, check_names, check_session_id
 
 __all__ = ["RedisStore"]
+
+logger = logging.getLogger("toolscout.session")
 
 # KEYS: names list, names set, LRU sorted set, clock. ARGV: session id, max names,
 # max sessions, key prefix, then the names. Returns the names added.
@@ -59,6 +63,8 @@ class RedisStore(ClosingStore):
     by a counter (``<prefix>:clock``) orders sessions by last use. Every read-modify-write is
     one Lua script, so concurrent replicas never interleave inside an append or an eviction.
     The scripts derive victims' keys from the prefix, so use one Redis server (not a cluster).
+    A stored name that is not UTF-8 (written by something else) is removed when read, with one warning
+    naming the session; the session's other names are served as before.
     See `DiscoveryStore` for the contract. Use as a context manager or call `close`.
 
     Args:
@@ -90,9 +96,7 @@ class RedisStore(ClosingStore):
         self.url = redacted_url(url)
         self._closed = False
         try:
-            self._client = redis.Redis.from_url(
-                url, decode_responses=True, socket_timeout=timeout, socket_connect_timeout=timeout
-            )
+            self._client = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
             self._client.ping()
         except (redis.RedisError, ValueError) as exc:
             raise StoreError(f"cannot reach the Redis session store at {self.url}: {exc}") from None
@@ -104,7 +108,16 @@ class RedisStore(ClosingStore):
         check_session_id(session_id)
         self._check_open()
         keys = [self._key("names", session_id), self._key("lru"), self._key("clock")]
-        return tuple(self._run(self._discovered, keys, [session_id]))
+        names: list[str] = []
+        damaged: list[bytes] = []
+        for raw in self._run(self._discovered, keys, [session_id]):
+            try:
+                names.append(raw.decode())
+            except UnicodeDecodeError:
+                damaged.append(raw)
+        if damaged:
+            self._drop(session_id, damaged)
+        return tuple(names)
 
     def discover(self, session_id: str, names: Sequence[str]) -> tuple[str, ...]:
         """Append the names the session does not hold yet; return only those added."""
@@ -113,7 +126,7 @@ class RedisStore(ClosingStore):
         self._check_open()
         keys = [self._key("names", session_id), self._key("set", session_id), self._key("lru"), self._key("clock")]
         args = [session_id, str(self.max_names), str(self.max_sessions), self.prefix, *wanted]
-        return tuple(self._run(self._discover, keys, args))
+        return tuple(name.decode() for name in self._run(self._discover, keys, args))
 
     def forget(self, session_id: str) -> None:
         """Drop the session's discoveries."""
@@ -147,11 +160,26 @@ class RedisStore(ClosingStore):
     def _key(self, kind: str, session_id: str | None = None) -> str:
         return f"{self.prefix}:{kind}" if session_id is None else f"{self.prefix}:{kind}:{session_id}"
 
-    def _run(self, script: Any, keys: list[str], args: list[str]) -> list[str]:
+    def _run(self, script: Any, keys: list[str], args: list[str]) -> list[bytes]:
         try:
-            return cast(list[str], script(keys=keys, args=args))
+            return cast(list[bytes], script(keys=keys, args=args))
         except redis.RedisError as exc:
             raise StoreError(f"Redis session store {self.url}: {exc}") from exc
+
+    def _drop(self, session_id: str, damaged: list[bytes]) -> None:
+        """Remove names that are not UTF-8 from the session's list and set, with one warning."""
+        logger.warning(
+            "Redis session store %s: removed %d name(s) that are not UTF-8 from session %r (written by something "
+            "other than toolscout); its other names are kept",
+            self.url,
+            len(damaged),
+            session_id,
+        )
+        with contextlib.suppress(redis.RedisError), self._client.pipeline(transaction=True) as pipe:
+            for raw in damaged:  # best effort: if this fails, the next read drops them again
+                pipe.lrem(self._key("names", session_id), 0, cast(Any, raw))  # redis-py takes bytes too
+                pipe.srem(self._key("set", session_id), raw)
+            pipe.execute()
 
     def _check_open(self) -> None:
         if self._closed:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -39,7 +40,9 @@ class SqliteStore(ClosingStore):
     guessed at. See `DiscoveryStore` for the contract. Use as a context manager or call `close`.
 
     Args:
-        path: The database file; created (with its schema) when missing. Its directory must exist.
+        path: The database file; created (with its schema) when missing, readable by its owner only (0600; SQLite
+            gives its ``-wal`` and ``-shm`` files the same mode). An existing file keeps its mode. Its directory
+            must exist.
         max_sessions: Sessions held before the least recently used one is evicted.
         max_names: Names a session holds before further names are refused.
         timeout: Seconds to wait for another connection's lock before giving up.
@@ -65,6 +68,7 @@ class SqliteStore(ClosingStore):
         self.path: Path = Path(path)
         self._lock = threading.Lock()
         self._closed = False
+        _create_private(self.path)
         try:
             self._conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
@@ -194,3 +198,13 @@ class SqliteStore(ClosingStore):
     def _check_open(self) -> None:
         if self._closed:
             raise StoreError(f"session store {self.path} is closed")
+
+
+def _create_private(path: Path) -> None:
+    """Create the missing file `path` with mode 0600 (session names are private); anything else is left to SQLite."""
+    if str(path) == ":memory:":
+        return
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError:
+        pass  # it exists (its mode is the owner's choice), or SQLite reports why it cannot be opened

@@ -2,8 +2,10 @@
 
 Usage: ``python relay.py STATE_DIR``. ``wait`` blocks until cancelled and then writes
 ``STATE_DIR/cancelled`` (so a test sees the gateway's cancellation reach the server); every tool
-answers with what the client said, as JSON text. The server refuses ``server/discover``, so
-clients fall back to the 2025-era handshake, where server -> client requests exist.
+answers with what the client said, as JSON text. ``log`` sends a debug and a warning message, those
+at or above the level of the last ``logging/setLevel`` (kept in ``STATE_DIR/level``; all before one).
+The server refuses ``server/discover``, so clients fall back to the 2025-era handshake, where server
+-> client requests exist.
 """
 
 from __future__ import annotations
@@ -29,13 +31,16 @@ from mcp_types import (
     ElicitRequest,
     ElicitRequestFormParams,
     ElicitResult,
+    EmptyResult,
     ListRootsRequest,
     ListRootsResult,
     ListToolsResult,
+    LoggingLevel,
     LoggingMessageNotification,
     LoggingMessageNotificationParams,
     PaginatedRequestParams,
     SamplingMessage,
+    SetLevelRequestParams,
     TextContent,
     Tool,
 )
@@ -43,6 +48,7 @@ from mcp_types import (
 STATE = Path(sys.argv[1])
 _ANY: dict[str, Any] = {"type": "object", "properties": {"note": {"type": "string"}}}
 TOOLS = ("ask", "sample", "roots", "progress", "log", "wait")
+LEVELS: tuple[LoggingLevel, ...] = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 
 async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListToolsResult:
@@ -85,10 +91,14 @@ async def call_tool(ctx: ServerRequestContext[Any], params: CallToolRequestParam
                 await ctx.session.report_progress(step, 3, f"{note} step {step}")
             answer = {"steps": 3}
         elif params.name == "log":
-            for level in ("debug", "warning"):
+            least = (STATE / "level").read_text() if (STATE / "level").exists() else "debug"
+            sent: list[LoggingLevel] = [
+                level for level in ("debug", "warning") if LEVELS.index(level) >= LEVELS.index(least)
+            ]
+            for level in sent:
                 log = LoggingMessageNotificationParams(level=level, data=f"{note} at {level}", logger="relay")
                 await ctx.session.send_notification(LoggingMessageNotification(params=log), ctx.request_id)
-            answer = {"logged": 2}
+            answer = {"logged": len(sent)}
         else:
             (STATE / "started").write_text(note)
             try:
@@ -100,8 +110,15 @@ async def call_tool(ctx: ServerRequestContext[Any], params: CallToolRequestParam
     return CallToolResult(content=[TextContent(type="text", text=json.dumps(answer))])
 
 
+async def set_level(ctx: ServerRequestContext[Any], params: SetLevelRequestParams) -> EmptyResult:
+    (STATE / "level").write_text(params.level)
+    return EmptyResult()
+
+
 async def main() -> None:
-    server: Server[Any] = Server("relay", on_list_tools=list_tools, on_call_tool=call_tool)
+    server: Server[Any] = Server(
+        "relay", on_list_tools=list_tools, on_call_tool=call_tool, on_set_logging_level=set_level
+    )
     async with stdio_server() as (read, write), server.lifespan(server) as state:
         # The handshake-only loop: a client's server/discover gets "method not found", so it falls back.
         await serve_loop(server, read, write, lifespan_state=state, init_options=server.create_initialization_options())
