@@ -11,9 +11,9 @@ A resource, template or URI is in a caller's scope when the scope permits the na
 the server's namespace: a grant of ``S:*`` sees all of ``S``'s resources, a grant naming tools
 only sees none, and a deny of ``S:*`` hides them, as with tools.
 
-Subscriptions (2025-era clients): the gateway subscribes upstream once per URI and tells each
-subscribed client session when the upstream says the resource changed; the last unsubscribe
-unsubscribes upstream.
+Subscriptions (2025-era clients, `Subscriptions`): the gateway subscribes upstream once per URI and
+tells each subscribed client session when the upstream says the resource changed; the last session to
+unsubscribe, or to end, unsubscribes upstream.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from typing import Any, TypeVar
 
 import anyio
 from mcp.server.context import ServerRequestContext
-from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
@@ -56,6 +55,7 @@ from ._listings import gather, offering, page
 from ._pool import UpstreamPool
 from ._relay import Relay
 from ._sessions import Caller
+from ._subscriptions import Subscriptions
 
 __all__ = ["SCHEME", "ResourceProxy", "namespaced_blocks", "namespaced_uri", "original_uri"]
 
@@ -109,8 +109,7 @@ class ResourceProxy:
         self._pool = pool
         self._relay = relay
         self._caller = caller
-        self._subscribers: dict[str, dict[str, ServerSession]] = {}
-        self._subscribing = anyio.Lock()
+        self.subscriptions = Subscriptions(self._subscription, per_session=pool.settings.max_subscriptions_per_session)
 
     def _servers(self) -> list[str]:
         return offering(self._pool, [status.name for status in self._pool.status()], lambda c: c.resources is not None)
@@ -177,39 +176,33 @@ class ResourceProxy:
         """``resources/subscribe``: subscribe upstream (once per URI); updates reach this session."""
         caller = self._caller(ctx)
         server, uri = self._route(caller, params.uri)
-        async with self._subscribing:
-            subscribers = self._subscribers.get(params.uri)
-            if subscribers is None:
-                await self._request(
-                    server,
-                    f"resources/subscribe {uri!r}",
-                    lambda client: _send(client, SubscribeRequest(params=SubscribeRequestParams(uri=uri))),
-                )
-                subscribers = self._subscribers[params.uri] = {}
-            subscribers[caller.session_id] = ctx.session
+        await self.subscriptions.subscribe(caller.session_id, ctx.session, params.uri, server, uri)
         return EmptyResult()
 
     async def unsubscribe(self, ctx: ServerRequestContext[Any, Any], params: UnsubscribeRequestParams) -> EmptyResult:
         """``resources/unsubscribe``: this session stops hearing; the last one unsubscribes upstream."""
         caller = self._caller(ctx)
-        server, uri = self._route(caller, params.uri)
-        async with self._subscribing:
-            subscribers = self._subscribers.get(params.uri, {})
-            subscribers.pop(caller.session_id, None)
-            if not subscribers and self._subscribers.pop(params.uri, None) is not None:
-                request = UnsubscribeRequest(params=UnsubscribeRequestParams(uri=uri))
-                await self._request(server, f"resources/unsubscribe {uri!r}", lambda client: _send(client, request))
+        self._route(caller, params.uri)
+        await self.subscriptions.unsubscribe(caller.session_id, params.uri)
         return EmptyResult()
 
     async def updated(self, server: str, uri: str) -> None:
         """An upstream said `uri` changed: tell the sessions subscribed to it."""
         shown = namespaced_uri(server, uri)
         notification = ResourceUpdatedNotification(params=ResourceUpdatedNotificationParams(uri=shown))
-        for session_id, session in list(self._subscribers.get(shown, {}).items()):
+        for session_id, session in self.subscriptions.sessions(shown).items():
             try:
                 await session.send_notification(notification)
             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                self._subscribers.get(shown, {}).pop(session_id, None)
+                await self.subscriptions.forget(session_id)
+
+    async def _subscription(self, server: str, uri: str, subscribe: bool) -> None:
+        """Send ``resources/subscribe`` (or ``unsubscribe``) for `uri` to `server`."""
+        if subscribe:
+            request: SubscribeRequest | UnsubscribeRequest = SubscribeRequest(params=SubscribeRequestParams(uri=uri))
+        else:
+            request = UnsubscribeRequest(params=UnsubscribeRequestParams(uri=uri))
+        await self._request(server, f"{request.method} {uri!r}", lambda client: _send(client, request))
 
     def _route(self, caller: Caller, uri: str) -> tuple[str, str]:
         route = original_uri(uri)

@@ -440,8 +440,12 @@ class Gateway:
         return dataclasses.replace(caller, scope=self._settings_scope.narrowed(caller.scope))
 
     async def end_session(self, session_id: str) -> None:
-        """The client closed the connection `session_id` was tied to: delete its outputs and discoveries."""
+        """The client closed the connection `session_id` was tied to: delete its outputs and discoveries.
+
+        Its resource subscriptions go too (the last subscriber of a resource unsubscribes upstream).
+        """
         await self.reaper.closed(session_id)
+        await self.resources.subscriptions.forget(session_id)
 
     async def _end_session(self, session_id: str, forget_discoveries: bool) -> None:
         """Delete a session's offloaded outputs (and its discoveries if asked); store errors are logged."""

@@ -1,0 +1,93 @@
+"""Resource subscriptions and list changes through a real ``toolscout serve``: one client never holds up another.
+
+The upstream is ``servers/subscribing.py`` (a 2025-era server whose subscription to a ``slow`` URI takes
+600 s, and whose tools send updates and list changes on demand), which logs every message it receives.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from mcp.client import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    EmptyResult,
+    SubscribeRequest,
+    SubscribeRequestParams,
+    UnsubscribeRequest,
+    UnsubscribeRequestParams,
+)
+
+from tests.gateway.conftest import LIMIT_S, SERVERS, http_gateway, write_config
+
+pytestmark = pytest.mark.anyio
+
+
+def subscribing(log: Path, *extra: str) -> dict[str, Any]:
+    return {"command": sys.executable, "args": [str(SERVERS / "subscribing.py"), str(log), *extra]}
+
+
+def received(log: Path, method: str) -> list[str]:
+    """The URIs of the `method` requests the upstream received, in order."""
+    if not log.exists():
+        return []
+    messages = [json.loads(line) for line in log.read_text().splitlines()]
+    return [message["params"]["uri"] for message in messages if message.get("method") == method]
+
+
+async def until(check: Any) -> None:
+    while not check():
+        await anyio.sleep(0.05)
+
+
+@asynccontextmanager
+async def legacy_client(url: str, **options: Any) -> AsyncIterator[Client]:
+    async with (
+        httpx2.AsyncClient(timeout=httpx2.Timeout(LIMIT_S)) as http,
+        Client(streamable_http_client(url, http_client=http), mode="legacy", **options) as client,
+    ):
+        yield client
+
+
+async def subscribe(client: Client, uri: str) -> None:
+    await client.session.send_request(SubscribeRequest(params=SubscribeRequestParams(uri=uri)), EmptyResult)
+
+
+async def unsubscribe(client: Client, uri: str) -> None:
+    await client.session.send_request(UnsubscribeRequest(params=UnsubscribeRequestParams(uri=uri)), EmptyResult)
+
+
+async def test_a_slow_subscription_holds_up_no_other_and_each_session_has_a_capped_share(tmp_path: Path) -> None:
+    log = tmp_path / "upstream.jsonl"
+    config = write_config(
+        tmp_path / "gw.json", {"sub": subscribing(log)}, call_timeout_s=600, max_subscriptions_per_session=3
+    )
+    async with http_gateway(config, "--wait-for-upstreams") as url, anyio.create_task_group() as group:
+        async with legacy_client(url) as slow:
+            group.start_soon(subscribe, slow, "toolscout://sub/res://slow")
+            with anyio.fail_after(LIMIT_S):
+                await until(lambda: received(log, "resources/subscribe") == ["res://slow"])
+                async with legacy_client(url) as other:
+                    # Before: every subscribe waited for the slow one (here 600 s) behind one gateway-wide lock.
+                    for n in range(3):
+                        await subscribe(other, f"toolscout://sub/res://item/{n}")
+                    await subscribe(other, "toolscout://sub/res://item/0")  # the same one again: no new share
+                    with pytest.raises(MCPError) as refused:
+                        await subscribe(other, "toolscout://sub/res://item/3")
+                    await unsubscribe(other, "toolscout://sub/res://item/2")
+                    await subscribe(other, "toolscout://sub/res://item/3")
+                # The session ended (DELETE): its subscriptions are released upstream.
+                await until(lambda: len(received(log, "resources/unsubscribe")) == 4)
+            group.cancel_scope.cancel()
+    assert "max_subscriptions_per_session (3)" in refused.value.error.message
+    assert received(log, "resources/subscribe") == ["res://slow", *(f"res://item/{n}" for n in (0, 1, 2, 3))]
+    assert sorted(received(log, "resources/unsubscribe")) == [f"res://item/{n}" for n in (0, 1, 2, 3)]
