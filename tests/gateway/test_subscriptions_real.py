@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ from mcp_types import (
     UnsubscribeRequestParams,
 )
 
-from tests.gateway.conftest import LIMIT_S, SERVERS, http_gateway, write_config
+from tests.gateway.conftest import LIMIT_S, SERVERS, http_client, http_gateway, write_config
 
 pytestmark = pytest.mark.anyio
 
@@ -91,3 +91,27 @@ async def test_a_slow_subscription_holds_up_no_other_and_each_session_has_a_capp
     assert "max_subscriptions_per_session (3)" in refused.value.error.message
     assert received(log, "resources/subscribe") == ["res://slow", *(f"res://item/{n}" for n in (0, 1, 2, 3))]
     assert sorted(received(log, "resources/unsubscribe")) == [f"res://item/{n}" for n in (0, 1, 2, 3)]
+
+
+async def test_each_token_has_its_own_share_of_listen_streams(tmp_path: Path) -> None:
+    tokens = {"alpha": {"token": "token-alpha-5c1e9a7f03b2d468"}, "beta": {"token": "token-beta-8d2f6b0a49c1e735"}}
+    config = write_config(
+        tmp_path / "gw.json",
+        {"sub": subscribing(tmp_path / "upstream.jsonl")},
+        auth={"tokens": tokens},
+        max_listen_streams_per_token=2,
+    )
+    with anyio.fail_after(LIMIT_S):
+        async with http_gateway(config, "--wait-for-upstreams") as url, AsyncExitStack() as streams:
+            alpha = await streams.enter_async_context(http_client(url, token=tokens["alpha"]["token"]))
+            beta = await streams.enter_async_context(http_client(url, token=tokens["beta"]["token"]))
+            for _ in range(2):
+                await streams.enter_async_context(alpha.listen(tools_list_changed=True))
+            with pytest.raises(MCPError) as refused:
+                async with alpha.listen(tools_list_changed=True):
+                    pass
+            # Before: one token could hold every stream the gateway allows; the other token still gets its own.
+            for _ in range(2):
+                await streams.enter_async_context(beta.listen(tools_list_changed=True))
+    assert "max_listen_streams_per_token (2)" in refused.value.error.message
+    assert "'alpha'" in refused.value.error.message

@@ -174,6 +174,10 @@ class GatewaySettings(ScoutSettings):
     """2025-era ``resources/subscribe``: resources one client session may be subscribed to at once; one more is
     refused with an error naming this limit (the gateway holds one upstream subscription per resource, released
     when its last subscriber unsubscribes or its session ends)."""
+    max_listen_streams_per_token: Annotated[int, NoBool, Field(ge=1, le=4096)] = 256
+    """2026-07-28 ``subscriptions/listen`` streams one bearer token (a caller without one: one client address) may
+    hold open at once; one more is refused with an error naming this limit, so one client cannot take the 4,096
+    streams the gateway holds in all."""
     max_restarts: Annotated[int, NoBool, Field(ge=1)] = 8
     """Failed attempts in a row after which an upstream is marked failed for good (slow handshakes not counted)."""
     upstream_max_tools: Annotated[int, NoBool, Field(ge=1)] = 5_000

@@ -29,6 +29,7 @@ from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INTERNAL_ERROR,
+    INVALID_REQUEST,
     CallToolRequestParams,
     CallToolResult,
     CompleteRequestParams,
@@ -50,6 +51,7 @@ from mcp_types import (
     ToolListChangedNotification,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from starlette.requests import Request
 
 from .._errors import CatalogError, StoreError
 from .._scout import ScoutSession, ToolScout
@@ -87,6 +89,7 @@ __all__ = ["Gateway"]
 logger = logging.getLogger("toolscout.gateway")
 
 _MAX_LISTEN_STREAMS = 4096
+"""Listen streams of every owner together (each owner has ``max_listen_streams_per_token`` of them)."""
 
 
 class Gateway:
@@ -372,10 +375,25 @@ class Gateway:
     async def _listen(
         self, ctx: ServerRequestContext[Any, Any], params: SubscriptionsListenRequestParams
     ) -> SubscriptionsListenResult:
+        caller = self._caller(ctx)
+        owner = self._owner(ctx, caller)
+        share = self.config.settings.max_listen_streams_per_token
+        if self.changes.held(owner) >= share:
+            raise MCPError(
+                INVALID_REQUEST,
+                f"subscriptions/listen refused: {owner} already has {share} listen streams open, the most "
+                f"toolscout.max_listen_streams_per_token ({share}) allows; close one first",
+            )
         if len(self.changes) >= _MAX_LISTEN_STREAMS:
             raise MCPError(INTERNAL_ERROR, SUBSCRIPTION_LIMIT)
-        caller = self._caller(ctx)
-        return await ListenHandler(self.changes.view(caller.session_id))(ctx, params)
+        return await ListenHandler(self.changes.view(caller.session_id, owner))(ctx, params)
+
+    def _owner(self, ctx: ServerRequestContext[Any, Any], caller: Caller) -> str:
+        """Whose share a request draws on: its token's (grant label), else its client address's."""
+        if self.config.settings.auth is not None or not isinstance(ctx.request, Request):
+            return f"token {caller.principal!r}"
+        client = ctx.request.client
+        return f"client address {client.host if client else '-'}"
 
     async def _per_caller_handshake(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         """Give each caller the guidance for its own scope, and announce list changes on 2025-era wires."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
@@ -122,19 +122,25 @@ class Identities:
 class ChangeBus:
     """Tool-list changes for 2026-07-28 ``subscriptions/listen`` streams, per session or for all.
 
-    `view` gives the SDK's `ListenHandler` a bus that only hears its own session's events.
+    `view` gives the SDK's `ListenHandler` a bus that only hears its own session's events. Each stream
+    counts toward its owner's share (`held`): a token, or a client address without auth.
     """
 
     def __init__(self) -> None:
         """Start with no listeners."""
         self._listeners: dict[object, tuple[str, Callable[[ServerEvent], None]]] = {}
+        self._held: Counter[str] = Counter()
 
     def __len__(self) -> int:
         return len(self._listeners)
 
-    def view(self, session_id: str) -> _SessionView:
-        """A `SubscriptionBus` for one session's listen stream."""
-        return _SessionView(self, session_id)
+    def held(self, owner: str) -> int:
+        """The streams `owner` has open."""
+        return self._held[owner]
+
+    def view(self, session_id: str, owner: str = "") -> _SessionView:
+        """A `SubscriptionBus` for one session's listen stream, counted as `owner`'s."""
+        return _SessionView(self, session_id, owner)
 
     def publish(self, session_id: str | None) -> None:
         """Tell the listeners of `session_id` (of every session when None) that their tools changed."""
@@ -143,27 +149,34 @@ class ChangeBus:
             if session_id is None or key == session_id:
                 listener(event)
 
-    def subscribe(self, session_id: str, listener: Callable[[ServerEvent], None]) -> Callable[[], None]:
-        """Register `listener` for `session_id`; returns the (idempotent) unsubscribe."""
+    def subscribe(
+        self, session_id: str, listener: Callable[[ServerEvent], None], owner: str = ""
+    ) -> Callable[[], None]:
+        """Register `listener` for `session_id`, as one of `owner`'s streams; returns the (idempotent) unsubscribe."""
         token = object()
         self._listeners[token] = (session_id, listener)
+        self._held[owner] += 1
 
         def unsubscribe() -> None:
-            self._listeners.pop(token, None)
+            if self._listeners.pop(token, None) is not None:
+                self._held[owner] -= 1
+                if not self._held[owner]:
+                    del self._held[owner]
 
         return unsubscribe
 
 
 class _SessionView:
-    def __init__(self, bus: ChangeBus, session_id: str) -> None:
+    def __init__(self, bus: ChangeBus, session_id: str, owner: str) -> None:
         self._bus = bus
         self._session_id = session_id
+        self._owner = owner
 
     async def publish(self, event: ServerEvent) -> None:
         self._bus.publish(self._session_id)
 
     def subscribe(self, listener: Callable[[ServerEvent], None]) -> Callable[[], None]:
-        return self._bus.subscribe(self._session_id, listener)
+        return self._bus.subscribe(self._session_id, listener, self._owner)
 
 
 class LegacySessions:
