@@ -7,11 +7,13 @@ The upstream is ``servers/subscribing.py`` (a 2025-era server whose subscription
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import anyio
 import httpx2
@@ -21,6 +23,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     EmptyResult,
+    ResourceUpdatedNotification,
     SubscribeRequest,
     SubscribeRequestParams,
     UnsubscribeRequest,
@@ -115,3 +118,55 @@ async def test_each_token_has_its_own_share_of_listen_streams(tmp_path: Path) ->
                 await streams.enter_async_context(beta.listen(tools_list_changed=True))
     assert "max_listen_streams_per_token (2)" in refused.value.error.message
     assert "'alpha'" in refused.value.error.message
+
+
+async def stalled_subscriber(url: str, *uris: str) -> socket.socket:
+    """A 2025-era session subscribed to `uris` whose notification stream is opened and never read."""
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "stalled", "version": "1"}}
+    async with httpx2.AsyncClient(timeout=httpx2.Timeout(LIMIT_S)) as http:
+        opened = await http.post(
+            url, json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}, headers=headers
+        )
+        headers |= {"Mcp-Session-Id": opened.headers["mcp-session-id"], "MCP-Protocol-Version": "2025-11-25"}
+        await http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+        for uri in uris:
+            subscribe = {"jsonrpc": "2.0", "id": 2, "method": "resources/subscribe", "params": {"uri": uri}}
+            assert "result" in (await http.post(url, json=subscribe, headers=headers)).text
+    where = urlsplit(url)
+    stream = socket.socket()
+    stream.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stream.connect((where.hostname, where.port))
+    lines = [f"GET {where.path} HTTP/1.1", f"Host: {where.netloc}", "Accept: text/event-stream"]
+    lines += [f"{name}: {value}" for name, value in headers.items() if name.startswith(("Mcp", "MCP"))]
+    stream.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    assert stream.recv(12) == b"HTTP/1.1 200"  # the stream is open; nothing more is ever read
+    return stream
+
+
+async def test_a_subscriber_that_stops_reading_never_starves_the_others(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "gw.json", {"sub": subscribing(tmp_path / "upstream.jsonl")})
+    flooded = "res://item/" + "x" * 4000  # large notifications: the stalled stream's buffers fill quickly
+    shown, then = f"toolscout://sub/{flooded}", "toolscout://sub/res://then"
+    heard: list[str] = []
+    done = anyio.Event()
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, ResourceUpdatedNotification):
+            heard.append(message.params.uri)
+            if message.params.uri == then:
+                done.set()
+
+    with anyio.fail_after(LIMIT_S):
+        async with http_gateway(config, "--wait-for-upstreams") as url:
+            stalled = await stalled_subscriber(url, shown, then)  # first in line for every update
+            async with legacy_client(url, message_handler=on_message) as reader, anyio.create_task_group() as group:
+                await subscribe(reader, shown)
+                await subscribe(reader, then)
+                flood = {"name": "sub__updates", "arguments": {"uri": flooded, "n": 5000, "then": "res://then"}}
+                group.start_soon(reader.call_tool, "tool_call", flood)
+                # Before: the gateway waited on the stalled stream, and no update reached anyone after it filled.
+                await done.wait()
+                group.cancel_scope.cancel()
+            stalled.close()
+    assert heard[-1] == then and set(heard) == {shown, then}

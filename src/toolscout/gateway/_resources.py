@@ -22,7 +22,6 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-import anyio
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
@@ -52,6 +51,7 @@ from mcp_types import (
 
 from ._forward import forward
 from ._listings import gather, offering, page
+from ._outbox import Outboxes
 from ._pool import UpstreamPool
 from ._relay import Relay
 from ._sessions import Caller
@@ -103,11 +103,17 @@ class ResourceProxy:
     """The ``resources/*`` handlers of the gateway, and the subscriptions they hold upstream."""
 
     def __init__(
-        self, pool: UpstreamPool, relay: Relay, *, caller: Callable[[ServerRequestContext[Any, Any]], Caller]
+        self,
+        pool: UpstreamPool,
+        relay: Relay,
+        *,
+        caller: Callable[[ServerRequestContext[Any, Any]], Caller],
+        outbox: Outboxes,
     ) -> None:
-        """Serve `pool`'s resources; `caller(ctx)` gives a request's `Caller`."""
+        """Serve `pool`'s resources; `caller(ctx)` gives a request's `Caller`; updates go out through `outbox`."""
         self._pool = pool
         self._relay = relay
+        self._outbox = outbox
         self._caller = caller
         self.subscriptions = Subscriptions(self._subscription, per_session=pool.settings.max_subscriptions_per_session)
 
@@ -186,15 +192,13 @@ class ResourceProxy:
         await self.subscriptions.unsubscribe(caller.session_id, params.uri)
         return EmptyResult()
 
-    async def updated(self, server: str, uri: str) -> None:
-        """An upstream said `uri` changed: tell the sessions subscribed to it."""
+    def updated(self, server: str, uri: str) -> None:
+        """An upstream said `uri` changed: tell the sessions subscribed to it (through their outboxes: never waits)."""
         shown = namespaced_uri(server, uri)
         notification = ResourceUpdatedNotification(params=ResourceUpdatedNotificationParams(uri=shown))
+        key = f"{notification.method} {shown}"  # a session that lags hears of each changed resource once
         for session_id, session in self.subscriptions.sessions(shown).items():
-            try:
-                await session.send_notification(notification)
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                await self.subscriptions.forget(session_id)
+            self._outbox.post(session_id, session, key, notification, on_closed=self.subscriptions.forget)
 
     async def _subscription(self, server: str, uri: str, subscribe: bool) -> None:
         """Send ``resources/subscribe`` (or ``unsubscribe``) for `uri` to `server`."""

@@ -71,6 +71,7 @@ from ._config import GatewayConfig
 from ._faults import UpstreamFault, unrouted_fault, upstream_fault
 from ._feed import open_feed
 from ._health import visible_servers
+from ._outbox import Outboxes
 from ._pool import UpstreamPool
 from ._prompts import PromptProxy
 from ._reaper import SessionReaper
@@ -161,7 +162,8 @@ class Gateway:
         self.relay.set_upstream_level = self._set_upstream_level
         self.rounds = InputRounds(timeout_s=settings.call_timeout_s)
         self._settings_scope = settings.scope.scope()
-        self.resources = ResourceProxy(self.pool, self.relay, caller=self._scoped_caller)
+        self.outbox = Outboxes()
+        self.resources = ResourceProxy(self.pool, self.relay, caller=self._scoped_caller, outbox=self.outbox)
         self.prompts = PromptProxy(self.pool, self.relay, caller=self._scoped_caller)
         self._wait_for_upstreams = wait_for_upstreams
         self.identities = Identities(settings, transport)
@@ -212,6 +214,7 @@ class Gateway:
         self._tasks = anyio.create_task_group()
         await self._tasks.__aenter__()
         self._tasks.start_soon(self.reaper.run, name="session reaper")
+        self._tasks.start_soon(self.outbox.run, name="notifications to client sessions")
         self.rounds.tasks = self._tasks
         self._tasks.start_soon(self.feed.run, self._changed_elsewhere, name="tool-list changes of other replicas")
         # While the upstreams start (other processes), load the token tables and index what stands in.
@@ -442,7 +445,7 @@ class Gateway:
     async def _upstream_notified(self, server: str, message: ServerNotification) -> None:
         """Pass an upstream's resource and prompt notifications on to the clients concerned."""
         if isinstance(message, ResourceUpdatedNotification):
-            await self.resources.updated(server, message.params.uri)
+            self.resources.updated(server, message.params.uri)
         elif isinstance(message, ResourceListChangedNotification | PromptListChangedNotification):
             await self._legacy.broadcast(message)
 

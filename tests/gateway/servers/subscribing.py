@@ -4,9 +4,10 @@
 
 Every message received is appended to LOG as one JSON line. Resources: ``res://<anything>``; a
 ``resources/subscribe`` of a URI containing ``slow`` is answered only after 600 s (the subscription of a
-server that takes its time), any other at once. Tools: ``echo(text)``; ``updates(uri, n)`` sends ``n``
-``notifications/resources/updated`` for ``uri`` before answering; ``changed(kind, n)`` sends ``n``
-``notifications/<kind>/list_changed`` (``tools``, ``resources`` or ``prompts``) before answering.
+server that takes its time), any other at once. Tools: ``echo(text)``; ``updates(uri, n, then)`` sends ``n``
+``notifications/resources/updated`` for ``uri``, then one for ``then`` if given, before answering;
+``changed(kind, n)`` sends ``n`` ``notifications/<kind>/list_changed`` (``tools``, ``resources`` or
+``prompts``) before answering.
 ``--tools N`` also lists ``tool_0`` ... ``tool_{N-1}``. Unknown methods (``server/discover`` among them)
 answer "method not found", so clients fall back to the 2025-era handshake.
 """
@@ -30,7 +31,7 @@ _OUT = sys.stdout.buffer
 _LOCK = threading.Lock()
 _SCHEMA = {
     "type": "object",
-    "properties": {"text": {"type": "string"}, "uri": {"type": "string"}, "kind": {"type": "string"}, "n": {}},
+    "properties": {name: {} for name in ("text", "uri", "then", "kind", "n")},
 }
 
 
@@ -58,6 +59,8 @@ def call(mid: object, name: str, arguments: dict[str, Any]) -> None:
     if name == "updates":
         for _ in range(int(arguments.get("n", 1))):
             notify("notifications/resources/updated", {"uri": str(arguments["uri"])})
+        if "then" in arguments:
+            notify("notifications/resources/updated", {"uri": str(arguments["then"])})
     elif name == "changed":
         for _ in range(int(arguments.get("n", 1))):
             notify(f"notifications/{arguments.get('kind', 'tools')}/list_changed")
