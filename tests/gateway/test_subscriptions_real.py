@@ -23,6 +23,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     EmptyResult,
+    PromptListChangedNotification,
+    ResourceListChangedNotification,
     ResourceUpdatedNotification,
     SubscribeRequest,
     SubscribeRequestParams,
@@ -170,3 +172,39 @@ async def test_a_subscriber_that_stops_reading_never_starves_the_others(tmp_path
                 group.cancel_scope.cancel()
             stalled.close()
     assert heard[-1] == then and set(heard) == {shown, then}
+
+
+async def test_resource_and_prompt_list_changes_reach_only_the_tokens_granted_that_server(tmp_path: Path) -> None:
+    alpha, beta = "token-alpha-5c1e9a7f03b2d468", "token-beta-8d2f6b0a49c1e735"
+    tokens = {"alpha": {"token": alpha, "servers": ["sub"]}, "beta": {"token": beta, "servers": ["other"]}}
+    servers = {"sub": subscribing(tmp_path / "sub.jsonl"), "other": subscribing(tmp_path / "other.jsonl")}
+    config = write_config(tmp_path / "gw.json", servers, auth={"tokens": tokens})
+    heard: dict[str, list[str]] = {"alpha": [], "beta": []}
+
+    def recorder(name: str) -> Any:
+        async def on_message(message: Any) -> None:
+            if isinstance(message, ResourceListChangedNotification | PromptListChangedNotification):
+                heard[name].append(message.method)
+
+        return on_message
+
+    def changed(server: str) -> dict[str, Any]:
+        return {"name": f"{server}__changed", "arguments": {"kind": "resources", "n": 1}}
+
+    with anyio.fail_after(LIMIT_S):
+        async with (
+            http_gateway(config, "--wait-for-upstreams") as url,
+            http_client(url, token=alpha, mode="legacy", message_handler=recorder("alpha")) as a,
+            http_client(url, token=beta, mode="legacy", message_handler=recorder("beta")) as b,
+        ):
+            await a.list_tools()  # each client's connection is known to the gateway
+            await b.list_tools()
+            await a.call_tool("tool_call", changed("sub"))
+            await a.call_tool("tool_call", {**changed("sub"), "arguments": {"kind": "prompts", "n": 1}})
+            await until(lambda: len(heard["alpha"]) == 2)
+            await b.call_tool("tool_call", changed("other"))
+            # Before: beta heard sub's changes too (sent to every session before its own).
+            await until(lambda: len(heard["beta"]) >= 1)
+            await anyio.sleep(0.5)  # anything else on its way arrives meanwhile
+    assert heard["alpha"] == ["notifications/resources/list_changed", "notifications/prompts/list_changed"]
+    assert heard["beta"] == ["notifications/resources/list_changed"]

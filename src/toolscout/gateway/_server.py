@@ -54,6 +54,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
 from .._errors import CatalogError, StoreError
+from .._scope import Scope
 from .._scout import ScoutSession, ToolScout
 from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT, Search, Upstream
 from .._types import Transport
@@ -447,12 +448,21 @@ class Gateway:
         if isinstance(message, ResourceUpdatedNotification):
             self.resources.updated(server, message.params.uri)
         elif isinstance(message, ResourceListChangedNotification | PromptListChangedNotification):
-            await self._legacy.broadcast(message)
+            self._announce(server, message)
+
+    def _announce(self, server: str, message: ResourceListChangedNotification | PromptListChangedNotification) -> None:
+        """Tell the 2025-era sessions whose grant reaches `server` that its resources or prompts changed."""
+        reaches: dict[Scope, bool] = {}
+        for session_id, session, scope in self._legacy.reachable():
+            if scope not in reaches:
+                reaches[scope] = server in visible_servers(self.pool, self._settings_scope.narrowed(scope), None)
+            if reaches[scope]:
+                self.outbox.post(session_id, session, message.method, message)
 
     def _caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
         caller = self.identities.caller(ctx)
         if caller.legacy and ctx.method != "initialize":
-            self._legacy.remember(caller.session_id, ctx.session)
+            self._legacy.remember(caller.session_id, ctx.session, caller.scope)
         return caller
 
     def _scoped_caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:

@@ -33,7 +33,6 @@ import anyio
 from mcp.server.context import ServerRequestContext
 from mcp.server.session import ServerSession
 from mcp.server.subscriptions import ServerEvent, ToolsListChanged
-from mcp_types import ServerNotification
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
@@ -180,19 +179,26 @@ class _SessionView:
 
 
 class LegacySessions:
-    """The latest request proxy of recent 2025-era connections, to push list changes on their stream."""
+    """The latest request proxy and the scope of recent 2025-era connections, to push list changes on their stream."""
 
     def __init__(self, limit: int = 1024) -> None:
         """Remember at most `limit` connections (least recently active forgotten first)."""
         self._limit = limit
         self._sessions: OrderedDict[str, ServerSession] = OrderedDict()
+        self._scopes: dict[str, Scope] = {}
 
-    def remember(self, session_id: str, session: ServerSession) -> None:
-        """Note `session` as the way to reach `session_id`'s client."""
+    def remember(self, session_id: str, session: ServerSession, scope: Scope) -> None:
+        """Note `session` as the way to reach `session_id`'s client, whose requests run in `scope`."""
         self._sessions[session_id] = session
         self._sessions.move_to_end(session_id)
+        self._scopes[session_id] = scope
         while len(self._sessions) > self._limit:
-            self._sessions.popitem(last=False)
+            forgotten, _ = self._sessions.popitem(last=False)
+            self._scopes.pop(forgotten, None)
+
+    def reachable(self) -> list[tuple[str, ServerSession, Scope]]:
+        """Every remembered connection: its session id, its request proxy and its scope."""
+        return [(session_id, session, self._scopes[session_id]) for session_id, session in self._sessions.items()]
 
     async def notify(self, session_id: str) -> None:
         """Send ``notifications/tools/list_changed`` on `session_id`'s remembered connection, if any.
@@ -206,14 +212,7 @@ class LegacySessions:
             await session.send_tool_list_changed()
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             self._sessions.pop(session_id, None)
-
-    async def broadcast(self, notification: ServerNotification) -> None:
-        """Send `notification` on every remembered connection (best effort)."""
-        for session_id, session in list(self._sessions.items()):
-            try:
-                await session.send_notification(notification)
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                self._sessions.pop(session_id, None)
+            self._scopes.pop(session_id, None)
 
     async def notify_all(self) -> None:
         """Send ``notifications/tools/list_changed`` on every remembered connection (best effort)."""
