@@ -32,7 +32,10 @@ from mcp_types import (
     UnsubscribeRequestParams,
 )
 
-from tests.gateway.conftest import LIMIT_S, SERVERS, http_client, http_gateway, write_config
+from tests.gateway.conftest import LIMIT_S, SERVERS, gateway_log, http_client, http_gateway, write_config
+
+RELIST_EVERY_S = 2.0
+"""The gateway re-lists a server announcing tool list changes at most this often."""
 
 pytestmark = pytest.mark.anyio
 
@@ -208,3 +211,26 @@ async def test_resource_and_prompt_list_changes_reach_only_the_tokens_granted_th
             await anyio.sleep(0.5)  # anything else on its way arrives meanwhile
     assert heard["alpha"] == ["notifications/resources/list_changed", "notifications/prompts/list_changed"]
     assert heard["beta"] == ["notifications/resources/list_changed"]
+
+
+def requests(log: Path, method: str) -> int:
+    """How many `method` requests the upstream received."""
+    return sum(json.loads(line).get("method") == method for line in log.read_text().splitlines())
+
+
+async def test_a_storm_of_tool_list_changes_costs_one_re_list_per_window(tmp_path: Path) -> None:
+    log = tmp_path / "upstream.jsonl"
+    config = write_config(tmp_path / "gw.json", {"sub": subscribing(log, "--tools", "50")})
+    storm = {"name": "sub__changed", "arguments": {"kind": "tools", "n": 5000}}
+    with anyio.fail_after(LIMIT_S):
+        async with http_gateway(config) as url, http_client(url) as client:
+            before = requests(log, "tools/list")
+            started = anyio.current_time()
+            await client.call_tool("tool_call", storm)
+            await anyio.sleep(RELIST_EVERY_S)  # the last window's re-list, if any
+            windows = (anyio.current_time() - started) / RELIST_EVERY_S
+            relisted = requests(log, "tools/list") - before
+            await client.call_tool("tool_call", {"name": "sub__echo", "arguments": {"text": "still here"}})
+    # Before: re-listed back to back while the storm lasted, the catalog rebuilt and announced each time.
+    assert 1 <= relisted <= windows + 1
+    assert not [line for line in gateway_log(config) if "re-listed: 53 tools" in line.get("message", "")]
