@@ -1,18 +1,16 @@
-"""`Outboxes`: notifications to client sessions, each session's sent by a task of its own, coalesced while it lags.
+"""`Outboxes`: notifications to client connections, each one's sent by a task of its own, coalesced while it lags.
 
 A client that stops reading its stream makes sending to it wait; the gateway must not wait with it (the
 other clients of the same upstream would hear nothing), nor keep every notification for it (memory grows
 with the upstream's rate). So a notification is posted under a key (its method and the URI it names): a
-session's outbox holds at most one notification per key, the latest, in the order the keys were first
-posted, and one task per session sends them one at a time. A session that lags gets each changed
-resource once when it catches up; one whose connection closed is dropped (its `on_closed` is called).
-An outbox's keys are bounded by what the session subscribed to (``max_subscriptions_per_session``) plus
-the list changes.
+connection's outbox holds at most one notification per key, the latest, in the order the keys were first
+posted, and one task per connection sends them one at a time. A client that lags gets each changed
+resource once when it catches up; a closed connection is dropped (its `on_closed` is called). An outbox's
+keys are bounded by what the session subscribed to (``max_subscriptions_per_session``) plus the list changes.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -23,25 +21,23 @@ from mcp_types import ServerNotification
 
 __all__ = ["Outboxes"]
 
-logger = logging.getLogger("toolscout.gateway")
-
 OnClosed = Callable[[str], Awaitable[None]]
 """Called with a session id whose connection was found closed."""
 
 
 @dataclass(slots=True)
 class _Outbox:
-    session: ServerSession
+    session_id: str
     on_closed: OnClosed | None
     pending: dict[str, ServerNotification] = field(default_factory=dict)
 
 
 class Outboxes:
-    """One outbox per client session with notifications not yet sent; run `run` for the gateway's life."""
+    """One outbox per client connection with notifications not yet sent; run `run` for the gateway's life."""
 
     def __init__(self) -> None:
         """No outboxes yet (`post` sends nothing until `run` runs)."""
-        self._boxes: dict[str, _Outbox] = {}
+        self._boxes: dict[ServerSession, _Outbox] = {}
         self._tasks: anyio.abc.TaskGroup | None = None
 
     async def run(self) -> None:
@@ -61,34 +57,32 @@ class Outboxes:
         notification: ServerNotification,
         on_closed: OnClosed | None = None,
     ) -> None:
-        """Queue `notification` for `session_id` under `key` (replacing one queued under it); never waits."""
+        """Queue `notification` for `session_id`'s connection `session` under `key` (replacing one queued under it).
+
+        Never waits. `on_closed(session_id)` is called if the connection turns out to be closed.
+        """
         if self._tasks is None:
             return
-        box = self._boxes.get(session_id)
-        if box is None or box.session is not session:
-            if box is not None:
-                box.pending.clear()  # a new connection of the session: the old one's sender ends
-            box = self._boxes[session_id] = _Outbox(session, on_closed)
+        box = self._boxes.get(session)
+        if box is None:
+            box = self._boxes[session] = _Outbox(session_id, on_closed)
             box.pending[key] = notification
-            self._tasks.start_soon(self._send, session_id, box)
+            self._tasks.start_soon(self._send, session, box)
             return
         if on_closed is not None:
             box.on_closed = on_closed
         box.pending[key] = notification
 
-    async def _send(self, session_id: str, box: _Outbox) -> None:
+    async def _send(self, session: ServerSession, box: _Outbox) -> None:
         """Send `box`'s notifications until it is empty, then forget it."""
         try:
             while box.pending:
                 key = next(iter(box.pending))
                 notification = box.pending.pop(key)
-                await box.session.send_notification(notification)
+                await session.send_notification(notification)
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             box.pending.clear()
-            if self._boxes.get(session_id) is box:
-                del self._boxes[session_id]
             if box.on_closed is not None:
-                await box.on_closed(session_id)
-            return
-        if self._boxes.get(session_id) is box:
-            del self._boxes[session_id]
+                await box.on_closed(box.session_id)
+        finally:
+            del self._boxes[session]
