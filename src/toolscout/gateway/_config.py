@@ -184,6 +184,14 @@ class GatewaySettings(ScoutSettings):
     """Keep each upstream's tool list in the cache folder (``TOOLSCOUT_CACHE_DIR``, else the user cache), keyed by
     a hash of its config entry, so that the next start lists those tools while the server is still starting (calls
     to them wait for it); a server listing other tools when it attaches replaces them, with a list change."""
+    max_subscriptions_per_session: Annotated[int, NoBool, Field(ge=1, le=100_000)] = 1_000
+    """2025-era ``resources/subscribe``: resources one client session may be subscribed to at once; one more is
+    refused with an error naming this limit (the gateway holds one upstream subscription per resource, released
+    when its last subscriber unsubscribes or its session ends)."""
+    max_listen_streams_per_token: Annotated[int, NoBool, Field(ge=1, le=4096)] = 256
+    """2026-07-28 ``subscriptions/listen`` streams one bearer token (a caller without one: one client address) may
+    hold open at once; one more is refused with an error naming this limit, so one client cannot take the 4,096
+    streams the gateway holds in all."""
     max_restarts: Annotated[int, NoBool, Field(ge=1)] = 8
     """Failed attempts in a row after which an upstream is marked failed for good (slow handshakes not counted)."""
     upstream_max_tools: Annotated[int, NoBool, Field(ge=1)] = 5_000

@@ -1,8 +1,9 @@
 """`UpstreamPool`: every configured upstream kept connected, restarted when it dies.
 
 Each upstream has a supervisor task: connect, list the tools, then wait until the connection
-is lost (re-listing whenever the server announces a tool list change); after a loss or a
-failed start, wait with capped exponential backoff (tenacity: ``restart_backoff_s``, doubling,
+is lost (re-listing when the server announces a tool list change, however often it does at most
+once every 2 s or ten times the last re-list's time, telling the gateway only when the tools differ);
+after a loss or a failed start, wait with capped exponential backoff (tenacity: ``restart_backoff_s``, doubling,
 at most 60 s) and try again. After ``max_restarts`` failures in a row the upstream is marked
 failed for good, its last error kept for ``/healthz`` and ``toolscout status``.
 
@@ -53,6 +54,8 @@ _MAX_BACKOFF_S = 60.0
 _MAX_CONNECT_STRETCH = 8  # a slow server's handshake deadline grows up to this multiple
 _STABLE_S = 30.0  # a connection that lived this long resets the backoff
 _CLOSE_GRACE_S = 10.0
+_RELIST_EVERY_S = 2.0  # a server announcing tool list changes without pause is re-listed at most this often
+_RELIST_WINDOW_PER_S = 10.0  # ... and at most once per this many times the seconds its last re-list took
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -394,17 +397,28 @@ class UpstreamPool:
                 slot.enter("connected")
                 slot.settled.set()
                 logger.info("upstream %r: connected, %d tools", slot.name, len(listing.tools))
+                listed, took = anyio.current_time(), 0.0
                 while True:
                     await _first(upstream.wait_lost, changed.wait, self._closing.wait)
+                    # A storm of list changes costs one re-list per window (2 s, or 10 times what the last one
+                    # took, so re-listing a large server takes at most a tenth of the time): later ones wait.
+                    window = max(_RELIST_EVERY_S, _RELIST_WINDOW_PER_S * took)
+                    with anyio.move_on_after(listed + window - anyio.current_time()):
+                        await _first(upstream.wait_lost, self._closing.wait)
                     if upstream.lost or self._closing.is_set():
                         break
                     changed = anyio.Event()
+                    listed = anyio.current_time()
                     try:
                         listing = await upstream.list_tools(timeout_s=settings.call_timeout_s)
                     except UpstreamError as exc:
                         if exc.kind == "closed":
                             break
                         logger.warning("%s; keeping its previous tool list", exc)
+                        continue
+                    took = anyio.current_time() - listed
+                    if listing == slot.listing:
+                        logger.debug("upstream %r: tool list changed, re-listed: the same tools", slot.name)
                         continue
                     await self._publish(slot, listing)
                     logger.info("upstream %r: tool list changed, re-listed: %d tools", slot.name, len(listing.tools))

@@ -12,9 +12,9 @@ A resource, template or URI is in a caller's scope when its scope permits the se
 grant naming tools or tool globs sees none, and a deny of ``S:*`` hides them. Patterns are never
 matched against a URI, which is the client's text.
 
-Subscriptions (2025-era clients): the gateway subscribes upstream once per URI and tells each
-subscribed client session when the upstream says the resource changed; the last unsubscribe
-unsubscribes upstream.
+Subscriptions (2025-era clients, `Subscriptions`): the gateway subscribes upstream once per URI and
+tells each subscribed client session when the upstream says the resource changed; the last session to
+unsubscribe, or to end, unsubscribes upstream.
 """
 
 from __future__ import annotations
@@ -23,9 +23,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-import anyio
 from mcp.server.context import ServerRequestContext
-from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
@@ -54,9 +52,11 @@ from mcp_types import (
 
 from ._forward import forward
 from ._listings import gather, offering, page
+from ._outbox import Outboxes
 from ._pool import UpstreamPool
 from ._relay import Relay
 from ._sessions import Caller
+from ._subscriptions import Subscriptions
 
 __all__ = ["SCHEME", "ResourceProxy", "namespaced_blocks", "namespaced_uri", "original_uri"]
 
@@ -104,14 +104,19 @@ class ResourceProxy:
     """The ``resources/*`` handlers of the gateway, and the subscriptions they hold upstream."""
 
     def __init__(
-        self, pool: UpstreamPool, relay: Relay, *, caller: Callable[[ServerRequestContext[Any, Any]], Caller]
+        self,
+        pool: UpstreamPool,
+        relay: Relay,
+        *,
+        caller: Callable[[ServerRequestContext[Any, Any]], Caller],
+        outbox: Outboxes,
     ) -> None:
-        """Serve `pool`'s resources; `caller(ctx)` gives a request's `Caller`."""
+        """Serve `pool`'s resources; `caller(ctx)` gives a request's `Caller`; updates go out through `outbox`."""
         self._pool = pool
         self._relay = relay
+        self._outbox = outbox
         self._caller = caller
-        self._subscribers: dict[str, dict[str, ServerSession]] = {}
-        self._subscribing = anyio.Lock()
+        self.subscriptions = Subscriptions(self._subscription, per_session=pool.settings.max_subscriptions_per_session)
 
     def _servers(self) -> list[str]:
         return offering(self._pool, [status.name for status in self._pool.status()], lambda c: c.resources is not None)
@@ -176,39 +181,31 @@ class ResourceProxy:
         """``resources/subscribe``: subscribe upstream (once per URI); updates reach this session."""
         caller = self._caller(ctx)
         server, uri = self._route(caller, params.uri)
-        async with self._subscribing:
-            subscribers = self._subscribers.get(params.uri)
-            if subscribers is None:
-                await self._request(
-                    server,
-                    f"resources/subscribe {uri!r}",
-                    lambda client: _send(client, SubscribeRequest(params=SubscribeRequestParams(uri=uri))),
-                )
-                subscribers = self._subscribers[params.uri] = {}
-            subscribers[caller.session_id] = ctx.session
+        await self.subscriptions.subscribe(caller.session_id, ctx.session, params.uri, server, uri)
         return EmptyResult()
 
     async def unsubscribe(self, ctx: ServerRequestContext[Any, Any], params: UnsubscribeRequestParams) -> EmptyResult:
         """``resources/unsubscribe``: this session stops hearing; the last one unsubscribes upstream."""
         caller = self._caller(ctx)
-        server, uri = self._route(caller, params.uri)
-        async with self._subscribing:
-            subscribers = self._subscribers.get(params.uri, {})
-            subscribers.pop(caller.session_id, None)
-            if not subscribers and self._subscribers.pop(params.uri, None) is not None:
-                request = UnsubscribeRequest(params=UnsubscribeRequestParams(uri=uri))
-                await self._request(server, f"resources/unsubscribe {uri!r}", lambda client: _send(client, request))
+        self._route(caller, params.uri)
+        await self.subscriptions.unsubscribe(caller.session_id, params.uri)
         return EmptyResult()
 
-    async def updated(self, server: str, uri: str) -> None:
-        """An upstream said `uri` changed: tell the sessions subscribed to it."""
+    def updated(self, server: str, uri: str) -> None:
+        """An upstream said `uri` changed: tell the sessions subscribed to it (through their outboxes: never waits)."""
         shown = namespaced_uri(server, uri)
         notification = ResourceUpdatedNotification(params=ResourceUpdatedNotificationParams(uri=shown))
-        for session_id, session in list(self._subscribers.get(shown, {}).items()):
-            try:
-                await session.send_notification(notification)
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                self._subscribers.get(shown, {}).pop(session_id, None)
+        key = f"{notification.method} {shown}"  # a session that lags hears of each changed resource once
+        for session_id, session in self.subscriptions.sessions(shown).items():
+            self._outbox.post(session_id, session, key, notification, on_closed=self.subscriptions.forget)
+
+    async def _subscription(self, server: str, uri: str, subscribe: bool) -> None:
+        """Send ``resources/subscribe`` (or ``unsubscribe``) for `uri` to `server`."""
+        if subscribe:
+            request: SubscribeRequest | UnsubscribeRequest = SubscribeRequest(params=SubscribeRequestParams(uri=uri))
+        else:
+            request = UnsubscribeRequest(params=UnsubscribeRequestParams(uri=uri))
+        await self._request(server, f"{request.method} {uri!r}", lambda client: _send(client, request))
 
     def _route(self, caller: Caller, uri: str) -> tuple[str, str]:
         route = original_uri(uri)

@@ -29,6 +29,7 @@ from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INTERNAL_ERROR,
+    INVALID_REQUEST,
     CallToolRequestParams,
     CallToolResult,
     CompleteRequestParams,
@@ -50,8 +51,10 @@ from mcp_types import (
     ToolListChangedNotification,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from starlette.requests import Request
 
 from .._errors import CatalogError, StoreError
+from .._scope import Scope
 from .._scout import ScoutSession, ToolScout
 from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT, Search, Upstream
 from .._types import Transport
@@ -69,6 +72,7 @@ from ._config import GatewayConfig
 from ._faults import UpstreamFault, unrouted_fault, upstream_fault
 from ._feed import open_feed
 from ._health import visible_servers
+from ._outbox import Outboxes
 from ._pool import UpstreamPool
 from ._prompts import PromptProxy
 from ._reaper import SessionReaper
@@ -87,6 +91,7 @@ __all__ = ["Gateway"]
 logger = logging.getLogger("toolscout.gateway")
 
 _MAX_LISTEN_STREAMS = 4096
+"""Listen streams of every owner together (each owner has ``max_listen_streams_per_token`` of them)."""
 
 
 class Gateway:
@@ -158,7 +163,8 @@ class Gateway:
         self.relay.set_upstream_level = self._set_upstream_level
         self.rounds = InputRounds(timeout_s=settings.call_timeout_s, per_token=settings.max_waiting_calls_per_token)
         self._settings_scope = settings.scope.scope()
-        self.resources = ResourceProxy(self.pool, self.relay, caller=self._scoped_caller)
+        self.outbox = Outboxes()
+        self.resources = ResourceProxy(self.pool, self.relay, caller=self._scoped_caller, outbox=self.outbox)
         self.prompts = PromptProxy(self.pool, self.relay, caller=self._scoped_caller)
         self._wait_for_upstreams = wait_for_upstreams
         self.identities = Identities(config, transport)
@@ -214,6 +220,7 @@ class Gateway:
         self._tasks = anyio.create_task_group()
         await self._tasks.__aenter__()
         self._tasks.start_soon(self.reaper.run, name="session reaper")
+        self._tasks.start_soon(self.outbox.run, name="notifications to client sessions")
         self.rounds.tasks = self._tasks
         self._tasks.start_soon(self.feed.run, self._changed_elsewhere, name="tool-list changes of other replicas")
         # While the upstreams start (other processes), load the token tables and index what stands in.
@@ -380,10 +387,25 @@ class Gateway:
     async def _listen(
         self, ctx: ServerRequestContext[Any, Any], params: SubscriptionsListenRequestParams
     ) -> SubscriptionsListenResult:
+        caller = self._caller(ctx)
+        owner = self._owner(ctx, caller)
+        share = self.config.settings.max_listen_streams_per_token
+        if self.changes.held(owner) >= share:
+            raise MCPError(
+                INVALID_REQUEST,
+                f"subscriptions/listen refused: {owner} already has {share} listen streams open, the most "
+                f"toolscout.max_listen_streams_per_token ({share}) allows; close one first",
+            )
         if len(self.changes) >= _MAX_LISTEN_STREAMS:
             raise MCPError(INTERNAL_ERROR, SUBSCRIPTION_LIMIT)
-        caller = self._caller(ctx)
-        return await ListenHandler(self.changes.view(caller.session_id))(ctx, params)
+        return await ListenHandler(self.changes.view(caller.session_id, owner))(ctx, params)
+
+    def _owner(self, ctx: ServerRequestContext[Any, Any], caller: Caller) -> str:
+        """Whose share a request draws on: its token's (grant label), else its client address's."""
+        if self.config.settings.auth is not None or not isinstance(ctx.request, Request):
+            return f"token {caller.principal!r}"
+        client = ctx.request.client
+        return f"client address {client.host if client else '-'}"
 
     async def _per_caller_handshake(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         """Give each caller the guidance for its own scope, and announce list changes on 2025-era wires."""
@@ -435,14 +457,23 @@ class Gateway:
     async def _upstream_notified(self, server: str, message: ServerNotification) -> None:
         """Pass an upstream's resource and prompt notifications on to the clients concerned."""
         if isinstance(message, ResourceUpdatedNotification):
-            await self.resources.updated(server, message.params.uri)
+            self.resources.updated(server, message.params.uri)
         elif isinstance(message, ResourceListChangedNotification | PromptListChangedNotification):
-            await self._legacy.broadcast(message)
+            self._announce(server, message)
+
+    def _announce(self, server: str, message: ResourceListChangedNotification | PromptListChangedNotification) -> None:
+        """Tell the 2025-era sessions whose grant reaches `server` that its resources or prompts changed."""
+        reaches: dict[Scope, bool] = {}
+        for session_id, session, scope in self._legacy.reachable():
+            if scope not in reaches:
+                reaches[scope] = server in visible_servers(self.pool, self._settings_scope.narrowed(scope), None)
+            if reaches[scope]:
+                self.outbox.post(session_id, session, message.method, message)
 
     def _caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
         caller = self.identities.caller(ctx)
         if caller.legacy and ctx.method != "initialize":
-            self._legacy.remember(caller.session_id, ctx.session)
+            self._legacy.remember(caller.session_id, ctx.session, caller.scope)
         return caller
 
     def _scoped_caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
@@ -451,8 +482,12 @@ class Gateway:
         return dataclasses.replace(caller, scope=self._settings_scope.narrowed(caller.scope))
 
     async def end_session(self, session_id: str) -> None:
-        """The client closed the connection `session_id` was tied to: delete its outputs and discoveries."""
+        """The client closed the connection `session_id` was tied to: delete its outputs and discoveries.
+
+        Its resource subscriptions go too (the last subscriber of a resource unsubscribes upstream).
+        """
         await self.reaper.closed(session_id)
+        await self.resources.subscriptions.forget(session_id)
 
     async def _end_session(self, session_id: str, forget_discoveries: bool) -> None:
         """Delete a session's offloaded outputs (and its discoveries if asked); store errors are logged."""

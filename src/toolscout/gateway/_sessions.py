@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
@@ -37,7 +37,6 @@ import anyio
 from mcp.server.context import ServerRequestContext
 from mcp.server.session import ServerSession
 from mcp.server.subscriptions import ServerEvent, ToolsListChanged
-from mcp_types import ServerNotification
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
@@ -127,19 +126,25 @@ class Identities:
 class ChangeBus:
     """Tool-list changes for 2026-07-28 ``subscriptions/listen`` streams, per session or for all.
 
-    `view` gives the SDK's `ListenHandler` a bus that only hears its own session's events.
+    `view` gives the SDK's `ListenHandler` a bus that only hears its own session's events. Each stream
+    counts toward its owner's share (`held`): a token, or a client address without auth.
     """
 
     def __init__(self) -> None:
         """Start with no listeners."""
         self._listeners: dict[object, tuple[str, Callable[[ServerEvent], None]]] = {}
+        self._held: Counter[str] = Counter()
 
     def __len__(self) -> int:
         return len(self._listeners)
 
-    def view(self, session_id: str) -> _SessionView:
-        """A `SubscriptionBus` for one session's listen stream."""
-        return _SessionView(self, session_id)
+    def held(self, owner: str) -> int:
+        """The streams `owner` has open."""
+        return self._held[owner]
+
+    def view(self, session_id: str, owner: str = "") -> _SessionView:
+        """A `SubscriptionBus` for one session's listen stream, counted as `owner`'s."""
+        return _SessionView(self, session_id, owner)
 
     def publish(self, session_id: str | None) -> None:
         """Tell the listeners of `session_id` (of every session when None) that their tools changed."""
@@ -148,43 +153,57 @@ class ChangeBus:
             if session_id is None or key == session_id:
                 listener(event)
 
-    def subscribe(self, session_id: str, listener: Callable[[ServerEvent], None]) -> Callable[[], None]:
-        """Register `listener` for `session_id`; returns the (idempotent) unsubscribe."""
+    def subscribe(
+        self, session_id: str, listener: Callable[[ServerEvent], None], owner: str = ""
+    ) -> Callable[[], None]:
+        """Register `listener` for `session_id`, as one of `owner`'s streams; returns the (idempotent) unsubscribe."""
         token = object()
         self._listeners[token] = (session_id, listener)
+        self._held[owner] += 1
 
         def unsubscribe() -> None:
-            self._listeners.pop(token, None)
+            if self._listeners.pop(token, None) is not None:
+                self._held[owner] -= 1
+                if not self._held[owner]:
+                    del self._held[owner]
 
         return unsubscribe
 
 
 class _SessionView:
-    def __init__(self, bus: ChangeBus, session_id: str) -> None:
+    def __init__(self, bus: ChangeBus, session_id: str, owner: str) -> None:
         self._bus = bus
         self._session_id = session_id
+        self._owner = owner
 
     async def publish(self, event: ServerEvent) -> None:
         self._bus.publish(self._session_id)
 
     def subscribe(self, listener: Callable[[ServerEvent], None]) -> Callable[[], None]:
-        return self._bus.subscribe(self._session_id, listener)
+        return self._bus.subscribe(self._session_id, listener, self._owner)
 
 
 class LegacySessions:
-    """The latest request proxy of recent 2025-era connections, to push list changes on their stream."""
+    """The latest request proxy and the scope of recent 2025-era connections, to push list changes on their stream."""
 
     def __init__(self, limit: int = 1024) -> None:
         """Remember at most `limit` connections (least recently active forgotten first)."""
         self._limit = limit
         self._sessions: OrderedDict[str, ServerSession] = OrderedDict()
+        self._scopes: dict[str, Scope] = {}
 
-    def remember(self, session_id: str, session: ServerSession) -> None:
-        """Note `session` as the way to reach `session_id`'s client."""
+    def remember(self, session_id: str, session: ServerSession, scope: Scope) -> None:
+        """Note `session` as the way to reach `session_id`'s client, whose requests run in `scope`."""
         self._sessions[session_id] = session
         self._sessions.move_to_end(session_id)
+        self._scopes[session_id] = scope
         while len(self._sessions) > self._limit:
-            self._sessions.popitem(last=False)
+            forgotten, _ = self._sessions.popitem(last=False)
+            self._scopes.pop(forgotten, None)
+
+    def reachable(self) -> list[tuple[str, ServerSession, Scope]]:
+        """Every remembered connection: its session id, its request proxy and its scope."""
+        return [(session_id, session, self._scopes[session_id]) for session_id, session in self._sessions.items()]
 
     async def notify(self, session_id: str) -> None:
         """Send ``notifications/tools/list_changed`` on `session_id`'s remembered connection, if any.
@@ -198,14 +217,7 @@ class LegacySessions:
             await session.send_tool_list_changed()
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             self._sessions.pop(session_id, None)
-
-    async def broadcast(self, notification: ServerNotification) -> None:
-        """Send `notification` on every remembered connection (best effort)."""
-        for session_id, session in list(self._sessions.items()):
-            try:
-                await session.send_notification(notification)
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                self._sessions.pop(session_id, None)
+            self._scopes.pop(session_id, None)
 
     async def notify_all(self) -> None:
         """Send ``notifications/tools/list_changed`` on every remembered connection (best effort)."""
