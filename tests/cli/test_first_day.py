@@ -1,0 +1,31 @@
+"""What a new user meets on the command line (issue 37 §4), through the real `toolscout` executable."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).parents[2]
+TOOLSCOUT = str(Path(sys.executable).with_name("toolscout"))
+TIME = ROOT / ".mcp-servers" / "pyvenv" / "bin" / "mcp-server-time"
+
+
+def toolscout(*args: str, cwd: Path | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the real `toolscout` executable; its exit code, stdout and stderr."""
+    return subprocess.run([TOOLSCOUT, *args], capture_output=True, text=True, timeout=120, cwd=cwd, input=stdin)
+
+
+def test_a_missing_cwd_is_named_as_the_folder_not_as_a_missing_command(tmp_path: Path) -> None:
+    servers = {"time": {"cwd": "nowhere", "command": str(TIME)}}
+    config = tmp_path / "gw.json"
+    config.write_text(json.dumps({"mcpServers": servers, "toolscout": {"port": 1}}))
+    done = toolscout("status", str(config))
+    assert done.returncode == 1
+    assert f"cwd {str(tmp_path / 'nowhere')!r} is not a folder" in done.stdout, done.stdout
+    assert "No such file or directory" not in done.stdout
