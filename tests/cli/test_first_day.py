@@ -29,3 +29,12 @@ def test_a_missing_cwd_is_named_as_the_folder_not_as_a_missing_command(tmp_path:
     assert done.returncode == 1
     assert f"cwd {str(tmp_path / 'nowhere')!r} is not a folder" in done.stdout, done.stdout
     assert "No such file or directory" not in done.stdout
+
+
+@pytest.mark.parametrize("command", ["inspect", "search"])
+def test_a_gateway_config_given_as_a_catalog_points_to_catalog_dump(command: str) -> None:
+    config = ROOT / "examples" / "mcp_servers.json"
+    done = toolscout(command, str(config), *(["github issue"] if command == "search" else []))
+    assert done.returncode != 0
+    assert "gateway config" in done.stderr and f"toolscout catalog dump {config} -o catalog.json" in done.stderr
+    assert "has no 'name'" not in done.stderr

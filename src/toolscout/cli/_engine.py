@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
@@ -47,10 +49,31 @@ def load_catalog(source: str) -> Catalog:
     Raises:
         click.ClickException: The file is missing or malformed (one line, no traceback).
     """
+    path = sample_or_path(source, "sample_catalog.json")
     try:
-        return Catalog.from_file(sample_or_path(source, "sample_catalog.json"))
+        return Catalog.from_file(path)
     except ToolscoutError as exc:
+        if _is_gateway_config(path):
+            raise click.ClickException(
+                f"{path} is a gateway config (mcpServers), not a tool catalog: "
+                f"write its tools to a catalog with `toolscout catalog dump {path} -o catalog.json`, then pass that"
+            ) from None
         raise click.ClickException(str(exc)) from None
+
+
+def _is_gateway_config(path: Path) -> bool:
+    """Whether `path` looks like a gateway config: an object with ``mcpServers`` (JSON or YAML)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if path.suffix in (".yaml", ".yml"):
+        return re.search(r"^mcpServers\s*:", text, re.MULTILINE) is not None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and "mcpServers" in value
 
 
 def sample_or_path(source: str | Path, packaged: str) -> Path:
