@@ -38,3 +38,29 @@ def test_a_gateway_config_given_as_a_catalog_points_to_catalog_dump(command: str
     assert done.returncode != 0
     assert "gateway config" in done.stderr and f"toolscout catalog dump {config} -o catalog.json" in done.stderr
     assert "has no 'name'" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        (
+            {"mcpServers": {"time": {"comand": str(TIME)}}},
+            "mcpServers.time.comand: unknown setting; did you mean 'command'?",
+        ),
+        ({"mcpServer": {"time": {"command": str(TIME)}}}, "mcpServer: unknown setting; did you mean 'mcpServers'?"),
+        (
+            {"mcpServers": {"time": {"command": str(TIME), "arg": []}}},
+            "mcpServers.time.arg: unknown setting; did you mean 'args'?",
+        ),
+        (
+            {"mcpServers": {"time": {"command": str(TIME)}}, "toolscout": {"stlye": "bridge"}},
+            "toolscout.stlye: unknown setting; did you mean 'style'?",
+        ),
+    ],
+)
+def test_a_misspelt_config_key_gets_did_you_mean_in_one_style(tmp_path: Path, document: object, expected: str) -> None:
+    config = tmp_path / "gw.json"
+    config.write_text(json.dumps(document))
+    done = toolscout("serve", str(config), stdin="")
+    assert done.returncode != 0
+    assert expected in done.stderr, done.stderr

@@ -33,7 +33,7 @@ def test_hits_all_listed_are_called_directly(scout: ToolScout) -> None:
 
 def test_mixed_hits_say_both(scout: ToolScout) -> None:
     outcome = _search(scout, pattern="slack|calendar")
-    assert sorted(tool.get("listed", False) for tool in outcome.found) == [False, True]
+    assert sorted(bool(tool.get("listed")) for tool in outcome.found) == [False, True]
     assert outcome.answer is not None
     assert outcome.answer.hint == Search.listed_or_describe(scout.settings.bridge_names)
     assert "listed" in outcome.answer.hint and "tool_describe" in outcome.answer.hint
