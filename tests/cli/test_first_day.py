@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import select
+import time
 import subprocess
 import sys
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -64,3 +69,45 @@ def test_a_misspelt_config_key_gets_did_you_mean_in_one_style(tmp_path: Path, do
     done = toolscout("serve", str(config), stdin="")
     assert done.returncode != 0
     assert expected in done.stderr, done.stderr
+
+
+def _read_until(stream: IO[bytes], wanted: bytes, limit_s: float = 60) -> bytes:
+    """Bytes of `stream` until `wanted` appears (or `limit_s` passes, or it ends)."""
+    seen = b""
+    deadline = time.monotonic() + limit_s
+    while wanted not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([stream], [], [], 0.5)
+        if ready:
+            chunk = os.read(stream.fileno(), 4096)
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
+def test_serve_in_a_terminal_says_it_waits_for_a_client_and_explains_typed_input(tmp_path: Path) -> None:
+    config = tmp_path / "gw.json"
+    config.write_text(json.dumps({"mcpServers": {"time": {"command": str(TIME)}}}))
+    main, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [TOOLSCOUT, "serve", str(config)], stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    os.close(terminal)
+    try:
+        assert process.stderr is not None
+        said = _read_until(process.stderr, b"--transport http")
+        assert b"waiting for an MCP client" in said, said
+        os.write(main, b"hello\n")
+        said = _read_until(process.stderr, b"not an MCP message")
+        assert b"not an MCP message" in said, said
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+        os.close(main)
+
+
+def test_serve_from_a_pipe_prints_nothing_before_the_client_speaks(tmp_path: Path) -> None:
+    config = tmp_path / "gw.json"
+    config.write_text(json.dumps({"mcpServers": {"time": {"command": str(TIME)}}}))
+    done = toolscout("serve", str(config), stdin="")
+    assert "waiting for an MCP client" not in done.stderr

@@ -72,6 +72,13 @@ def serve_command(
     if not loaded.enabled_servers():
         raise click.ClickException(f"{config}: every server is disabled; nothing to serve")
 
+    if transport == "stdio" and sys.stdin.isatty():
+        click.echo(
+            "toolscout serve: waiting for an MCP client on stdin (start it from your MCP client's config; "
+            f"to connect over a URL instead, run: toolscout serve {config} --transport http). Ctrl-C stops it.",
+            err=True,
+        )
+
     def announce(url: str) -> None:
         click.echo(url)
         sys.stdout.flush()
