@@ -6,9 +6,9 @@ import json
 import os
 import pty
 import select
-import time
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import IO
 
