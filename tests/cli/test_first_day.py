@@ -111,3 +111,35 @@ def test_serve_from_a_pipe_prints_nothing_before_the_client_speaks(tmp_path: Pat
     config.write_text(json.dumps({"mcpServers": {"time": {"command": str(TIME)}}}))
     done = toolscout("serve", str(config), stdin="")
     assert "waiting for an MCP client" not in done.stderr
+
+
+def _serve_stderr(config: Path, *flags: str, until: bytes) -> str:
+    """What `toolscout serve CONFIG` (stdio, no client yet) wrote to stderr by the time `until` appeared."""
+    process = subprocess.Popen(
+        [TOOLSCOUT, "serve", str(config), *flags], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        assert process.stderr is not None
+        said = _read_until(process.stderr, until)
+        said += _read_until(process.stderr, b"\0", limit_s=3)  # whatever follows it at once
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+    return said.decode()
+
+
+def test_the_readme_servers_normalized_schemas_are_one_warning_line_with_the_detail_under_verbose(
+    tmp_path: Path,
+) -> None:
+    gitlab = ROOT / ".mcp-servers" / "gitlab" / "node_modules" / ".bin" / "mcp-server-gitlab"
+    if not gitlab.exists():
+        pytest.skip("the gitlab MCP server is missing: run scripts/setup.sh")
+    config = tmp_path / "gw.json"
+    servers = {"gitlab": {"command": str(gitlab), "env": {"GITLAB_PERSONAL_ACCESS_TOKEN": "unset"}}}
+    config.write_text(json.dumps({"mcpServers": servers}))
+    quiet = _serve_stderr(config, until=b"normalized")
+    lines = [line for line in quiet.splitlines() if "normalized" in line]
+    assert len(lines) == 1, quiet
+    assert "9 tools" in lines[0] and "-v" in lines[0]
+    verbose = _serve_stderr(config, "-v", until=b"normalized")
+    assert len([line for line in verbose.splitlines() if "normalized" in line]) == 1 + 9, verbose
