@@ -99,7 +99,9 @@ def repair_tools(
             log.skipped.append(ToolProblem(server=server, tool=label, message=problem))
             continue
         if repaired:
-            logger.info('upstream %r: tool %r has an inputSchema without "type": "object"; normalized it', server, label)
+            logger.info(
+                'upstream %r: tool %r has an inputSchema without "type": "object"; normalized it', server, label
+            )
             log.repaired.append(cast(str, label))
         seen.add(cast(str, label))
         kept.append(tool)
