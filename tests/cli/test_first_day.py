@@ -143,3 +143,19 @@ def test_the_readme_servers_normalized_schemas_are_one_warning_line_with_the_det
     assert "9 tools" in lines[0] and "-v" in lines[0]
     verbose = _serve_stderr(config, "-v", until=b"normalized")
     assert len([line for line in verbose.splitlines() if "normalized" in line]) == 1 + 9, verbose
+
+
+@pytest.mark.parametrize(("style", "bridge"), [("bridge", 3), ("reveal", 1)])
+def test_render_counts_the_tools_held_back_for_search(style: str, bridge: int) -> None:
+    done = toolscout("render", "sample", "--provider", "openai-chat", "--style", style)
+    assert done.returncode == 0, done.stderr
+    header = [line for line in done.stdout.splitlines() if "declared" in line][0]
+    assert f"({bridge} of them toolscout's bridge tools)" in header and "131 held back for search" in header, header
+    assert "0 deferred" not in header
+
+
+def test_render_native_counts_the_tools_the_provider_defers() -> None:
+    done = toolscout("render", "sample", "--provider", "anthropic", "--style", "native")
+    assert done.returncode == 0, done.stderr
+    header = [line for line in done.stdout.splitlines() if "declared" in line][0]
+    assert "131 deferred to the provider" in header and "held back" not in header, header
