@@ -159,3 +159,21 @@ def test_render_native_counts_the_tools_the_provider_defers() -> None:
     assert done.returncode == 0, done.stderr
     header = [line for line in done.stdout.splitlines() if "declared" in line][0]
     assert "131 deferred to the provider" in header and "held back" not in header, header
+
+
+def test_status_url_shows_the_failed_upstreams_stderr_as_status_config_does(tmp_path: Path) -> None:
+    failing = tmp_path / "failing.py"
+    failing.write_text("import sys\nprint('fatal: SLACK_BOT_TOKEN is not set', file=sys.stderr)\nsys.exit(1)\n")
+    config = tmp_path / "gw.json"
+    config.write_text(json.dumps({"mcpServers": {"bad": {"command": sys.executable, "args": [str(failing)]}}}))
+    command = [TOOLSCOUT, "serve", str(config), "--transport", "http", "--port", "0", "--wait-for-upstreams"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as process:
+        try:
+            assert process.stdout is not None
+            url = process.stdout.readline().decode().strip()
+            done = toolscout("status", "--url", url)
+        finally:
+            process.terminate()
+            process.wait(timeout=60)
+    assert done.returncode == 1
+    assert "its stderr ends with: fatal: SLACK_BOT_TOKEN is not set" in done.stdout, done.stdout
