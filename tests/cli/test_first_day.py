@@ -177,3 +177,11 @@ def test_status_url_shows_the_failed_upstreams_stderr_as_status_config_does(tmp_
             process.wait(timeout=60)
     assert done.returncode == 1
     assert "its stderr ends with: fatal: SLACK_BOT_TOKEN is not set" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("query", ["", "   "])
+def test_an_empty_search_request_is_refused_not_answered_with_zero_score_hits(query: str) -> None:
+    done = toolscout("search", "sample", query)
+    assert done.returncode == 2
+    assert "QUERY is empty" in done.stderr
+    assert "0.000" not in done.stdout
