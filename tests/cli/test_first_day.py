@@ -185,3 +185,8 @@ def test_an_empty_search_request_is_refused_not_answered_with_zero_score_hits(qu
     assert done.returncode == 2
     assert "QUERY is empty" in done.stderr
     assert "0.000" not in done.stdout
+
+
+def test_serve_help_names_every_config_format() -> None:
+    done = toolscout("serve", "--help")
+    assert "TOML" in done.stdout and "YAML" in done.stdout

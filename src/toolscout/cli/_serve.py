@@ -47,7 +47,7 @@ def serve_command(
 ) -> None:
     """Serve every MCP server in CONFIG behind one searchable gateway.
 
-    CONFIG is the `mcpServers` JSON your MCP client already uses (or TOML with the same keys),
+    CONFIG is the `mcpServers` JSON your MCP client already uses (or TOML or YAML with the same keys),
     with optional gateway settings in a `toolscout` section. Upstreams start at once (a few at a
     time); the first tools/list waits for them up to `startup_wait_s` (4 s), and the tools each
     listed last time stand in while it starts. Upstreams that fail to start are reported with
