@@ -80,6 +80,7 @@ def serve_command(
         )
 
     def announce(url: str) -> None:
+        click.echo(f"toolscout serve: MCP at {url}; web page at {url.removesuffix('/mcp')}/ui/", err=True)
         click.echo(url)
         sys.stdout.flush()
 
