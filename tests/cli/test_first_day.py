@@ -190,3 +190,17 @@ def test_an_empty_search_request_is_refused_not_answered_with_zero_score_hits(qu
 def test_serve_help_names_every_config_format() -> None:
     done = toolscout("serve", "--help")
     assert "TOML" in done.stdout and "YAML" in done.stdout
+
+
+def test_a_first_hybrid_search_on_an_empty_cache_says_it_is_embedding(tmp_path: Path) -> None:
+    pytest.importorskip("onnxruntime", reason="hybrid search needs toolscout[semantic]")
+    environment = {**os.environ, "TOOLSCOUT_CACHE_DIR": str(tmp_path / "cache"), "TOOLSCOUT_SEARCH_MODE": "hybrid"}
+    done = subprocess.run(
+        [TOOLSCOUT, "search", "sample", "current time in Tokyo"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=environment,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "building the hybrid index of 133 tools" in done.stderr, done.stderr
