@@ -130,6 +130,7 @@ async def test_the_page_is_found_from_the_root_and_every_activity_column_fits_th
         async with http_client(url) as client:
             await client.call_tool("tool_search", {"query": LONG_QUERY})
             await client.call_tool("tool_search", {"query": "time"})
+            await client.call_tool("tool_call", {"name": "time__get_current_time", "arguments": {"timezone": "UTC"}})
         async with playwright.async_playwright() as driver:
             browser = await driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
             context = await browser.new_context(viewport={"width": width, "height": 800})
@@ -146,6 +147,9 @@ async def test_the_page_is_found_from_the_root_and_every_activity_column_fits_th
             results = [await row.locator("td").nth(4).inner_text() for row in await rows.all()]
             assert all("loaded" not in result for result in results), results
             assert any(result.startswith("ok, found") for result in results), results
+            call = page.locator('#events tr[data-kind="call"]')
+            await call.wait_for(timeout=LIMIT_S * 1000)
+            assert await call.locator("td").nth(4).inner_text() == "ok"
             cells = [page.locator("#events th"), rows.first.locator("td")]
             for cell in [item for group in cells for item in await group.all()]:
                 box = await cell.bounding_box()

@@ -74,8 +74,8 @@ async function pollActivity() {
       lastEvent = Math.max(lastEvent, e.time);
       const what = e.kind === "search" ? `“${e.query}” → ${e.hits.slice(0, 5).join(", ") || "nothing"}` : e.tool;
       // Reveal style adds what a search finds to the tool list; the bridge style only finds it (described, then called).
-      const verb = style === "reveal" ? "revealed" : e.kind === "search" ? "found" : "described";
-      const result = e.ok ? (e.revealed.length ? `ok, ${verb} ${e.revealed.join(", ")}` : "ok") : e.code;
+      const verb = { search: style === "reveal" ? "revealed" : "found", describe: "described" }[e.kind];
+      const result = e.ok ? (verb && e.revealed.length ? `ok, ${verb} ${e.revealed.join(", ")}` : "ok") : e.code;
       body.prepend(element("tr", { class: e.zero_result ? "zero" : "", "data-kind": e.kind },
         element("td", {}, new Date(e.time * 1000).toLocaleTimeString()), element("td", {}, e.label ?? e.session),
         element("td", {}, e.kind), element("td", { class: "name" }, what), element("td", {}, result),
