@@ -268,7 +268,7 @@ class Dispatch:
     @staticmethod
     def unknown_hint(names: BridgeNames) -> str:
         """The hint for a name that is not a tool of this session."""
-        return f"Use {names.search} to find the exact name; names are case-sensitive."
+        return f"Use {names.search} to find the exact name."
 
     @staticmethod
     def bridge_recursion(name: str, names: BridgeNames) -> str:

@@ -59,3 +59,16 @@ def test_a_bad_limit_or_offset_is_refused_naming_the_limit(scout: ToolScout, key
 def test_a_good_limit_is_read(scout: ToolScout, value: object) -> None:
     outcome = _search(scout, query="github", limit=value)
     assert outcome.error is None
+
+
+@pytest.mark.parametrize("written", ["CALENDAR__CREATE_EVENT", "Calendar.Create_Event", "create_event"])
+def test_tool_call_reads_a_name_in_any_case_when_it_names_one_tool(scout: ToolScout, written: str) -> None:
+    outcome = scout.session("s").dispatch_sync("tool_call", {"name": written, "arguments": {}})
+    assert outcome.error is None, outcome.content
+    assert outcome.name == "calendar__create_event"
+
+
+def test_tool_call_in_another_case_of_a_listed_tool_is_still_refused_as_listed(scout: ToolScout) -> None:
+    outcome = scout.session("s").dispatch_sync("tool_call", {"name": "SLACK__SEND_MESSAGE", "arguments": {}})
+    assert outcome.error is not None and outcome.error.code == "call_directly"
+    assert "slack__send_message" in outcome.error.message
