@@ -18,8 +18,8 @@ from ._arguments import parse_arguments, validate_arguments
 from ._bridge_reads import answer_describe, answer_search
 from ._call import BridgeAnswer, Resolution, ToolCall
 from ._entries import unknown_tool_error
-from ._names import ToolNames
 from ._errors import ToolError
+from ._names import ToolNames
 
 __all__ = ["resolve_call"]
 
