@@ -12,9 +12,16 @@ STEP_PREFIX=setup
 source scripts/_lib.sh
 
 [ -x .venv/bin/python ] || { step "creating .venv"; "$PYTHON" -m venv .venv; }
-step "installing toolscout with hybrid search into .venv"
-quiet .venv/bin/pip install -q -e ".[semantic]"
-.venv/bin/python -c 'import toolscout' >/dev/null
+# pip takes seconds even with nothing to do: a stamp of pyproject.toml skips it while toolscout still
+# imports from this checkout and its dependencies have not changed.
+if ! { cmp -s pyproject.toml .venv/.installed-pyproject.toml &&
+    .venv/bin/python -c 'import importlib.util as u, sys; sys.exit(not u.find_spec("toolscout").origin.startswith(sys.argv[1]))' \
+        "$PWD/src/" 2>/dev/null; }; then
+    step "installing toolscout with hybrid search into .venv"
+    quiet .venv/bin/pip install -q -e ".[semantic]"
+    .venv/bin/python -c 'import toolscout' >/dev/null
+    cp pyproject.toml .venv/.installed-pyproject.toml
+fi
 
 # Real MCP servers for examples/mcp_servers.json, into .mcp-servers/ (git-ignored). Each npm tree
 # under mcp-servers/ installs exactly as its committed lock file says; a stamp of the lock file

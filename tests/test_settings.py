@@ -115,3 +115,12 @@ def test_offloading_turns_off_from_an_environment_variable(monkeypatch: pytest.M
     monkeypatch.setenv("TOOLSCOUT_OFFLOAD__ENABLED", "false")
 
     assert load_config(config).settings.offload.enabled is False
+
+
+def test_a_misspelt_keyword_gets_did_you_mean_as_a_config_error() -> None:
+    with pytest.raises(ConfigError) as caught:
+        ScoutSettings(stlye="bridge")  # type: ignore[call-arg]
+    assert str(caught.value) == "stlye: unknown setting; did you mean 'style'?"
+    with pytest.raises(ConfigError) as caught:
+        ScoutSettings(search_max_limit=0)
+    assert caught.value.key == "search_max_limit" and "at least 1" in str(caught.value)

@@ -26,14 +26,20 @@ class CatalogError(ToolscoutError):
 
     Attributes:
         tool_name: The offending tool's name, when one could be read.
-        position: Where the definition sits, e.g. ``"catalog.json: tools[3]"``.
+        position: Where the definition sits, e.g. ``"catalog.json: tools[3]"`` (``tools[3]``: the fourth tool).
     """
 
     def __init__(self, message: str, *, tool_name: str | None = None, position: str | None = None) -> None:
         self.tool_name = tool_name
         self.position = position
+        self.detail = message
         where = f" ({position})" if position else ""
         super().__init__(f"{message}{where}")
+
+    def within(self, source: str) -> CatalogError:
+        """The same error, its position prefixed with the file (``catalog.json: tools[3]``)."""
+        position = f"{source}: {self.position}" if self.position else source
+        return CatalogError(self.detail, tool_name=self.tool_name, position=position)
 
 
 class ConfigError(ToolscoutError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
     AfterValidator,
@@ -30,7 +30,7 @@ from ._errors import ConfigError
 from ._plugins import check_registered
 from ._scope import Scope
 from ._search_settings import DEFAULT_EXPANDERS, TOP_BAND, EmbeddingSettings, RerankSettings, check_expanders
-from ._validation import ENV_PREFIX, Finite, NoBool, Switch, validate_section
+from ._validation import ENV_PREFIX, Finite, NoBool, Switch, checked_init, validate_section
 
 __all__ = ["BridgeNames", "DeferralMode", "ScopeSettings", "ScoutSettings", "Style"]
 
@@ -131,6 +131,16 @@ class ScoutSettings(BaseSettings):
         use_attribute_docstrings=True,
         populate_by_name=True,
     )
+
+    if not TYPE_CHECKING:  # type checkers keep pydantic's typed signature
+
+        def __init__(self, **values: Any) -> None:
+            """Validate `values` (and ``TOOLSCOUT_*`` variables).
+
+            Raises:
+                ConfigError: The first invalid key (a misspelt one with the key meant), what is wrong and its limit.
+            """
+            checked_init(lambda: super(ScoutSettings, self).__init__(**values), type(self), "")
 
     mode: Annotated[DeferralMode, BeforeValidator(_mode)] = "auto"
     """When tools are deferred: ``auto`` (past the threshold), ``on`` (always), ``off`` (never); ``true`` means

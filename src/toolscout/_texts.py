@@ -197,6 +197,21 @@ class Search:
         return f"Call {names.describe} with the names you need, then {names.call}."
 
     @staticmethod
+    def listed_or_describe(names: BridgeNames) -> str:
+        """Bridge style: what to do with search hits of which some are listed and some are not."""
+        return (
+            "Call tools marked listed directly; for the others, call "
+            f"{names.describe} with the names you need, then {names.call}."
+        )
+
+    @staticmethod
+    def bad_limit(maximum: int) -> str:
+        """A search's `limit` that is not a positive whole number."""
+        return f"'limit' must be a whole number from 1 to {maximum} (larger asks get {maximum} hits)."
+
+    BAD_OFFSET = "'offset' must be a whole number, 0 or more."
+
+    @staticmethod
     def described(names: BridgeNames) -> str:
         """Bridge style: what to do with loaded schemas."""
         return f"Run a tool with {names.call}(name, arguments); tools in already_listed are called directly."
@@ -253,7 +268,7 @@ class Dispatch:
     @staticmethod
     def unknown_hint(names: BridgeNames) -> str:
         """The hint for a name that is not a tool of this session."""
-        return f"Use {names.search} to find the exact name; names are case-sensitive."
+        return f"Use {names.search} to find the exact name."
 
     @staticmethod
     def bridge_recursion(name: str, names: BridgeNames) -> str:

@@ -6,7 +6,7 @@ import difflib
 import math
 import os
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from typing import Any, ClassVar, TypeVar
 
@@ -15,7 +15,18 @@ from pydantic_core import ErrorDetails
 
 from ._errors import ConfigError
 
-__all__ = ["ENV_PREFIX", "CheckedModel", "Finite", "NoBool", "Switch", "config_error", "validate_section"]
+__all__ = [
+    "ENV_PREFIX",
+    "CheckedModel",
+    "Finite",
+    "NoBool",
+    "Switch",
+    "checked_init",
+    "config_error",
+    "did_you_mean",
+    "unknown_setting",
+    "validate_section",
+]
 
 ENV_PREFIX = "TOOLSCOUT_"
 """Environment variables ``TOOLSCOUT_<KEY>`` (nested keys joined by ``__``) override settings."""
@@ -105,16 +116,33 @@ class CheckedModel(BaseModel):
         Raises:
             ConfigError: The first invalid key, what is wrong with it and the limit it broke.
         """
-        if _validating.get():  # a section inside a model being validated: the outer error names the whole key
-            super().__init__(**data)
-            return
-        token = _validating.set(True)
-        try:
-            super().__init__(**data)
-        except ValidationError as exc:
-            raise config_error(exc, type(self), self.section, source=None) from None
-        finally:
-            _validating.reset(token)
+        checked_init(lambda: super(CheckedModel, self).__init__(**data), type(self), self.section)
+
+
+def checked_init(init: Callable[[], None], model: type[BaseModel], section: str) -> None:
+    """Run a model's `init`; its first validation error becomes a `ConfigError` under `section`.
+
+    Inside the validation of an outer model, errors are left to it (its error names the whole key).
+
+    Raises:
+        ConfigError: The first invalid key, what is wrong with it and the limit it broke.
+    """
+    if _validating.get():
+        init()
+        return
+    token = _validating.set(True)
+    try:
+        init()
+    except ValidationError as exc:
+        raise config_error(exc, model, section, source=None) from None
+    finally:
+        _validating.reset(token)
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str | None:
+    """The known key closest to a misspelt `word`, if one is close enough to suggest."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 def validate_section(
@@ -168,9 +196,8 @@ def _message(error: ErrorDetails, model: type[BaseModel], loc: list[int | str]) 
     ctx: dict[str, Any] = dict(error.get("ctx") or {})
     if kind == "extra_forbidden":
         known = _known_keys(model, loc[:-1])
-        close = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6) if loc else []
-        hint = f"; did you mean {close[0]!r}?" if close else f"; known settings: {', '.join(known)}"
-        return f"unknown setting{hint}"
+        close = did_you_mean(str(loc[-1]), known) if loc else None
+        return unknown_setting(close, known)
     field = next((str(part) for part in reversed(loc) if isinstance(part, str)), "")
     if kind == "string_pattern_mismatch" and field in _PATTERN_HINTS:
         return _PATTERN_HINTS[field]
@@ -183,6 +210,13 @@ def _message(error: ErrorDetails, model: type[BaseModel], loc: list[int | str]) 
     if kind in ("value_error", "assertion_error"):
         return str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
     return _TYPES.get(kind, str(error["msg"]))
+
+
+def unknown_setting(close: str | None, known: Iterable[str]) -> str:
+    """The message for an unknown key: the close one to use instead, or every known one."""
+    if close is not None:
+        return f"unknown setting; did you mean {close!r}?"
+    return f"unknown setting; known settings: {', '.join(known)}"
 
 
 def _known_keys(model: type[BaseModel], parents: list[int | str]) -> list[str]:

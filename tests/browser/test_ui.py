@@ -112,3 +112,49 @@ async def test_the_page_lists_every_tool_mirrors_tool_search_and_shows_activity_
             metrics = (await http.get(f"{base}/metrics")).text
         assert 'toolscout_calls_total{outcome="ok",upstream="time"} 1.0' in metrics
         assert "toolscout_searches_total" in metrics
+
+
+LONG_QUERY = "find the current time in a far away time zone for the meeting " * 8
+
+
+@pytest.mark.parametrize("width", [1400, 1000])
+async def test_the_page_is_found_from_the_root_and_every_activity_column_fits_the_window(
+    tmp_path: Path, width: int
+) -> None:
+    require(Path(CHROMIUM).exists(), "Debian's chromium is not installed (scripts/dev-setup.sh installs it)")
+    servers = {"time": real_servers(tmp_path)["time"]}
+    config = write_config(tmp_path / "gw.json", servers, mode="on", style="bridge")
+    async with http_gateway(config) as url:
+        base = url.removesuffix("/mcp")
+        assert f"{base}/ui/" in (tmp_path / "gateway.log").read_text(), "the start line names the page"
+        async with http_client(url) as client:
+            await client.call_tool("tool_search", {"query": LONG_QUERY})
+            await client.call_tool("tool_search", {"query": "time"})
+            await client.call_tool("tool_call", {"name": "time__get_current_time", "arguments": {"timezone": "UTC"}})
+        async with playwright.async_playwright() as driver:
+            browser = await driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+            context = await browser.new_context(viewport={"width": width, "height": 800})
+            page = await context.new_page()
+            await page.goto(f"{base}/")
+            assert page.url == f"{base}/ui/"
+            assert await page.locator('link[rel="icon"]').count() == 1
+            card = page.locator('[data-server="time"]')
+            await card.wait_for(timeout=LIMIT_S * 1000)
+            assert "2 tools" in await card.inner_text()
+            await page.click('nav button[data-view="activity"]')
+            rows = page.locator('#events tr[data-kind="search"]')
+            await rows.nth(1).wait_for(timeout=LIMIT_S * 1000)
+            results = [await row.locator("td").nth(4).inner_text() for row in await rows.all()]
+            assert all("loaded" not in result for result in results), results
+            assert any(result.startswith("ok, found") for result in results), results
+            call = page.locator('#events tr[data-kind="call"]')
+            await call.wait_for(timeout=LIMIT_S * 1000)
+            assert await call.locator("td").nth(4).inner_text() == "ok"
+            cells = [page.locator("#events th"), rows.first.locator("td")]
+            for cell in [item for group in cells for item in await group.all()]:
+                box = await cell.bounding_box()
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (
+                    await cell.inner_text(),
+                    box,
+                )
+            await browser.close()

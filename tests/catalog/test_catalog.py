@@ -86,7 +86,7 @@ def test_duplicate_records_are_a_catalog_error_naming_the_tool() -> None:
     with pytest.raises(CatalogError) as info:
         Catalog([tool("a"), tool("b"), tool("a")])
     assert info.value.tool_name == "a"
-    assert info.value.position == "tool #2"
+    assert info.value.position == "tools[2]"
 
 
 def test_merge_appends_in_order_and_matches_building_at_once() -> None:

@@ -64,7 +64,7 @@ def test_an_invalid_schema_gets_jsonschemas_own_error_with_the_tool_and_path(sch
     where = "/".join(str(part) for part in expected.path) or "(root)"
     assert str(caught.value).startswith(f"tool 'bad': invalid JSON Schema at {where}: {expected.message}")
     assert caught.value.tool_name == "bad"
-    assert caught.value.position == "catalog.json[0]"
+    assert caught.value.position == "catalog.json: tools[0]"
 
 
 @pytest.mark.parametrize("schema", GOOD)

@@ -339,26 +339,26 @@ def catalog_error(value: object, source: str = "catalog.json") -> CatalogError:
 def test_a_missing_name_names_the_position() -> None:
     error = catalog_error([PLAIN, {"description": "no name here", "parameters": {}}])
     assert error.tool_name is None
-    assert error.position == "catalog.json[1]"
+    assert error.position == "catalog.json: tools[1]"
     assert "no 'name'" in str(error)
-    assert "catalog.json[1]" in str(error)
+    assert "catalog.json: tools[1]" in str(error)
 
 
 def test_a_missing_name_inside_an_openai_chat_function_names_the_position() -> None:
     error = catalog_error({"tools": [OPENAI_CHAT, {"type": "function", "function": {"description": "x"}}]})
-    assert error.position == "catalog.json.tools[1]"
+    assert error.position == "catalog.json: tools[1]"
 
 
 def test_a_missing_name_in_a_gemini_declaration_names_the_position() -> None:
     error = catalog_error([{"function_declarations": [{"description": "x"}]}])
-    assert error.position == "catalog.json[0].function_declarations[0]"
+    assert error.position == "catalog.json: tools[0].function_declarations[0]"
 
 
 def test_duplicate_names_name_the_tool_and_the_second_position() -> None:
     error = catalog_error([PLAIN, ANTHROPIC, {**PLAIN, "description": "another reader"}])
     assert error.tool_name == "fs_read_file"
-    assert error.position == "catalog.json: tool #2"
-    assert "first defined as tool #0" in str(error)
+    assert error.position == "catalog.json: tools[2]"
+    assert "first defined as tools[0]" in str(error)
 
 
 @pytest.mark.parametrize(
@@ -367,7 +367,7 @@ def test_duplicate_names_name_the_tool_and_the_second_position() -> None:
 def test_a_non_object_schema_names_the_tool_and_position(schema: object, kind: str) -> None:
     error = catalog_error([PLAIN, {"name": "broken", "inputSchema": schema}])
     assert error.tool_name == "broken"
-    assert error.position == "catalog.json[1]"
+    assert error.position == "catalog.json: tools[1]"
     assert f"must be a JSON object, got {kind}" in str(error)
 
 
@@ -409,7 +409,7 @@ def test_an_unknown_dollar_schema_uri_is_validated_as_the_latest_draft() -> None
 def test_provider_hosted_tool_types_are_refused_by_name_and_position(tool: dict[str, object], name: str | None) -> None:
     error = catalog_error([PLAIN, tool])
     assert error.tool_name == name
-    assert error.position == "catalog.json[1]"
+    assert error.position == "catalog.json: tools[1]"
     assert "provider-hosted tool" in str(error)
 
 
@@ -436,7 +436,7 @@ def test_provider_hosted_tool_types_are_refused_by_name_and_position(tool: dict[
 def test_an_invalid_tool_name_is_a_catalog_error(name: object) -> None:
     error = catalog_error([{"name": name}])
     assert "is invalid" in str(error)
-    assert error.position == "catalog.json[0]"
+    assert error.position == "catalog.json: tools[0]"
 
 
 @pytest.mark.parametrize(
@@ -488,7 +488,7 @@ def test_a_malformed_tool_in_a_file_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(CatalogError) as info:
         Catalog.from_file(path)
     assert info.value.tool_name == "x"
-    assert info.value.position == "tools.json.tools[1]"
+    assert info.value.position == "tools.json: tools[1]"
 
 
 def test_a_missing_file_is_a_catalog_error_naming_it(tmp_path: Path) -> None:

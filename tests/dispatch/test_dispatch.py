@@ -132,7 +132,7 @@ async def test_tool_call_refuses_core_tools(scout, calls):
 
 
 async def test_unknown_tool_gets_close_names(scout):
-    outcome = await scout.session("s").dispatch("tool_call", {"name": "create_issue", "arguments": {}})
+    outcome = await scout.session("s").dispatch("tool_call", {"name": "github__create_isue", "arguments": {}})
     assert outcome.error.code == "unknown_tool"
     assert outcome.error.candidates[0] == "github__create_issue"
 

@@ -36,7 +36,7 @@ def test_a_well_formed_listing_passes_unchanged() -> None:
 def test_schemas_without_an_object_type_are_normalized_and_logged(
     version: str | None, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="toolscout.gateway"):
+    with caplog.at_level(logging.INFO, logger="toolscout.gateway"):
         result, log = repair([GITLAB_LIKE, NO_TYPE, GOOD], version)
     assert names(result) == ["create_issue", "no_type", "good"]
     tools = result["tools"]

@@ -37,7 +37,7 @@ class Catalog:
                 raise CatalogError(
                     f"duplicate tool name {tool.name!r}: rename one of them or load them under different namespaces",
                     tool_name=tool.name,
-                    position=f"tool #{index}",
+                    position=f"tools[{index}]",
                 )
             by_name[tool.name] = tool
         self._tools = ordered
@@ -59,16 +59,20 @@ class Catalog:
         Raises:
             CatalogError: A definition is malformed or two tools share a name.
         """
-        specs = list(iter_tool_specs(value, namespace=namespace, position=source))
+        try:
+            specs = list(iter_tool_specs(value, namespace=namespace))
+        except CatalogError as exc:
+            raise exc.within(source) if source else exc from None
         seen: dict[str, int] = {}
         for index, spec in enumerate(specs):
             if spec.name in seen:
-                raise CatalogError(
-                    f"duplicate tool name {spec.name!r} (first defined as tool #{seen[spec.name]}); "
+                error = CatalogError(
+                    f"duplicate tool name {spec.name!r} (first defined as tools[{seen[spec.name]}]); "
                     "rename one of them or load them under different namespaces",
                     tool_name=spec.name,
-                    position=f"{source or 'definitions'}: tool #{index}",
+                    position=f"tools[{index}]",
                 )
+                raise error.within(source) if source else error
             seen[spec.name] = index
         return cls(specs)
 

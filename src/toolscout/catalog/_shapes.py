@@ -50,14 +50,14 @@ def iter_tool_specs(value: object, *, namespace: str | None = None, position: st
     Args:
         value: One definition, a list of definitions, or an object with a ``tools`` list.
         namespace: Namespace given to tools that do not carry their own.
-        position: Where `value` sits, used in error messages (e.g. ``"catalog.json"``).
+        position: Where `value` sits, used in error messages (``tools[3]``; a top-level list's items are ``tools[i]``).
 
     Raises:
         CatalogError: A definition is malformed; the message names the tool and its position.
     """
     if isinstance(value, list):
         for index, item in enumerate(value):
-            yield from iter_tool_specs(item, namespace=namespace, position=f"{position}[{index}]")
+            yield from iter_tool_specs(item, namespace=namespace, position=f"{position or 'tools'}[{index}]")
         return
     if not isinstance(value, dict):
         raise CatalogError(
@@ -76,7 +76,7 @@ def iter_tool_specs(value: object, *, namespace: str | None = None, position: st
         tools = obj["tools"]
         if not isinstance(tools, list):
             raise CatalogError("'tools' must be a list of tool definitions", position=position or None)
-        yield from iter_tool_specs(tools, namespace=namespace, position=f"{position}.tools")
+        yield from iter_tool_specs(tools, namespace=namespace, position=f"{position}.tools" if position else "tools")
         return
     yield _parse_one(obj, namespace=namespace, position=position)
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
@@ -47,10 +50,31 @@ def load_catalog(source: str) -> Catalog:
     Raises:
         click.ClickException: The file is missing or malformed (one line, no traceback).
     """
+    path = sample_or_path(source, "sample_catalog.json")
     try:
-        return Catalog.from_file(sample_or_path(source, "sample_catalog.json"))
+        return Catalog.from_file(path)
     except ToolscoutError as exc:
+        if _is_gateway_config(path):
+            raise click.ClickException(
+                f"{path} is a gateway config (mcpServers), not a tool catalog: "
+                f"write its tools to a catalog with `toolscout catalog dump {path} -o catalog.json`, then pass that"
+            ) from None
         raise click.ClickException(str(exc)) from None
+
+
+def _is_gateway_config(path: Path) -> bool:
+    """Whether `path` looks like a gateway config: an object with ``mcpServers`` (JSON or YAML)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if path.suffix in (".yaml", ".yml"):
+        return re.search(r"^mcpServers\s*:", text, re.MULTILINE) is not None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and "mcpServers" in value
 
 
 def sample_or_path(source: str | Path, packaged: str) -> Path:
@@ -105,7 +129,13 @@ def build_for_mode(catalog: Catalog, mode: str) -> SearchIndex:
         calibrator=configured.search_calibrator,
         min_confidence=configured.search_min_confidence,
     )
-    built = get_engine(mode, EngineOptions(embeddings=configured.embeddings, index=index))(catalog)
+    build = get_engine(mode, EngineOptions(embeddings=configured.embeddings, index=index))
+    note = (
+        f"toolscout: building the {mode} index of {len(catalog)} tools "
+        "(hybrid embeds them the first time, then reads them from its cache)..."
+    )
+    with _said_if_slow(note):
+        built = build(catalog)
     stage = RerankStage.from_settings(configured.search_rerank)
     return built if stage is None else RerankedIndex(built, stage, catalog)
 
@@ -113,6 +143,22 @@ def build_for_mode(catalog: Catalog, mode: str) -> SearchIndex:
 def query_mode(mode: str) -> SearchMode:
     """The ``mode`` engine `mode`'s index is searched with (``regex`` for the regex engine)."""
     return engine_query_mode(mode)
+
+
+_SLOW_BUILD_S = 1.0
+"""A build slower than this (an index embedding its catalog on an empty cache) gets a line on stderr."""
+
+
+@contextmanager
+def _said_if_slow(note: str) -> Iterator[None]:
+    """Print `note` on stderr once the block has run `_SLOW_BUILD_S`, so a long wait is not silent."""
+    timer = threading.Timer(_SLOW_BUILD_S, lambda: click.echo(note, err=True))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 class _StderrWarning(logging.Handler):

@@ -12,7 +12,7 @@ from .._errors import ConfigError, ToolscoutError
 from .._scout import ToolScout
 from .._settings import DeferralMode, ScoutSettings, Style
 from .._tokens import default_token_counter
-from ..providers import NativeSearch, Provider, choose_style, get_provider, measure_rendering, provider_names
+from ..providers import NativeSearch, Provider, Rendering, choose_style, get_provider, measure_rendering, provider_names
 from ..session import DiscoveryStore, MemoryStore, SqliteStore
 from ._engine import load_catalog
 
@@ -100,13 +100,25 @@ def render_command(
     shown = f" ({rendering.search})" if rendering.search else ""
     click.echo(f"# {provider}, style {rendering.style}{shown}: {choice.reason}")
     click.echo(f"# {rendering.surface.assembly.activation.reason}")
-    click.echo(
-        f"# {size.declared} tools declared, {size.deferred} deferred; ~{size.request_tokens} tokens sent, "
-        f"~{size.context_tokens} read by the model up front"
-    )
+    tokens = f"~{size.request_tokens} tokens sent, ~{size.context_tokens} read by the model up front"
+    click.echo(f"# {_counts(rendering, size.declared, size.deferred)}; {tokens}")
     for name, mapped in sorted(rendering.names.renamed.items()):
         click.echo(f"# renamed for {provider}: {name} -> {mapped}")
     click.echo(fields)
+
+
+def _counts(rendering: Rendering[object], declared: int, deferred: int) -> str:
+    """What the tools array declares, what the provider defers, and what toolscout holds back for its search."""
+    surface = rendering.surface
+    bridge = f" ({len(surface.bridge)} of them toolscout's bridge tools)" if surface.bridge else ""
+    parts = [f"{declared} tools declared{bridge}"]
+    if deferred:
+        parts.append(f"{deferred} deferred to the provider")
+    sent = {tool.name for tool in (*surface.head, *surface.loaded, *surface.deferred)}
+    held = sum(1 for tool in surface.searchable if tool.name not in sent)
+    if held:
+        parts.append(f"{held} held back for search")
+    return ", ".join(parts)
 
 
 def _store(path: Path | None, session_id: str) -> DiscoveryStore:

@@ -45,6 +45,8 @@ def search(
     """  # noqa: D301 - click needs a real \b (backspace) line to keep the examples unwrapped
     if (query is None) == (queries_file is None):
         raise click.UsageError("give either a QUERY or --queries FILE.jsonl, not both or neither")
+    if query is not None and not query.strip():
+        raise click.UsageError('QUERY is empty: give a few keywords, e.g. "create an issue"')
     run_mode = mode or default_mode()
     with warnings_on_stderr():
         if queries_file is not None:

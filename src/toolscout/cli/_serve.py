@@ -47,7 +47,7 @@ def serve_command(
 ) -> None:
     """Serve every MCP server in CONFIG behind one searchable gateway.
 
-    CONFIG is the `mcpServers` JSON your MCP client already uses (or TOML with the same keys),
+    CONFIG is the `mcpServers` JSON your MCP client already uses (or TOML or YAML with the same keys),
     with optional gateway settings in a `toolscout` section. Upstreams start at once (a few at a
     time); the first tools/list waits for them up to `startup_wait_s` (4 s), and the tools each
     listed last time stand in while it starts. Upstreams that fail to start are reported with
@@ -72,7 +72,15 @@ def serve_command(
     if not loaded.enabled_servers():
         raise click.ClickException(f"{config}: every server is disabled; nothing to serve")
 
+    if transport == "stdio" and sys.stdin.isatty():
+        click.echo(
+            "toolscout serve: waiting for an MCP client on stdin (start it from your MCP client's config; "
+            f"to connect over a URL instead, run: toolscout serve {config} --transport http). Ctrl-C stops it.",
+            err=True,
+        )
+
     def announce(url: str) -> None:
+        click.echo(f"toolscout serve: MCP at {url}; web page at {url.removesuffix('/mcp')}/ui/", err=True)
         click.echo(url)
         sys.stdout.flush()
 

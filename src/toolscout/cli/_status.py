@@ -124,6 +124,8 @@ def _print(report: dict[str, Any]) -> None:
             line += "  gave up (no more restarts)"
         if entry.get("error"):
             line += f"  error: {entry['error']}"
+            if entry.get("stderr"):
+                line += f"; its stderr ends with: {entry['stderr']}"
         click.echo(line)
         for problem in entry.get("problems") or ():
             click.echo(f"  {'':<{width}}  left out {problem.get('tool') or '(unnamed)'}: {problem.get('message')}")

@@ -19,7 +19,7 @@ import re
 
 from .._errors import SearchError
 from .._settings import ScoutSettings
-from .._texts import Search
+from .._texts import Dispatch, Search
 from .._types import JsonObject
 from ..disclosure import TurnPlan
 from ..search import MAX_PATTERN_LENGTH, PatternError, SearchHit, SearchIndex, SearchResult, request_mode
@@ -61,8 +61,21 @@ def answer_search(
         if query.strip() or pattern:
             return bad_request(Search.QUERY_OR_NAMES)
         return answer_load(names, plan=plan, listed=listed, settings=settings)
-    limit = _int_argument(arguments.get("limit"))
-    offset = _int_argument(arguments.get("offset")) or 0
+    limit = _int_argument(arguments.get("limit"), least=1)
+    if isinstance(limit, _Bad):
+        return ToolError(
+            code="invalid_request",
+            message=Search.bad_limit(settings.search_max_limit),
+            hint=Dispatch.FIX_CALL,
+            tool=settings.bridge_names.search,
+            details={"limit": settings.search_max_limit},
+        )
+    offset = _int_argument(arguments.get("offset"), least=0)
+    if isinstance(offset, _Bad):
+        return ToolError(
+            code="invalid_request", message=Search.BAD_OFFSET, hint=Dispatch.FIX_CALL, tool=settings.bridge_names.search
+        )
+    offset = offset or 0
     if not query.strip() and not pattern:
         page = min(limit or _BROWSE_PAGE, _BROWSE_MAX)
         return _browse(plan, listed, page=page, offset=offset, settings=settings), ()
@@ -101,14 +114,13 @@ def answer_search(
         found.append(entry)
     if held:
         hint = Search.revealed_first(settings.search_max_reveal, settings.bridge_names)
+    elif found and reveal:
+        if discovered:
+            hint = Search.revealed_or_call(settings.bridge_names) if settings.reveal_call_tool else Search.REVEALED
+        else:
+            hint = Search.LISTED
     elif found:
-        hint = (
-            (Search.revealed_or_call(settings.bridge_names) if settings.reveal_call_tool else Search.REVEALED)
-            if reveal and discovered
-            else Search.describe_then_call(settings.bridge_names)
-            if not reveal
-            else Search.LISTED
-        )
+        hint = _bridge_hint(sum(tool.listed for tool in found), len(found), settings)
     else:
         hint = Search.NO_FIT if result.abstained else Search.NOTHING
     nothing = not found and not held
@@ -175,13 +187,28 @@ def _namespaces(plan: TurnPlan) -> tuple[NamespaceCount, ...]:
     return tuple(NamespaceCount(name=name, tools=counts[name]) for name in sorted(counts))
 
 
-def _int_argument(value: object) -> int | None:
-    if isinstance(value, bool):
+def _bridge_hint(listed: int, found: int, settings: ScoutSettings) -> str:
+    """Bridge style: listed hits are called directly, the others described then called."""
+    if listed == found:
+        return Search.LISTED
+    if listed:
+        return Search.listed_or_describe(settings.bridge_names)
+    return Search.describe_then_call(settings.bridge_names)
+
+
+class _Bad:
+    """A paging argument that is not a whole number at least its least value."""
+
+
+def _int_argument(value: object, *, least: int) -> int | None | _Bad:
+    """A whole number (digits in a string too) at least `least`; None when absent, `_Bad` otherwise."""
+    if value is None or value == "":
         return None
-    if isinstance(value, int):
-        return max(value, 0)
-    if isinstance(value, float) and value.is_integer():
-        return max(int(value), 0)
-    if isinstance(value, str) and _DIGITS.fullmatch(value.strip()):
-        return int(value.strip())
-    return None
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, str) and _DIGITS.fullmatch(value.strip()):
+        number = int(value.strip())
+    return _Bad() if number is None or number < least else number

@@ -19,6 +19,7 @@ from ._bridge_reads import answer_describe, answer_search
 from ._call import BridgeAnswer, Resolution, ToolCall
 from ._entries import unknown_tool_error
 from ._errors import ToolError
+from ._names import ToolNames
 
 __all__ = ["resolve_call"]
 
@@ -146,6 +147,8 @@ def _unwrap(
             hint=Dispatch.find_then_call(bridge),
             tool=bridge.call,
         )
+    if target not in plan.scoped and target not in bridge.all and target not in own:
+        target = _spelled(target, plan)
     if target in bridge.all:
         return ToolError(
             code="bridge_recursion",
@@ -164,6 +167,12 @@ def _unwrap(
     if isinstance(inner, ToolError):
         return inner
     return _direct(target, inner, session_id=session_id, plan=plan, call_id=call_id, bridged=True, bridge=bridge)
+
+
+def _spelled(written: str, plan: TurnPlan) -> str:
+    """The one tool of this session `written` names in any case, with or without its namespace; else `written`."""
+    found = ToolNames.of(plan.scoped).match(written)
+    return found.names[0] if found is not None and len(found.names) == 1 else written
 
 
 def _direct(

@@ -46,7 +46,7 @@ from .._errors import ConfigError
 from .._redact import add_secrets, names_a_secret
 from .._settings import ScoutSettings
 from .._types import JsonObject
-from .._validation import Finite, NoBool, Switch, validate_section
+from .._validation import Finite, NoBool, Switch, did_you_mean, unknown_setting, validate_section
 from ..catalog import NAMESPACE_SEPARATOR
 from ..compat import KeyNote, translate_config
 from ..offload import OffloadSettings
@@ -274,6 +274,7 @@ class GatewayConfig(BaseModel):
         servers_key = "mcpServers" if "mcpServers" in data or "servers" not in data else "servers"
         raw_servers = expand_env(data.get(servers_key), servers_key)
         if not isinstance(raw_servers, dict) or not raw_servers:
+            _misspelt(data, ("mcpServers", "servers"), key="")
             raise ConfigError(
                 'add at least one server: {"mcpServers": {"name": {"command": ...} or {"url": ...}}}',
                 key=servers_key,
@@ -369,6 +370,14 @@ def load_config(path: str | Path) -> GatewayConfig:
     return config.model_copy(update={"source": file.resolve()})
 
 
+def _misspelt(data: Mapping[str, object], wanted: tuple[str, ...], *, key: str) -> None:
+    """Raise the "did you mean" error for a key of `data` that is a misspelling of a `wanted` one, if any."""
+    for written in data:
+        close = None if written in wanted else did_you_mean(str(written), wanted)
+        if close is not None:
+            raise ConfigError(unknown_setting(close, wanted), key=f"{key}.{written}" if key else str(written))
+
+
 def _namespace(name: object, *, key: str) -> str:
     if not isinstance(name, str) or not name.strip() or not name.isprintable():
         raise ConfigError("a server name must be a non-empty, printable string", key=key)
@@ -389,6 +398,8 @@ def _server(raw: object, *, key: str, base: Path) -> ServerConfig:
         raise ConfigError("must be 'stdio' or 'http' (or left out)", key=f"{key}.type")
     has_command, has_url = "command" in entry, "url" in entry
     if has_command == has_url:
+        if not has_command:
+            _misspelt(entry, ("command", "url"), key=key)
         problem = "has both 'command' and 'url'" if has_command else "has neither 'command' nor 'url'"
         raise ConfigError(
             f"{problem}: give 'command' (and 'args') for a local server, or 'url' for a Streamable HTTP one", key=key

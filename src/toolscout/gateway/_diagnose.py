@@ -90,6 +90,8 @@ def start_failure(exc: Exception, config: ServerConfig) -> str:
             return f"cannot reach {config.url}: {cause}"
         return f"handshake with {config.url} failed: {cause}"
     if isinstance(cause, OSError) and not isinstance(cause, TimeoutError):
+        if config.cwd is not None and not config.cwd.is_dir():
+            return f"cannot start {config.command!r}: its cwd {str(config.cwd)!r} is not a folder"
         return f"cannot start {config.command!r}: {cause.strerror or cause}"
     if isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED:
         return "the server exited during start-up"

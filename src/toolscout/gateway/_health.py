@@ -95,6 +95,7 @@ def _entry(status: UpstreamStatus) -> JsonObject:
         "gave_up": status.gave_up,
         "protocol_version": status.protocol_version,
         "error": status.error,
+        "stderr": status.stderr,
         "repaired": list(status.repaired),
         "problems": [{"tool": problem.tool, "message": problem.message} for problem in status.problems],
     }

@@ -18,8 +18,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .._settings import ScoutSettings
 from ..observe import CONTENT_TYPE
-from ._bodies import ENVELOPE_BYTES, json_error, too_large
+from ._bodies import body_limit, json_error, refuse_oversized
 from ._chain import CHAIN_HEADER, REACH_HEADER, GatewayChain
 from ._guard import Guard
 from ._health import health_report
@@ -55,19 +56,19 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
             allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
         )
     settings = gateway.config.settings
-    body_limit = settings.max_argument_bytes + ENVELOPE_BYTES
+    largest = body_limit(settings)
     manager = StreamableHTTPSessionManager(
-        app=gateway.server, security_settings=security, max_request_body_size=body_limit
+        app=gateway.server, security_settings=security, max_request_body_size=largest
     )
     auth = gateway.config.settings.auth
     guard = Guard(auth)
     sessions = SessionRate(
         SessionCap(_EndingSessions(StreamableHTTPASGIApp(manager), gateway), settings.max_sessions_per_token),
         settings.new_sessions_per_minute,
-        body_limit,
+        largest,
         known_ids=settings.max_sessions_per_token,
     )
-    mcp = _LimitedBodies(_RefusingLoops(sessions, gateway.chain, gateway.pool.reach), body_limit)
+    mcp = _LimitedBodies(_RefusingLoops(sessions, gateway.chain, gateway.pool.reach), settings)
     viewers = Viewers(gateway)
     middleware: list[Middleware] = []
     if security is not None:
@@ -127,21 +128,22 @@ class _TrustedHosts:
 
 
 class _LimitedBodies:
-    """``/mcp``: ``413`` for a body declared larger than any valid call, before anything reads or parses it.
+    """``/mcp``: a body declared larger than any valid call is answered by `refuse_oversized` (``_bodies.py``).
 
-    A body without a length is cut off at the same limit by whatever reads it first (`SessionRate`, the SDK).
+    A body without a length is cut off at the limit by whatever reads it first (`SessionRate`, the SDK).
     """
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, settings: ScoutSettings) -> None:
         self._app = app
-        self._limit = limit
+        self._settings = settings
+        self._limit = body_limit(settings)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         declared = Request(scope).headers.get("content-length", "") if scope["type"] == "http" else ""
         if not declared.isdigit() or int(declared) <= self._limit:
             await self._app(scope, receive, send)
             return
-        await too_large(send, self._limit, int(declared), declared=True)
+        await refuse_oversized(receive, send, self._settings, int(declared))
 
 
 class _RefusingLoops:

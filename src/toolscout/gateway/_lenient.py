@@ -101,7 +101,7 @@ def repair_tools(
             log.skipped.append(ToolProblem(server=server, tool=label, message=problem))
             continue
         if repaired:
-            logger.warning(
+            logger.info(
                 'upstream %r: tool %r has an inputSchema without "type": "object"; normalized it', server, label
             )
             log.repaired.append(cast(str, label))

@@ -76,6 +76,8 @@ class UpstreamStatus:
     """Tools left out, by name."""
     error: str | None
     """Why it last failed or was lost, if it did."""
+    stderr: str | None = None
+    """The end of a stdio server's stderr when that failure happened (redacted), if it explains it."""
     restarts: int
     """Connection attempts after the first one."""
     protocol_version: str | None
@@ -96,6 +98,7 @@ class _Slot:
         self.upstream: Upstream | None = None
         self.listing: ToolListing | None = None
         self.error: str | None = None
+        self.stderr: str | None = None
         self.restarts = 0
         self.retry_at = 0.0
         self.settled = anyio.Event()
@@ -391,7 +394,7 @@ class UpstreamPool:
                     self._starting.release()
                     starting = False
                 connected_at = anyio.current_time()
-                slot.upstream, slot.error = upstream, None
+                slot.upstream, slot.error, slot.stderr = upstream, None, None
                 slot.capabilities = upstream.server_capabilities
                 await self._publish(slot, listing)
                 slot.enter("connected")
@@ -423,7 +426,7 @@ class UpstreamPool:
                     await self._publish(slot, listing)
                     logger.info("upstream %r: tool list changed, re-listed: %d tools", slot.name, len(listing.tools))
         except UpstreamError as exc:
-            slot.error = exc.reason
+            slot.error, slot.stderr = exc.reason, exc.stderr or None
             logger.warning("%s", exc)
         except Exception as exc:  # boundary: one upstream's fault must never stop the others
             slot.error = redact(f"unexpected failure: {type(exc).__name__}: {exc}")
@@ -488,6 +491,7 @@ def _status(slot: _Slot, label: str | None) -> UpstreamStatus:
         repaired=listing.repaired if listing else (),
         problems=listing.problems if listing else (),
         error=slot.error,
+        stderr=slot.stderr,
         restarts=slot.restarts,
         protocol_version=upstream.protocol_version if upstream is not None else None,
         gave_up=slot.gave_up,

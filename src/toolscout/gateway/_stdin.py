@@ -7,6 +7,7 @@ instead lets a shutdown finish at once, even in the middle of a client's handsha
 
 from __future__ import annotations
 
+import logging
 import os
 import stat
 
@@ -14,7 +15,11 @@ import anyio
 
 __all__ = ["StdinLines", "pollable"]
 
+logger = logging.getLogger("toolscout.gateway")
+
 _CHUNK = 1 << 16
+_STRAY_WARNINGS = 3
+"""Lines that are not MCP messages warned about per run (a client sending garbage does not flood the log)."""
 
 
 def pollable(fd: int = 0) -> bool:
@@ -34,6 +39,7 @@ class StdinLines:
         self._lines: list[bytes] = []
         self._partial = b""
         self._ended = False
+        self._strays = 0
 
     def __aiter__(self) -> StdinLines:
         return self
@@ -52,4 +58,11 @@ class StdinLines:
                 continue
             *complete, self._partial = (self._partial + chunk).split(b"\n")
             self._lines.extend(line + b"\n" for line in complete)
-        return self._lines.pop(0).decode("utf-8", errors="replace")
+        line = self._lines.pop(0)
+        if line.strip() and line.lstrip()[:1] not in (b"{", b"[") and self._strays < _STRAY_WARNINGS:
+            self._strays += 1
+            logger.warning(
+                "a stdin line is not an MCP message (JSON-RPC) and is ignored: toolscout serve talks to an MCP client "
+                "over stdin; start it from the client's config, or serve a URL with --transport http"
+            )
+        return line.decode("utf-8", errors="replace")

@@ -92,6 +92,7 @@ def ui_routes(source: UiSource, *, protect: Callable[[Any], Any] = lambda app: a
     ]
     return [
         *api,
+        Route("/", lambda request: RedirectResponse(f"{UI_PATH}/"), methods=["GET"]),
         Route(UI_PATH, lambda request: RedirectResponse(f"{UI_PATH}/"), methods=["GET"]),
         Mount(UI_PATH, app=StaticFiles(directory=str(assets), html=True), name="ui"),
     ]
@@ -167,7 +168,7 @@ def _catalog(source: UiSource, viewer: Viewer) -> JsonObject:
         }
         for tool in visible
     ]
-    return {"servers": servers, "tools": tools, "search_mode": source.search_mode()}
+    return {"servers": servers, "tools": tools, "search_mode": source.search_mode(), "style": scout.settings.style}
 
 
 def _playground(source: UiSource, viewer: Viewer, query: str, limit: int) -> JsonObject:

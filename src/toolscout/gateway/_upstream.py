@@ -238,6 +238,12 @@ class Upstream:
             except Exception as exc:  # boundary: whatever an upstream does must become an UpstreamError
                 raise self._request_error(exc, "tools/list") from exc
             repaired, skipped = self._repairs.drain()
+            if repaired:  # each tool at INFO (-v), as it was repaired
+                logger.warning(
+                    'upstream %r: normalized the inputSchema of %d tools without "type": "object" (each named with -v)',
+                    self.name,
+                    len(repaired),
+                )
             tools = namespaced_tools(raw, server=self.name, separator=self.separator, problems=problems)
         return ToolListing(
             server=self.name,

@@ -23,14 +23,20 @@ function show(view) {
   if (view === "budget") loadBudget();
 }
 
+// "1 tool", "2 tools".
+const count = (n, noun) => `${n.toLocaleString()} ${noun}${n === 1 ? "" : "s"}`;
+
 let tools = [];
+let style = "bridge";
 async function loadCatalog() {
   const data = await api("catalog");
   tools = data.tools;
-  $("#summary").textContent = `${data.servers.length} servers · ${tools.length} tools · tool_search: ${data.search_mode}`;
+  style = data.style;
+  $("#summary").textContent =
+    `${count(data.servers.length, "server")} · ${count(tools.length, "tool")} · tool_search: ${data.search_mode}`;
   $("#servers").replaceChildren(...data.servers.map((s) => element("div", { class: "card", "data-server": s.name },
     element("b", {}, s.name), element("span", { class: `state-${s.state}` }, s.state),
-    ` · ${s.tools} tools · ${s.tokens.toLocaleString()} tokens`)));
+    ` · ${count(s.tools, "tool")} · ${count(s.tokens, "token")}`)));
   renderTools();
 }
 
@@ -67,7 +73,9 @@ async function pollActivity() {
     for (const e of data.events) {
       lastEvent = Math.max(lastEvent, e.time);
       const what = e.kind === "search" ? `“${e.query}” → ${e.hits.slice(0, 5).join(", ") || "nothing"}` : e.tool;
-      const result = e.ok ? (e.revealed.length ? `ok, loaded ${e.revealed.join(", ")}` : "ok") : e.code;
+      // Reveal style adds what a search finds to the tool list; the bridge style only finds it (described, then called).
+      const verb = { search: style === "reveal" ? "revealed" : "found", describe: "described" }[e.kind];
+      const result = e.ok ? (verb && e.revealed.length ? `ok, ${verb} ${e.revealed.join(", ")}` : "ok") : e.code;
       body.prepend(element("tr", { class: e.zero_result ? "zero" : "", "data-kind": e.kind },
         element("td", {}, new Date(e.time * 1000).toLocaleTimeString()), element("td", {}, e.label ?? e.session),
         element("td", {}, e.kind), element("td", { class: "name" }, what), element("td", {}, result),
