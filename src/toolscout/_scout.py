@@ -35,6 +35,7 @@ from .dispatch import (
     resolve_call,
     run_resolution,
 )
+from .learning import UsageRecorder, UsageStore
 from .search import (
     EngineOptions,
     HybridIndex,
@@ -95,6 +96,7 @@ class ToolScout:
         context_windows: Mapping[str, int] | None = None,
         offload: Offloader | None = None,
         activity: ActivityLog | None = None,
+        usage_store: UsageStore | None = None,
     ) -> None:
         """Create a ToolScout.
 
@@ -116,6 +118,8 @@ class ToolScout:
             activity: Record every dispatched call (searches, loads, calls, refusals) in this log
                 (see `toolscout.observe.ActivityLog`). With ``tracing`` on, spans carry argument
                 values only when this log keeps them.
+            usage_store: Where learned pairs go when ``settings.learning.enabled`` (default: the store
+                ``learning.store`` names; in memory when unset).
 
         Raises:
             CatalogError: A tool definition is malformed or two tools share a name.
@@ -140,6 +144,8 @@ class ToolScout:
         self._offload = offload
         self._activity = activity
         self._tracing = _tracing(self._settings, activity)
+        learning = self._settings.learning
+        self._usage = UsageRecorder.from_settings(learning, store=usage_store) if learning.enabled else None
         self._indexes = IndexCache(
             index_builder or search_engine(self._settings.search_mode, _engine_options(self._settings))
         )
@@ -191,6 +197,11 @@ class ToolScout:
         return self._activity
 
     @property
+    def usage(self) -> UsageRecorder | None:
+        """The recorder of learned pairs (search request -> tool then called), when learning is on."""
+        return self._usage
+
+    @property
     def search_mode(self) -> SearchMode:
         """The mode ``tool_search`` runs in now: ``hybrid`` once the live catalog's embeddings are ready."""
         return self.search_status().mode
@@ -233,6 +244,7 @@ class ToolScout:
             context_windows=self._context_windows,
             offload=self._offload,
             activity=self._activity,
+            usage_store=self._usage.store if self._usage is not None else None,
         )
         if _engine_options(other.settings) == _engine_options(self._settings) and (
             other.settings.search_mode == self._settings.search_mode
@@ -362,10 +374,12 @@ class ToolScout:
         return None if handler is None else _under_own_name(handler, own)
 
     def close(self) -> None:
-        """Close the discovery store (and the offload store)."""
+        """Close the discovery store (and the offload and usage stores)."""
         self.store.close()
         if self.offload is not None:
             self.offload.close()
+        if self._usage is not None:
+            self._usage.store.close()
 
     def _without_own_tools(self, catalog: Catalog) -> Catalog:
         """`catalog` without toolscout's own tools, tools named like a bridge tool renamed (and reported)."""
@@ -466,6 +480,7 @@ class ScoutSession:
         )
         outcome = dataclasses.replace(outcome, revealed=newly)
         self._observe(outcome, span)
+        await self._learn(outcome)
         return outcome
 
     def _observe(self, outcome: ToolOutcome, span: Span | None) -> None:
@@ -488,6 +503,15 @@ class ScoutSession:
             event = activity_event(outcome, session=self.session_id, upstream=upstream, mode=mode, bridge=bridge)
         if span is not None and tracing is not None:
             tracing.finish(span, event)
+
+    async def _learn(self, outcome: ToolOutcome) -> None:
+        """Hand the call to the usage recorder (learning on); the pairs it earns are written in a worker thread."""
+        usage = self.scout.usage
+        if usage is None:
+            return
+        pairs = usage.observe(self.session_id, outcome, tool=self.scout.catalog.get(outcome.name) is not None)
+        if pairs:
+            await anyio.to_thread.run_sync(lambda: usage.save(pairs))
 
     def _resolve(self, name: object, arguments: object, *, call_id: str | None) -> Resolution:
         scout = self.scout
