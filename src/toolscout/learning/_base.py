@@ -11,6 +11,7 @@ from types import TracebackType
 from typing import Protocol, Self
 
 from .._errors import ConfigError, StoreError
+from .._settings import LearningSettings
 
 __all__ = [
     "ClosingUsageStore",
@@ -43,6 +44,16 @@ class UsageBounds:
     """Seconds a pair lives after its `UsagePair.at`."""
     max_request_bytes: int = 512
     """UTF-8 bytes of a request's text kept (clipped at a character boundary)."""
+
+    @classmethod
+    def from_settings(cls, settings: LearningSettings) -> UsageBounds:
+        """The bounds the ``learning`` settings give."""
+        return cls(
+            max_pairs_per_scope=settings.max_pairs_per_scope,
+            max_pairs_per_tool=settings.max_pairs_per_tool,
+            ttl_s=settings.ttl_days * 86_400.0,
+            max_request_bytes=settings.max_request_bytes,
+        )
 
     def __post_init__(self) -> None:
         for key in ("max_pairs_per_scope", "max_pairs_per_tool", "max_request_bytes"):

@@ -93,12 +93,7 @@ class UsageRecorder:
             ConfigError: The store spec names an unknown scheme.
             StoreError: The store cannot be opened.
         """
-        bounds = UsageBounds(
-            max_pairs_per_scope=settings.max_pairs_per_scope,
-            max_pairs_per_tool=settings.max_pairs_per_tool,
-            ttl_s=settings.ttl_days * 86_400.0,
-            max_request_bytes=settings.max_request_bytes,
-        )
+        bounds = UsageBounds.from_settings(settings)
         opened = store if store is not None else open_usage_store(settings.store or "memory", bounds)
         return cls(opened, scope=settings.scope, window_s=settings.window_s)
 
