@@ -308,12 +308,23 @@ class ToolScout:
             self._core = self._core | {shown}
         return self._catalog[shown]
 
-    def session(self, session_id: str, *, scope: Scope | None = None) -> ScoutSession:
+    def session(
+        self,
+        session_id: str,
+        *,
+        scope: Scope | None = None,
+        learning_scope: str | None = None,
+        learning_session: str | None = None,
+    ) -> ScoutSession:
         """A view of one session: its discoveries and, optionally, the tools it may use.
 
-        `scope` narrows the settings' ``scope`` (it never widens it).
+        `scope` narrows the settings' ``scope`` (it never widens it). With learning on, its pairs go to
+        `learning_scope` (default: ``learning.scope``), its calls credited to the searches made under
+        `learning_session` (default: `session_id`; the gateway gives a stateless request its principal's).
         """
-        return ScoutSession(self, session_id, scope or Scope())
+        return ScoutSession(
+            self, session_id, scope or Scope(), learning_scope=learning_scope, learning_session=learning_session
+        )
 
     def index(self, catalog: Catalog | None = None) -> SearchIndex:
         """The search index of `catalog`, by default the live one (built once per catalog fingerprint)."""
@@ -404,11 +415,21 @@ class ToolScout:
 class ScoutSession:
     """One session's view of a `ToolScout`. Cheap to create; all state lives in the store."""
 
-    def __init__(self, scout: ToolScout, session_id: str, scope: Scope) -> None:
+    def __init__(
+        self,
+        scout: ToolScout,
+        session_id: str,
+        scope: Scope,
+        *,
+        learning_scope: str | None = None,
+        learning_session: str | None = None,
+    ) -> None:
         """Use `ToolScout.session` to create one."""
         self.scout = scout
         self.session_id = session_id
         self.scope = scope
+        self.learning_scope = learning_scope
+        self.learning_session = learning_session or session_id
 
     @property
     def discovered(self) -> tuple[str, ...]:
@@ -509,7 +530,8 @@ class ScoutSession:
         usage = self.scout.usage
         if usage is None:
             return
-        pairs = usage.observe(self.session_id, outcome, tool=self.scout.catalog.get(outcome.name) is not None)
+        known = self.scout.catalog.get(outcome.name) is not None
+        pairs = usage.observe(self.learning_session, outcome, tool=known, scope=self.learning_scope)
         if pairs:
             await anyio.to_thread.run_sync(lambda: usage.save(pairs))
 

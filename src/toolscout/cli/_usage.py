@@ -94,7 +94,7 @@ def _opened(config: Path | None, spec: str | None) -> Iterator[UsageStore]:
             settings = load_config(config).settings
         except ToolscoutError as exc:
             raise click.ClickException(str(exc)) from None
-        learning, spec = settings.learning, _relative(settings.learning.store, config) or settings.store
+        learning, spec = settings.learning, settings.learning.store or settings.store
         if spec is None:
             raise click.ClickException(f"{config} names no store (toolscout.learning.store or toolscout.store)")
     assert spec is not None
@@ -108,13 +108,6 @@ def _opened(config: Path | None, spec: str | None) -> Iterator[UsageStore]:
         yield store
     finally:
         store.close()
-
-
-def _relative(spec: str | None, config: Path) -> str | None:
-    """A relative file path in the config is taken from the config file's folder, as ``toolscout.store`` is."""
-    if spec is None or spec == "memory" or "://" in spec or Path(spec).expanduser().is_absolute():
-        return spec
-    return str(config.resolve().parent / Path(spec))
 
 
 def _read(run: Callable[[], T]) -> T:

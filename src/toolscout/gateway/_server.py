@@ -58,6 +58,7 @@ from .._types import Transport
 from .._version import __version__
 from ..disclosure import Assembly, assemble
 from ..dispatch import BridgeRead, SearchAnswer, ServerNotReady, ToolCall, ToolError, ToolOutcome
+from ..learning import UsageBounds, open_usage_store
 from ..observe import ActivityLog, Metrics, Tracing
 from ..offload import Offloader, open_output_store
 from ..search import resolve_backend, resolve_search_mode
@@ -79,7 +80,7 @@ from ._remembered import RememberedListings
 from ._resources import ResourceProxy, namespaced_blocks
 from ._rounds import Exchange, InputRounds
 from ._sessions import Caller, ChangeBus, Identities, LegacySessions
-from ._stores import TimedOutputStore, TimedStore, open_store
+from ._stores import TimedOutputStore, TimedStore, default_store_path, open_store
 from ._wire import call_result, mcp_tool
 
 __all__ = ["Gateway"]
@@ -138,8 +139,22 @@ class Gateway:
             offload = Offloader(settings.offload, store=outputs)
         self.activity = ActivityLog(max_bytes=settings.activity_max_bytes)
         self.tracing = Tracing(arguments=self.activity.log_arguments) if settings.tracing else None
+        learning = settings.learning
+        usage = (
+            open_usage_store(
+                learning.store or settings.store or str(default_store_path()), UsageBounds.from_settings(learning)
+            )
+            if learning.enabled
+            else None
+        )
         self.scout = ToolScout(
-            (), activity=self.activity, settings=settings, store=self.store, executor=self._execute, offload=offload
+            (),
+            activity=self.activity,
+            settings=settings,
+            store=self.store,
+            executor=self._execute,
+            offload=offload,
+            usage_store=usage,
         )
         remembered = (
             RememberedListings(default_cache_dir(), separator=settings.separator) if settings.remember_tools else None
@@ -246,8 +261,16 @@ class Gateway:
                 await self.feed.aclose()
 
     def session(self, caller: Caller) -> ScoutSession:
-        """The toolscout session a caller's requests run in."""
-        return self.scout.session(caller.session_id, scope=caller.scope)
+        """The toolscout session a caller's requests run in.
+
+        Learning: pairs go to the caller's grant label as their scope. A stateless request (a 2026-07-28 client
+        sending no ``Toolscout-Session``) is its own session, so its calls are credited to the searches its
+        principal made within ``learning.window_s``.
+        """
+        trail = f"principal:{caller.principal}" if caller.lifetime == "request" else caller.session_id
+        return self.scout.session(
+            caller.session_id, scope=caller.scope, learning_scope=caller.principal, learning_session=trail
+        )
 
     async def _assemble(self, caller: Caller) -> Assembly:
         """The caller's assembly, built in a worker thread (the reveal style reads the store)."""
