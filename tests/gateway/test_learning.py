@@ -54,3 +54,31 @@ async def test_nothing_is_learned_when_learning_is_off(tmp_path: Path) -> None:
             await client.call_tool("tool_search", {"query": "saved recipes with basil"})
             await client.call_tool("tool_call", {"name": "kitchen__find_recipes", "arguments": {"query": "basil"}})
     assert not (tmp_path / "u.db").exists()
+
+
+async def test_a_stateless_client_is_credited_by_its_grant_and_grants_stay_apart(tmp_path: Path) -> None:
+    from tests.gateway.conftest import http_client, http_gateway, write_config
+
+    tokens = {"alpha": {"token": "token-a-6b0e3d9f12ac47e8"}, "beta": {"token": "token-b-d41f8a2c7e5b9063"}}
+    named = {"command": sys.executable, "args": [str(SERVERS / "named.py"), "find_recipes", "list_pantry"]}
+    learning = {"enabled": True, "store": "usage.db"}
+    path = write_config(
+        tmp_path / "gateway.json", {"kitchen": named}, mode="on", auth={"tokens": tokens}, learning=learning
+    )
+    call = {"name": "kitchen__find_recipes", "arguments": {"query": "basil"}}
+    with anyio.fail_after(LIMIT_S):
+        async with http_gateway(path) as url:
+            async with http_client(url, token=tokens["alpha"]["token"]) as client:
+                await client.call_tool("tool_search", {"query": "saved recipes with basil"})
+            async with http_client(url, token=tokens["beta"]["token"]) as client:
+                assert not (await client.call_tool("tool_call", call)).is_error
+            async with http_client(url, token=tokens["alpha"]["token"]) as client:
+                assert not (await client.call_tool("tool_call", call)).is_error
+    with SqliteUsageStore(tmp_path / "usage.db") as store:
+        assert store.scopes() == ("alpha",)
+        (pair,) = store.pairs("alpha")
+    assert (pair.request, pair.tool, pair.session) == (
+        "saved recipes with basil",
+        "kitchen__find_recipes",
+        "principal:alpha",
+    )
