@@ -165,3 +165,19 @@ def test_replace_keeps_recording_in_the_same_store(tmp_path: Path) -> None:
     scout_ = scout(tmp_path)
     other = scout_.replace(settings=scout_.settings.model_copy(update={"style": "reveal"}))
     assert other.usage is not None and scout_.usage is not None and other.usage.store is scout_.usage.store
+
+
+def test_bad_learning_settings_name_the_key_and_the_limit() -> None:
+    from toolscout import ConfigError
+
+    with pytest.raises(ConfigError, match="max_pairs_per_scope"):
+        ScoutSettings.from_mapping({"learning": {"max_pairs_per_scope": 0}}, prefix="toolscout")
+    with pytest.raises(ConfigError, match="store"):
+        ToolScout(TOOLS, settings=ScoutSettings.from_mapping({"learning": {"enabled": True, "store": "ftp://x"}}))
+    defaults = ScoutSettings().learning
+    assert (defaults.enabled, defaults.scope, defaults.max_pairs_per_scope, defaults.min_sessions) == (
+        False,
+        "default",
+        10_000,
+        1,
+    )

@@ -96,8 +96,8 @@ class UsageStore(Protocol):
       nothing one scope records or forgets changes another's pairs.
     - **Bounded, never across scopes.** After `record`, a scope holds at most `bounds.max_pairs_per_scope`
       pairs and each tool at most `bounds.max_pairs_per_tool` of them; the excess is that scope's (or that
-      tool's) oldest pairs. Pairs older than `bounds.ttl_s` are never returned and are dropped on the next
-      write. A request's text is clipped to `bounds.max_request_bytes` UTF-8 bytes before it is stored.
+      tool's) oldest pairs. Pairs older than `bounds.ttl_s` are never returned and leave the store on later
+      writes. A request's text is clipped to `bounds.max_request_bytes` UTF-8 bytes before it is stored.
     - **Text only.** A pair holds a request, a tool name, a session id, a time and whether the search missed:
       never a call's arguments or result.
     - **Tolerant of bad data.** A stored value that does not parse as a pair (written by something else, or

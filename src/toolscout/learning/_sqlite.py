@@ -56,6 +56,7 @@ class SqliteUsageStore(ClosingUsageStore):
             raise StoreError(f"cannot open usage store {self.path}: {exc}") from None
         try:
             self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = NORMAL")
             with self._write() as conn:
                 self._ensure_schema(conn)
         except (sqlite3.Error, StoreError) as exc:
@@ -72,17 +73,13 @@ class SqliteUsageStore(ClosingUsageStore):
             conn.executemany(f"INSERT INTO usage_pairs ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", rows)
             conn.execute("DELETE FROM usage_pairs WHERE at < ?", (expired_before(self.bounds),))
             for scope, tool in {(p.scope, p.tool) for p in checked}:
-                conn.execute(
-                    "DELETE FROM usage_pairs WHERE scope = ? AND tool = ? AND id NOT IN"
-                    " (SELECT id FROM usage_pairs WHERE scope = ? AND tool = ? ORDER BY id DESC LIMIT ?)",
-                    (scope, tool, scope, tool, self.bounds.max_pairs_per_tool),
-                )
+                held = conn.execute(
+                    "SELECT COUNT(*) FROM usage_pairs WHERE scope = ? AND tool = ?", (scope, tool)
+                ).fetchone()[0]
+                _drop_oldest(conn, "scope = ? AND tool = ?", (scope, tool), held - self.bounds.max_pairs_per_tool)
             for scope in {p.scope for p in checked}:
-                conn.execute(
-                    "DELETE FROM usage_pairs WHERE scope = ? AND id NOT IN"
-                    " (SELECT id FROM usage_pairs WHERE scope = ? ORDER BY id DESC LIMIT ?)",
-                    (scope, scope, self.bounds.max_pairs_per_scope),
-                )
+                held = conn.execute("SELECT COUNT(*) FROM usage_pairs WHERE scope = ?", (scope,)).fetchone()[0]
+                _drop_oldest(conn, "scope = ?", (scope,), held - self.bounds.max_pairs_per_scope)
 
     def pairs(self, scope: str, *, tool: str | None = None) -> tuple[UsagePair, ...]:
         """The scope's live pairs, oldest first; only `tool`'s when given."""
@@ -167,3 +164,12 @@ class SqliteUsageStore(ClosingUsageStore):
     def _check_open(self) -> None:
         if self._closed:
             raise StoreError(f"usage store {self.path} is closed")
+
+
+def _drop_oldest(conn: sqlite3.Connection, where: str, args: tuple[str, ...], excess: int) -> None:
+    """Delete the `excess` oldest pairs matching `where` (nothing when `excess` is not positive)."""
+    if excess > 0:
+        conn.execute(
+            f"DELETE FROM usage_pairs WHERE id IN (SELECT id FROM usage_pairs WHERE {where} ORDER BY id LIMIT ?)",
+            (*args, excess),
+        )
