@@ -390,7 +390,7 @@ class ToolScout:
         if self.offload is not None:
             self.offload.close()
         if self._usage is not None:
-            self._usage.store.close()
+            self._usage.close()
 
     def _without_own_tools(self, catalog: Catalog) -> Catalog:
         """`catalog` without toolscout's own tools, tools named like a bridge tool renamed (and reported)."""
@@ -501,7 +501,7 @@ class ScoutSession:
         )
         outcome = dataclasses.replace(outcome, revealed=newly)
         self._observe(outcome, span)
-        await self._learn(outcome)
+        self._learn(outcome)
         return outcome
 
     def _observe(self, outcome: ToolOutcome, span: Span | None) -> None:
@@ -525,15 +525,14 @@ class ScoutSession:
         if span is not None and tracing is not None:
             tracing.finish(span, event)
 
-    async def _learn(self, outcome: ToolOutcome) -> None:
-        """Hand the call to the usage recorder (learning on); the pairs it earns are written in a worker thread."""
+    def _learn(self, outcome: ToolOutcome) -> None:
+        """Hand the call to the usage recorder (learning on); the pairs it earns are written on its own thread."""
         usage = self.scout.usage
         if usage is None:
             return
         known = self.scout.catalog.get(outcome.name) is not None
         pairs = usage.observe(self.learning_session, outcome, tool=known, scope=self.learning_scope)
-        if pairs:
-            await anyio.to_thread.run_sync(lambda: usage.save(pairs))
+        usage.save(pairs)
 
     def _resolve(self, name: object, arguments: object, *, call_id: str | None) -> Resolution:
         scout = self.scout

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from toolscout import ScoutSettings, ToolScout
 from toolscout._settings import LearningSettings
-from toolscout.learning import SqliteUsageStore
+from toolscout.learning import MemoryUsageStore, SqliteUsageStore, UsagePair
 
 
 def create_issue(title: str) -> str:
@@ -181,3 +183,31 @@ def test_bad_learning_settings_name_the_key_and_the_limit() -> None:
         10_000,
         1,
     )
+
+
+class HangingStore(MemoryUsageStore):
+    """A usage store whose writes wait until the test lets them through (a stalled Redis, say)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+
+    def record(self, pairs: Sequence[UsagePair]) -> None:
+        self.release.wait(timeout=60)
+        super().record(pairs)
+
+
+def test_a_hanging_store_never_holds_up_a_call(tmp_path: Path) -> None:
+    store = HangingStore()
+    settings = ScoutSettings(mode="on", style="bridge", search_mode="lexical", learning=LearningSettings(enabled=True))
+    scout_ = ToolScout(TOOLS, settings=settings, usage_store=store)
+    session = scout_.session("s1")
+    for title in ("one", "two"):
+        search(session, f"create a github issue {title}")
+        assert call(session, "create_issue", {"title": title}).content == f"created {title}"  # type: ignore[attr-defined]
+    assert not store.release.is_set() and store.pairs("default") == ()
+    store.release.set()
+    assert scout_.usage is not None
+    scout_.usage.flush()
+    assert [p.request for p in store.pairs("default")] == ["create a github issue one", "create a github issue two"]
+    scout_.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import queue
 import threading
 import time
 from collections import OrderedDict
@@ -24,6 +25,8 @@ _MAX_SEARCHES = 16
 """Recent searches remembered per session."""
 _MAX_RECORDED = 256
 """(request, tool) pairs a session remembers having recorded, so a repeat records nothing."""
+_MAX_PENDING = 1_000
+"""Batches of pairs waiting for the store; past it new ones are dropped (the store is behind or hanging)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -55,7 +58,8 @@ class UsageRecorder:
       searches since its previous successful call, as missed.
 
     A session records each (request, tool) once. Arguments and results are never looked at. A store that fails
-    logs one warning (until it works again) and is otherwise ignored: learning never fails a call.
+    logs one warning (until it works again) and is otherwise ignored: learning never fails a call, and never
+    delays one: `save` hands pairs to one writer thread of the recorder's (`flush` waits for it).
 
     Attribution is by session id. A 2026-07-28 gateway client may send no session (each request stands
     alone): the gateway then attributes by principal, passing the grant label as the session here as well as
@@ -84,6 +88,9 @@ class UsageRecorder:
         self._trails: OrderedDict[tuple[str, str], _Trail] = OrderedDict()
         self._lock = threading.Lock()
         self._failing = False
+        self._pending: queue.Queue[Sequence[UsagePair] | None] = queue.Queue(maxsize=_MAX_PENDING)
+        self._writer: threading.Thread | None = None
+        self._dropping = False
 
     @classmethod
     def from_settings(cls, settings: LearningSettings, *, store: UsageStore | None = None) -> UsageRecorder:
@@ -125,9 +132,53 @@ class UsageRecorder:
             return pairs
 
     def save(self, pairs: Sequence[UsagePair]) -> None:
-        """Write the pairs to the store; a failure is logged (once until the store works again), never raised."""
+        """Queue the pairs for the store (returns at once; nothing is raised, a full queue drops them)."""
         if not pairs:
             return
+        with self._lock:
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._write, name="toolscout-learning", daemon=True)
+                self._writer.start()
+        try:
+            self._pending.put_nowait(pairs)
+        except queue.Full:
+            if not self._dropping:
+                logger.warning(
+                    "learning: the usage store %r is behind; new pairs are dropped until it catches up", self.store
+                )
+            self._dropping = True
+        else:
+            self._dropping = False
+
+    def flush(self) -> None:
+        """Wait until every queued pair has been written (or failed)."""
+        if self._writer is not None:
+            self._pending.join()
+
+    def close(self) -> None:
+        """Write what is queued, stop the writer thread and close the store."""
+        writer = self._writer
+        if writer is not None:
+            try:
+                self._pending.put(None, timeout=10)
+            except queue.Full:  # a hanging store: its thread is a daemon, and the store is closed under it
+                pass
+            else:
+                writer.join(timeout=10)
+        self.store.close()
+
+    def _write(self) -> None:
+        while True:
+            pairs = self._pending.get()
+            try:
+                if pairs is None:
+                    return
+                self._record(pairs)
+            finally:
+                self._pending.task_done()
+
+    def _record(self, pairs: Sequence[UsagePair]) -> None:
+        """Write the pairs to the store; a failure is logged (once until the store works again), never raised."""
         try:
             self.store.record(pairs)
         except Exception as exc:  # learning must never fail a call, whatever the store raises
