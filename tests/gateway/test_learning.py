@@ -82,3 +82,27 @@ async def test_a_stateless_client_is_credited_by_its_grant_and_grants_stay_apart
         "kitchen__find_recipes",
         "principal:alpha",
     )
+
+
+async def test_an_unreachable_usage_store_leaves_learning_off_with_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    with caplog.at_level(logging.WARNING, logger="toolscout.gateway"), anyio.fail_after(LIMIT_S):
+        async with (
+            Gateway(
+                config(tmp_path, enabled=True, store="redis://127.0.0.1:1/0"),
+                transport="stdio",
+                wait_for_upstreams=True,
+            ) as gateway,
+            Client(gateway.server) as client,
+        ):
+            await client.call_tool("tool_search", {"query": "saved recipes with basil"})
+            result = await client.call_tool(
+                "tool_call", {"name": "kitchen__find_recipes", "arguments": {"query": "basil"}}
+            )
+            assert not result.is_error
+            assert gateway.scout.usage is None
+    warnings = [r.getMessage() for r in caplog.records if "learning is off" in r.getMessage()]
+    assert len(warnings) == 1 and "127.0.0.1:1" in warnings[0]

@@ -58,7 +58,7 @@ from .._types import Transport
 from .._version import __version__
 from ..disclosure import Assembly, assemble
 from ..dispatch import BridgeRead, SearchAnswer, ServerNotReady, ToolCall, ToolError, ToolOutcome
-from ..learning import UsageBounds, open_usage_store
+from ..learning import UsageBounds, UsageStore, open_usage_store
 from ..observe import ActivityLog, Metrics, Tracing
 from ..offload import Offloader, open_output_store
 from ..search import resolve_backend, resolve_search_mode
@@ -66,7 +66,7 @@ from ..search.embeddings import default_cache_dir
 from ..session import DiscoveryStore
 from ._capabilities import offered_capabilities
 from ._chain import GatewayChain
-from ._config import GatewayConfig
+from ._config import GatewayConfig, GatewaySettings
 from ._faults import UpstreamFault, unrouted_fault, upstream_fault
 from ._feed import open_feed
 from ._health import visible_servers
@@ -139,14 +139,7 @@ class Gateway:
             offload = Offloader(settings.offload, store=outputs)
         self.activity = ActivityLog(max_bytes=settings.activity_max_bytes)
         self.tracing = Tracing(arguments=self.activity.log_arguments) if settings.tracing else None
-        learning = settings.learning
-        usage = (
-            open_usage_store(
-                learning.store or settings.store or str(default_store_path()), UsageBounds.from_settings(learning)
-            )
-            if learning.enabled
-            else None
-        )
+        usage, settings = _usage_store(settings)
         self.scout = ToolScout(
             (),
             activity=self.activity,
@@ -589,3 +582,19 @@ def _log_call(call: ToolCall, server: str, tool: str, result: object, latency_s:
             "argument_names": sorted(call.arguments),
         },
     )
+
+
+def _usage_store(settings: GatewaySettings) -> tuple[UsageStore | None, GatewaySettings]:
+    """The usage store learning records in (``learning.store``, else the session store's spec), when on.
+
+    A store that cannot be opened (Redis down) leaves learning off with one warning: the gateway serves without it.
+    """
+    learning = settings.learning
+    if not learning.enabled:
+        return None, settings
+    spec = learning.store or settings.store or str(default_store_path())
+    try:
+        return open_usage_store(spec, UsageBounds.from_settings(learning)), settings
+    except StoreError as exc:
+        logger.warning("learning is off: the usage store cannot be opened: %s", exc)
+        return None, settings.model_copy(update={"learning": learning.model_copy(update={"enabled": False})})
