@@ -211,3 +211,27 @@ def test_a_hanging_store_never_holds_up_a_call(tmp_path: Path) -> None:
     scout_.usage.flush()
     assert [p.request for p in store.pairs("default")] == ["create a github issue one", "create a github issue two"]
     scout_.close()
+
+
+def test_two_scouts_on_one_redis_learn_into_one_store_per_scope(redis_url: str, request: pytest.FixtureRequest) -> None:
+    from toolscout.learning._redis import RedisUsageStore
+
+    prefix = f"replicas-{request.node.name}"
+    replicas = [
+        ToolScout(
+            TOOLS,
+            settings=ScoutSettings(
+                mode="on", search_mode="lexical", learning=LearningSettings(enabled=True, scope=scope)
+            ),
+            usage_store=RedisUsageStore(redis_url, prefix=prefix),
+        )
+        for scope in ("a", "b")
+    ]
+    for replica, query in zip(replicas, ("create a github issue", "post a slack message"), strict=True):
+        session = replica.session("s1")
+        (found, *_) = search(session, query)
+        call(session, found, {"title": "x"} if found == "create_issue" else {"text": "x"})
+        replica.close()
+    with RedisUsageStore(redis_url, prefix=prefix) as store:
+        assert [(p.request, p.tool) for p in store.pairs("a")] == [("create a github issue", "create_issue")]
+        assert [(p.request, p.tool) for p in store.pairs("b")] == [("post a slack message", "post_message")]
