@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -90,11 +91,19 @@ def test_the_store_comes_from_a_config_file_relative_to_it(store_file: Path, tmp
     assert out.split("\t")[1] == "weather__get"
 
 
-def test_a_config_naming_no_store_or_a_bad_scheme_is_a_clear_error(tmp_path: Path) -> None:
-    config = tmp_path / "gateway.json"
+def test_a_config_naming_no_store_reads_the_session_stores_default_file(store_file: Path, tmp_path: Path) -> None:
+    config = tmp_path / "elsewhere" / "gateway.json"
+    config.parent.mkdir()
     config.write_text(json.dumps({"mcpServers": {"w": {"command": "true"}}}))
-    code, _, err = usage("list", str(config))
-    assert code == 1 and "names no store" in err
+    store_file.rename(tmp_path / "sessions.sqlite3")
+    command = [str(Path(sys.executable).with_name("toolscout")), "usage", "list", str(config)]
+    env = {**os.environ, "TOOLSCOUT_DATA_DIR": str(tmp_path)}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 4
+
+
+def test_a_bad_scheme_or_no_source_is_a_clear_error(tmp_path: Path) -> None:
     code, _, err = usage("list", "--store", "ftp://host/x")
     assert code == 1 and "unknown store scheme 'ftp'" in err and "Traceback" not in err
     code, _, err = usage("list")

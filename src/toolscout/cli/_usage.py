@@ -37,7 +37,8 @@ def _source(command: F) -> F:
 def usage_group() -> None:
     """The pairs learned from use (search request -> the tool then called), per learning scope.
 
-    The store is the one CONFIG's `toolscout.learning.store` (else `toolscout.store`) names, or --store.
+    The store is the one CONFIG's `toolscout.learning.store` (else its session store, `toolscout.store`, whose
+    default is sessions.sqlite3 in the data dir) names, or --store.
     """
 
 
@@ -94,9 +95,7 @@ def _opened(config: Path | None, spec: str | None) -> Iterator[UsageStore]:
             settings = load_config(config).settings
         except ToolscoutError as exc:
             raise click.ClickException(str(exc)) from None
-        learning, spec = settings.learning, settings.learning.store or settings.store
-        if spec is None:
-            raise click.ClickException(f"{config} names no store (toolscout.learning.store or toolscout.store)")
+        learning, spec = settings.learning, settings.usage_store_spec()
     assert spec is not None
     if spec == "memory":
         raise click.ClickException("a memory store lives in its process only; name a file or a Redis URL")

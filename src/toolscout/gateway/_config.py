@@ -201,6 +201,12 @@ class GatewaySettings(ScoutSettings):
     """Context offloading of large results (``false`` turns it off). A relative ``folder`` is taken from the
     config file's folder."""
 
+    def usage_store_spec(self) -> str:
+        """Where learning keeps its pairs: ``learning.store``, else the session store (``store``, its default file)."""
+        from ._stores import default_store_path  # the session store's module; imported late, it imports the stores
+
+        return self.learning.store or self.store or str(default_store_path())
+
     @classmethod
     def settings_customise_sources(
         cls,

@@ -80,7 +80,7 @@ from ._remembered import RememberedListings
 from ._resources import ResourceProxy, namespaced_blocks
 from ._rounds import Exchange, InputRounds
 from ._sessions import Caller, ChangeBus, Identities, LegacySessions
-from ._stores import TimedOutputStore, TimedStore, default_store_path, open_store
+from ._stores import TimedOutputStore, TimedStore, open_store
 from ._wire import call_result, mcp_tool
 
 __all__ = ["Gateway"]
@@ -592,9 +592,8 @@ def _usage_store(settings: GatewaySettings) -> tuple[UsageStore | None, GatewayS
     learning = settings.learning
     if not learning.enabled:
         return None, settings
-    spec = learning.store or settings.store or str(default_store_path())
     try:
-        return open_usage_store(spec, UsageBounds.from_settings(learning)), settings
+        return open_usage_store(settings.usage_store_spec(), UsageBounds.from_settings(learning)), settings
     except StoreError as exc:
         logger.warning("learning is off: the usage store cannot be opened: %s", exc)
         return None, settings.model_copy(update={"learning": learning.model_copy(update={"enabled": False})})
