@@ -35,6 +35,7 @@ from .dispatch import (
     resolve_call,
     run_resolution,
 )
+from .learning import UsageRecorder, UsageStore
 from .search import (
     EngineOptions,
     HybridIndex,
@@ -95,6 +96,7 @@ class ToolScout:
         context_windows: Mapping[str, int] | None = None,
         offload: Offloader | None = None,
         activity: ActivityLog | None = None,
+        usage_store: UsageStore | None = None,
     ) -> None:
         """Create a ToolScout.
 
@@ -116,6 +118,8 @@ class ToolScout:
             activity: Record every dispatched call (searches, loads, calls, refusals) in this log
                 (see `toolscout.observe.ActivityLog`). With ``tracing`` on, spans carry argument
                 values only when this log keeps them.
+            usage_store: Where learned pairs go when ``settings.learning.enabled`` (default: the store
+                ``learning.store`` names; in memory when unset).
 
         Raises:
             CatalogError: A tool definition is malformed or two tools share a name.
@@ -140,6 +144,8 @@ class ToolScout:
         self._offload = offload
         self._activity = activity
         self._tracing = _tracing(self._settings, activity)
+        learning = self._settings.learning
+        self._usage = UsageRecorder.from_settings(learning, store=usage_store) if learning.enabled else None
         self._indexes = IndexCache(
             index_builder or search_engine(self._settings.search_mode, _engine_options(self._settings))
         )
@@ -191,6 +197,11 @@ class ToolScout:
         return self._activity
 
     @property
+    def usage(self) -> UsageRecorder | None:
+        """The recorder of learned pairs (search request -> tool then called), when learning is on."""
+        return self._usage
+
+    @property
     def search_mode(self) -> SearchMode:
         """The mode ``tool_search`` runs in now: ``hybrid`` once the live catalog's embeddings are ready."""
         return self.search_status().mode
@@ -233,6 +244,7 @@ class ToolScout:
             context_windows=self._context_windows,
             offload=self._offload,
             activity=self._activity,
+            usage_store=self._usage.store if self._usage is not None else None,
         )
         if _engine_options(other.settings) == _engine_options(self._settings) and (
             other.settings.search_mode == self._settings.search_mode
@@ -296,12 +308,23 @@ class ToolScout:
             self._core = self._core | {shown}
         return self._catalog[shown]
 
-    def session(self, session_id: str, *, scope: Scope | None = None) -> ScoutSession:
+    def session(
+        self,
+        session_id: str,
+        *,
+        scope: Scope | None = None,
+        learning_scope: str | None = None,
+        learning_session: str | None = None,
+    ) -> ScoutSession:
         """A view of one session: its discoveries and, optionally, the tools it may use.
 
-        `scope` narrows the settings' ``scope`` (it never widens it).
+        `scope` narrows the settings' ``scope`` (it never widens it). With learning on, its pairs go to
+        `learning_scope` (default: ``learning.scope``), its calls credited to the searches made under
+        `learning_session` (default: `session_id`; the gateway gives a stateless request its principal's).
         """
-        return ScoutSession(self, session_id, scope or Scope())
+        return ScoutSession(
+            self, session_id, scope or Scope(), learning_scope=learning_scope, learning_session=learning_session
+        )
 
     def index(self, catalog: Catalog | None = None) -> SearchIndex:
         """The search index of `catalog`, by default the live one (built once per catalog fingerprint)."""
@@ -362,10 +385,12 @@ class ToolScout:
         return None if handler is None else _under_own_name(handler, own)
 
     def close(self) -> None:
-        """Close the discovery store (and the offload store)."""
+        """Close the discovery store (and the offload and usage stores)."""
         self.store.close()
         if self.offload is not None:
             self.offload.close()
+        if self._usage is not None:
+            self._usage.close()
 
     def _without_own_tools(self, catalog: Catalog) -> Catalog:
         """`catalog` without toolscout's own tools, tools named like a bridge tool renamed (and reported)."""
@@ -390,11 +415,21 @@ class ToolScout:
 class ScoutSession:
     """One session's view of a `ToolScout`. Cheap to create; all state lives in the store."""
 
-    def __init__(self, scout: ToolScout, session_id: str, scope: Scope) -> None:
+    def __init__(
+        self,
+        scout: ToolScout,
+        session_id: str,
+        scope: Scope,
+        *,
+        learning_scope: str | None = None,
+        learning_session: str | None = None,
+    ) -> None:
         """Use `ToolScout.session` to create one."""
         self.scout = scout
         self.session_id = session_id
         self.scope = scope
+        self.learning_scope = learning_scope
+        self.learning_session = learning_session or session_id
 
     @property
     def discovered(self) -> tuple[str, ...]:
@@ -466,6 +501,7 @@ class ScoutSession:
         )
         outcome = dataclasses.replace(outcome, revealed=newly)
         self._observe(outcome, span)
+        self._learn(outcome)
         return outcome
 
     def _observe(self, outcome: ToolOutcome, span: Span | None) -> None:
@@ -488,6 +524,15 @@ class ScoutSession:
             event = activity_event(outcome, session=self.session_id, upstream=upstream, mode=mode, bridge=bridge)
         if span is not None and tracing is not None:
             tracing.finish(span, event)
+
+    def _learn(self, outcome: ToolOutcome) -> None:
+        """Hand the call to the usage recorder (learning on); the pairs it earns are written on its own thread."""
+        usage = self.scout.usage
+        if usage is None:
+            return
+        known = self.scout.catalog.get(outcome.name) is not None
+        pairs = usage.observe(self.learning_session, outcome, tool=known, scope=self.learning_scope)
+        usage.save(pairs)
 
     def _resolve(self, name: object, arguments: object, *, call_id: str | None) -> Resolution:
         scout = self.scout

@@ -32,7 +32,7 @@ from ._scope import Scope
 from ._search_settings import DEFAULT_EXPANDERS, TOP_BAND, EmbeddingSettings, RerankSettings, check_expanders
 from ._validation import ENV_PREFIX, Finite, NoBool, Switch, checked_init, validate_section
 
-__all__ = ["BridgeNames", "DeferralMode", "ScopeSettings", "ScoutSettings", "Style"]
+__all__ = ["BridgeNames", "DeferralMode", "LearningSettings", "ScopeSettings", "ScoutSettings", "Style"]
 
 DeferralMode: TypeAlias = Literal["auto", "on", "off"]
 """`auto`: defer when the threshold is reached; `on`: defer whenever something is deferrable; `off`: never."""
@@ -90,6 +90,37 @@ class ScopeSettings(BaseModel):
     def scope(self) -> Scope:
         """The `Scope` these settings describe."""
         return Scope.select(servers=self.servers, tools=self.tools, deny=self.deny)
+
+
+class LearningSettings(BaseModel):
+    """Learning from use: a search and the successful call that followed it, kept as a pair per scope.
+
+    A pair is (request text -> tool name), with its session and time; arguments and results are never stored.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    enabled: Annotated[StrictBool, Switch] = False
+    """Record pairs (off: nothing is recorded). Off until search reads the pairs."""
+    scope: Name = "default"
+    """The learning scope of this scout's pairs; one scope never sees another's. The gateway uses each token's
+    grant label instead."""
+    store: str | None = None
+    """Where pairs are kept: ``memory``, a file path (SQLite), ``sqlite:///path`` or ``redis://...`` (null: the
+    session store's spec; in memory in the library)."""
+    max_pairs_per_scope: Annotated[int, NoBool, Field(ge=1)] = 10_000
+    """Pairs a scope holds; past it the scope's oldest pair goes (never another scope's)."""
+    max_pairs_per_tool: Annotated[int, NoBool, Field(ge=1)] = 500
+    """Pairs one tool holds in a scope; past it that tool's oldest pair in the scope goes."""
+    ttl_days: Annotated[float, Finite, Field(gt=0)] = 90.0
+    """Days a pair is kept after it was recorded."""
+    max_request_bytes: Annotated[int, NoBool, Field(ge=16)] = 512
+    """Bytes of a request's text kept (UTF-8, clipped at a character boundary)."""
+    window_s: Annotated[float, Finite, Field(gt=0)] = 300.0
+    """Seconds a session's search stays creditable by a later successful call."""
+    min_sessions: Annotated[int, NoBool, Field(ge=1)] = 1
+    """Distinct sessions that must have recorded a pair before it counts for other sessions (1 fits a single
+    user)."""
 
 
 class BridgeNames(BaseModel):
@@ -228,6 +259,8 @@ class ScoutSettings(BaseSettings):
     """The reranker over each search's top hits (see the ``search_rerank`` keys; none by default)."""
     embeddings: EmbeddingSettings = EmbeddingSettings()
     """The embedding backend of hybrid search (see the ``embeddings`` keys)."""
+    learning: LearningSettings = LearningSettings()
+    """Learning from use: which searches led to which successful calls (see the ``learning`` keys; off)."""
     tracing: Annotated[StrictBool, Switch] = False
     """Emit an OpenTelemetry span per search, load and tool call (in the gateway, per upstream call too) to the
     global tracer provider: names, counts and error codes, argument values only when the activity log keeps them.

@@ -43,6 +43,7 @@ from ._report import report_command  # noqa: E402
 from ._search import search  # noqa: E402
 from ._serve import serve_command  # noqa: E402
 from ._status import status_command  # noqa: E402
+from ._usage import usage_group  # noqa: E402
 
 main.add_command(inspect_command)
 main.add_command(catalog_group)
@@ -54,3 +55,4 @@ main.add_command(status_command)
 main.add_command(client_config_command)
 main.add_command(config_group)
 main.add_command(report_command)
+main.add_command(usage_group)

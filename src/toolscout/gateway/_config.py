@@ -21,8 +21,8 @@ YAML file (``[mcpServers.github]``, ``[toolscout]``); VS Code's
 ``servers`` key is accepted for ``mcpServers``. Every string may use ``${VAR}`` or
 ``${VAR:-default}`` (``$${`` writes a literal ``${``). A relative ``cwd`` is taken from the
 config file's folder; a relative command path (one containing ``/``) from the server's ``cwd``,
-and so is a relative ``toolscout.store`` path. Env and header values and auth tokens are
-`SecretStr`: they never show in a repr. Header values, auth tokens and values under a secret's name
+and so is a relative ``toolscout.store`` (or ``toolscout.learning.store``) path. Env and header values and auth
+tokens are `SecretStr`: they never show in a repr. Header values, auth tokens and values under a secret's name
 (``GITHUB_TOKEN``, ``${API_KEY}``: `names_a_secret`) never show in a log line or an error either.
 """
 
@@ -223,6 +223,12 @@ class GatewaySettings(ScoutSettings):
     """Context offloading of large results (``false`` turns it off). A relative ``folder`` is taken from the
     config file's folder."""
 
+    def usage_store_spec(self) -> str:
+        """Where learning keeps its pairs: ``learning.store``, else the session store (``store``, its default file)."""
+        from ._stores import default_store_path  # the session store's module; imported late, it imports the stores
+
+        return self.learning.store or self.store or str(default_store_path())
+
     @classmethod
     def settings_customise_sources(
         cls,
@@ -313,6 +319,10 @@ class GatewayConfig(BaseModel):
         settings = _resolve_servers(settings, ServerNames(written, separator=settings.separator))
         if settings.store is not None and settings.store != "memory" and "://" not in settings.store:
             settings = settings.model_copy(update={"store": str(base / Path(settings.store).expanduser())})
+        learned = settings.learning.store
+        if learned is not None and learned != "memory" and "://" not in learned:
+            learning = settings.learning.model_copy(update={"store": str(base / Path(learned).expanduser())})
+            settings = settings.model_copy(update={"learning": learning})
         if settings.offload.folder is not None and not settings.offload.folder.is_absolute():
             offload = settings.offload.model_copy(update={"folder": base / settings.offload.folder})
             settings = settings.model_copy(update={"offload": offload})

@@ -61,6 +61,7 @@ from .._types import Transport
 from .._version import __version__
 from ..disclosure import Assembly, assemble
 from ..dispatch import BridgeRead, SearchAnswer, ServerNotReady, ToolCall, ToolError, ToolOutcome
+from ..learning import UsageBounds, UsageStore, open_usage_store
 from ..observe import ActivityLog, Metrics, Tracing
 from ..offload import Offloader, open_output_store
 from ..search import resolve_backend, resolve_search_mode
@@ -68,7 +69,7 @@ from ..search.embeddings import default_cache_dir
 from ..session import DiscoveryStore
 from ._capabilities import offered_capabilities
 from ._chain import GatewayChain
-from ._config import GatewayConfig
+from ._config import GatewayConfig, GatewaySettings
 from ._faults import UpstreamFault, unrouted_fault, upstream_fault
 from ._feed import open_feed
 from ._health import visible_servers
@@ -143,8 +144,15 @@ class Gateway:
             offload = Offloader(settings.offload, store=outputs)
         self.activity = ActivityLog(max_bytes=settings.activity_max_bytes)
         self.tracing = Tracing(arguments=self.activity.log_arguments) if settings.tracing else None
+        usage, settings = _usage_store(settings)
         self.scout = ToolScout(
-            (), activity=self.activity, settings=settings, store=self.store, executor=self._execute, offload=offload
+            (),
+            activity=self.activity,
+            settings=settings,
+            store=self.store,
+            executor=self._execute,
+            offload=offload,
+            usage_store=usage,
         )
         remembered = (
             RememberedListings(default_cache_dir(), separator=settings.separator) if settings.remember_tools else None
@@ -258,8 +266,16 @@ class Gateway:
                 await self.feed.aclose()
 
     def session(self, caller: Caller) -> ScoutSession:
-        """The toolscout session a caller's requests run in."""
-        return self.scout.session(caller.session_id, scope=caller.scope)
+        """The toolscout session a caller's requests run in.
+
+        Learning: pairs go to the caller's grant label as their scope. A stateless request (a 2026-07-28 client
+        sending no ``Toolscout-Session``) is its own session, so its calls are credited to the searches its
+        principal made within ``learning.window_s``.
+        """
+        trail = f"principal:{caller.principal}" if caller.lifetime == "request" else caller.session_id
+        return self.scout.session(
+            caller.session_id, scope=caller.scope, learning_scope=caller.principal, learning_session=trail
+        )
 
     async def _assemble(self, caller: Caller) -> Assembly:
         """The caller's assembly, built in a worker thread (the reveal style reads the store)."""
@@ -612,3 +628,18 @@ def _log_call(call: ToolCall, server: str, tool: str, result: object, latency_s:
             "argument_names": sorted(call.arguments),
         },
     )
+
+
+def _usage_store(settings: GatewaySettings) -> tuple[UsageStore | None, GatewaySettings]:
+    """The usage store learning records in (``learning.store``, else the session store's spec), when on.
+
+    A store that cannot be opened (Redis down) leaves learning off with one warning: the gateway serves without it.
+    """
+    learning = settings.learning
+    if not learning.enabled:
+        return None, settings
+    try:
+        return open_usage_store(settings.usage_store_spec(), UsageBounds.from_settings(learning)), settings
+    except StoreError as exc:
+        logger.warning("learning is off: the usage store cannot be opened: %s", exc)
+        return None, settings.model_copy(update={"learning": learning.model_copy(update={"enabled": False})})

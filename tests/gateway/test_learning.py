@@ -1,0 +1,108 @@
+"""The gateway records learned pairs under the caller's grant label, in the store its config names."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp.client import Client
+
+from tests.gateway.conftest import LIMIT_S, SERVERS
+from toolscout.gateway import Gateway, GatewayConfig
+from toolscout.learning import SqliteUsageStore
+
+pytestmark = pytest.mark.anyio
+
+
+def config(tmp_path: Path, **learning: object) -> GatewayConfig:
+    named = {"command": sys.executable, "args": [str(SERVERS / "named.py"), "find_recipes", "list_pantry"]}
+    settings = {
+        "store": "memory",
+        "offload": False,
+        "mode": "on",
+        "learning": {"store": str(tmp_path / "u.db"), **learning},
+    }
+    return GatewayConfig.from_mapping({"mcpServers": {"kitchen": named}, "toolscout": settings})
+
+
+async def test_a_search_then_a_successful_call_is_learned_under_the_callers_grant(tmp_path: Path) -> None:
+    with anyio.fail_after(LIMIT_S):
+        async with (
+            Gateway(config(tmp_path, enabled=True), transport="stdio", wait_for_upstreams=True) as gateway,
+            Client(gateway.server) as client,
+        ):
+            await client.call_tool("tool_search", {"query": "saved recipes with basil"})
+            result = await client.call_tool(
+                "tool_call", {"name": "kitchen__find_recipes", "arguments": {"query": "basil"}}
+            )
+            assert not result.is_error
+    with SqliteUsageStore(tmp_path / "u.db") as store:
+        pairs = store.pairs("local")
+    assert [(p.request, p.tool, p.missed) for p in pairs] == [
+        ("saved recipes with basil", "kitchen__find_recipes", False)
+    ]
+
+
+async def test_nothing_is_learned_when_learning_is_off(tmp_path: Path) -> None:
+    with anyio.fail_after(LIMIT_S):
+        async with (
+            Gateway(config(tmp_path), transport="stdio", wait_for_upstreams=True) as gateway,
+            Client(gateway.server) as client,
+        ):
+            await client.call_tool("tool_search", {"query": "saved recipes with basil"})
+            await client.call_tool("tool_call", {"name": "kitchen__find_recipes", "arguments": {"query": "basil"}})
+    assert not (tmp_path / "u.db").exists()
+
+
+async def test_a_stateless_client_is_credited_by_its_grant_and_grants_stay_apart(tmp_path: Path) -> None:
+    from tests.gateway.conftest import http_client, http_gateway, write_config
+
+    tokens = {"alpha": {"token": "token-a-6b0e3d9f12ac47e8"}, "beta": {"token": "token-b-d41f8a2c7e5b9063"}}
+    named = {"command": sys.executable, "args": [str(SERVERS / "named.py"), "find_recipes", "list_pantry"]}
+    learning = {"enabled": True, "store": "usage.db"}
+    path = write_config(
+        tmp_path / "gateway.json", {"kitchen": named}, mode="on", auth={"tokens": tokens}, learning=learning
+    )
+    call = {"name": "kitchen__find_recipes", "arguments": {"query": "basil"}}
+    with anyio.fail_after(LIMIT_S):
+        async with http_gateway(path) as url:
+            async with http_client(url, token=tokens["alpha"]["token"]) as client:
+                await client.call_tool("tool_search", {"query": "saved recipes with basil"})
+            async with http_client(url, token=tokens["beta"]["token"]) as client:
+                assert not (await client.call_tool("tool_call", call)).is_error
+            async with http_client(url, token=tokens["alpha"]["token"]) as client:
+                assert not (await client.call_tool("tool_call", call)).is_error
+    with SqliteUsageStore(tmp_path / "usage.db") as store:
+        assert store.scopes() == ("alpha",)
+        (pair,) = store.pairs("alpha")
+    assert (pair.request, pair.tool, pair.session) == (
+        "saved recipes with basil",
+        "kitchen__find_recipes",
+        "principal:alpha",
+    )
+
+
+async def test_an_unreachable_usage_store_leaves_learning_off_with_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    with caplog.at_level(logging.WARNING, logger="toolscout.gateway"), anyio.fail_after(LIMIT_S):
+        async with (
+            Gateway(
+                config(tmp_path, enabled=True, store="redis://127.0.0.1:1/0"),
+                transport="stdio",
+                wait_for_upstreams=True,
+            ) as gateway,
+            Client(gateway.server) as client,
+        ):
+            await client.call_tool("tool_search", {"query": "saved recipes with basil"})
+            result = await client.call_tool(
+                "tool_call", {"name": "kitchen__find_recipes", "arguments": {"query": "basil"}}
+            )
+            assert not result.is_error
+            assert gateway.scout.usage is None
+    warnings = [r.getMessage() for r in caplog.records if "learning is off" in r.getMessage()]
+    assert len(warnings) == 1 and "127.0.0.1:1" in warnings[0]
