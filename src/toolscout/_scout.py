@@ -33,16 +33,14 @@ from .dispatch import (
     run_resolution,
 )
 from .search import (
-    EngineOptions,
     HybridIndex,
     IndexBuilder,
     IndexCache,
-    IndexConfig,
-    RerankedIndex,
-    RerankStage,
     SearchIndex,
     SearchMode,
+    SearchPipeline,
     SearchStatus,
+    engine_options,
     resolve_search_mode,
     search_engine,
 )
@@ -103,7 +101,8 @@ class ToolScout:
             executor: Handler for tools without their own (e.g. a proxy to an MCP server).
             before_call: Hooks run before a real tool runs; returning a string refuses the call.
             after_call: Hooks run after every call, with its `ToolOutcome`.
-            index_builder: Builds the search index for a catalog (default: toolscout's lexical index).
+            index_builder: Builds the engine's index for a catalog (default: the engine `search_mode` names); the
+                search pipeline (`SearchPipeline`: exact names, sentence parts, the reranker) runs around it.
             token_counter: Token estimate for activation and listing (default: `default_token_counter()`).
             context_windows: Overrides of the built-in model → context-window table.
             offload: Context offloading: large results become handles, and the offload tools are
@@ -136,9 +135,9 @@ class ToolScout:
         self._activity = activity
         self._tracing = _tracing(self._settings, activity)
         self._indexes = IndexCache(
-            index_builder or search_engine(self._settings.search_mode, _engine_options(self._settings))
+            index_builder or search_engine(self._settings.search_mode, engine_options(self._settings, background=True))
         )
-        self._rerank = RerankStage.from_settings(self._settings.search_rerank)
+        self._pipeline = SearchPipeline.from_settings(self._settings)
         self._plans: OrderedDict[tuple[str, Scope, frozenset[str]], TurnPlan] = OrderedDict()
         self._lock = threading.Lock()
         self._catalog = Catalog()
@@ -229,7 +228,7 @@ class ToolScout:
             offload=self._offload,
             activity=self._activity,
         )
-        if _engine_options(other.settings) == _engine_options(self._settings) and (
+        if engine_options(other.settings) == engine_options(self._settings) and (
             other.settings.search_mode == self._settings.search_mode
         ):
             other._indexes = self._indexes
@@ -300,10 +299,9 @@ class ToolScout:
         return self._indexes.get(self._catalog if catalog is None else catalog)
 
     def searcher(self, catalog: Catalog | None = None) -> SearchIndex:
-        """What ``tool_search`` searches: `catalog`'s index (default: the live one), reranked when so configured."""
+        """What ``tool_search`` searches: `catalog`'s index (default: the live one) inside the search pipeline."""
         catalog = self._catalog if catalog is None else catalog
-        index = self.index(catalog)
-        return index if self._rerank is None else RerankedIndex(index, self._rerank, catalog)
+        return self._pipeline.around(self.index(catalog), catalog)
 
     def wait_for_embeddings(self, timeout: float | None = None) -> bool:
         """Index the live catalog and wait until its embeddings are computed (or failed); False on timeout.
@@ -552,15 +550,3 @@ def _call_with_arguments(func: Callable[..., object]) -> Handler:
         return func(**call.arguments)
 
     return run
-
-
-def _engine_options(settings: ScoutSettings) -> EngineOptions:
-    """The options `settings` build ``tool_search``'s engine from (a long-running host's)."""
-    index = IndexConfig(
-        band=settings.search_top_band,
-        expanders=settings.search_expanders,
-        calibrator=settings.search_calibrator,
-        min_confidence=settings.search_min_confidence,
-        split_requests=settings.search_split_requests,
-    )
-    return EngineOptions(embeddings=settings.embeddings, index=index, background=True)

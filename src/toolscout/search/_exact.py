@@ -19,9 +19,9 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..catalog import ToolSpec
+from ..catalog import ToolSpec, bare_name
 
-__all__ = ["ExactNames", "bare_name"]
+__all__ = ["ExactNames"]
 
 _SEPARATORS = re.compile(r"__|[.:/]")
 _QUOTED = re.compile(r"`([^`\n]{1,256})`|\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'")
@@ -30,7 +30,6 @@ _IDENTIFIER_HINT = re.compile(r"[_.:/]|[a-z][A-Z]")
 # character a tool name may hold follows it (not a sentence's full stop).
 _QUERY_HINT = re.compile(r"[_:/]|[a-z][A-Z]|\.[^\s.,;!?'\"`“”‘’]")
 _EDGE = "`'\"“”‘’ \t\r\n"
-_PREFIX_SEPARATORS = "_.:/-"
 
 
 class ExactNames:
@@ -77,15 +76,6 @@ class ExactNames:
                 if i not in found and (mask is None or mask[i]):
                     found.append(i)
         return found
-
-
-def bare_name(name: str, namespace: str | None) -> str | None:
-    """`name` without its ``namespace<sep>`` prefix (``time__get_time`` -> ``get_time``), when it has one."""
-    if not namespace or len(name) <= len(namespace) + 1:
-        return None
-    if not name.casefold().startswith(namespace.casefold()) or name[len(namespace)] not in _PREFIX_SEPARATORS:
-        return None
-    return name[len(namespace) :].lstrip(_PREFIX_SEPARATORS) or None
 
 
 def _strip(text: str) -> str:

@@ -1,6 +1,7 @@
-"""`ToolIndex`: the catalog's search index (lexical, regex and, with a dense ranker, hybrid).
+"""`ToolIndex`: the catalog's search index (lexical, regex and, with a dense ranker, hybrid): the built-in engines.
 
-A query runs through these steps:
+The stages around an engine (a request that is exactly a tool's name, sentence parts, a reranker, the cut) are
+the pipeline's (`_pipeline.py`). A query runs through these steps:
 
 1. ``allowed`` becomes a mask applied before any ranking, cutoff or suggestion, so tools
    outside the caller's scope can never appear.
@@ -16,10 +17,6 @@ A query runs through these steps:
 4. Hits below the relevance floor or outside the top band (`IndexConfig.band`, the one band cut
    of a search) are dropped, never padded; with no hit left, `suggestions` names the nearest
    tools instead.
-
-5. A compound request ("... 36 and 48. Then book a table ...") is also searched sentence by sentence
-   (`request_parts`); each sentence's confident best tool joins the hits right after the whole
-   request's best hit (`merge_parts`), so one intent's near-duplicates do not crowd out the others.
 
 Hybrid mode fuses that lexical ranking with the dense one (`HybridFusion`) and applies the same
 top band to the fused scores. There the lexical scores are shares of what the whole request
@@ -53,7 +50,6 @@ from ._fields import tool_fields
 from ._hybrid import HybridFusion
 from ._language import word_languages
 from ._lexical import LexicalConfig, LexicalIndex, NonNegative, QueryTerms
-from ._parts import merge_parts, request_parts
 from ._regex import RegexIndex
 from ._suggest import NameSuggester
 from ._tokenize import stem, words
@@ -132,14 +128,6 @@ class IndexConfig(CheckedModel):
     expanders: tuple[str, ...] = DEFAULT_EXPANDERS
     """The query expanders lexical search runs, in order (registered names, `register_expander`); the default
     runs the five built-in ones: ``idioms``, ``function-words``, ``translations``, ``synonyms``, ``corrections``."""
-    split_requests: bool = True
-    """Search each sentence of a compound request on its own too (`request_parts`), adding each sentence's best
-    tool right after the whole request's best hit when its confidence reaches `part_min_confidence`."""
-    part_min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] = 0.5
-    """Least confidence of a sentence's best tool for a compound request to add it (chosen on BFCL tuning and the
-    tooldata dev split: ``bench/compound.py``)."""
-    max_parts: Annotated[int, NoBool, Field(ge=2, le=16)] = 6
-    """The most sentences of one request searched on their own (each costs one more search)."""
     calibrator: str = "logistic"
     """The registered `Calibrator` that gives each hit its confidence (``search_calibrator``)."""
     min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] | None = None
@@ -249,20 +237,6 @@ class ToolIndex:
             return self._search_regex(query, limit, mask)
         if not query.strip():
             return self._browse(query, limit, mask)
-        whole = self._search_ranked(query, limit, mode, mask, allowed)
-        parts = request_parts(query, max_parts=self.config.max_parts) if self.config.split_requests else []
-        if not parts:
-            return whole
-        heads = []
-        for part in parts:
-            best = self._search_ranked(part, 1, mode, mask, allowed).hits[:1]
-            if best and (best[0].confidence or 0.0) >= self.config.part_min_confidence:
-                heads.append(best[0])
-        return merge_parts(whole, heads, limit)
-
-    def _search_ranked(
-        self, query: str, limit: int, mode: SearchMode, mask: npt.NDArray[np.bool_] | None, allowed: Set[str] | None
-    ) -> SearchResult:
         if mode == "hybrid" and self._dense is not None:
             fused = self._search_hybrid(query, limit, mask, allowed)
             if fused is not None:

@@ -11,15 +11,16 @@ several namespaces share resolves to all of them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..catalog import Catalog
-from ..search import bare_name
+from ._catalog import Catalog
 
-__all__ = ["NameMatch", "ToolNames"]
+__all__ = ["NameMatch", "ToolNames", "bare_name"]
 
 _SEPARATORS = re.compile(r"__|[.:/]")
+_PREFIX_SEPARATORS = "_.:/-"
 _EDGE = "`'\"“”‘’ \t\r\n"
 _IDENTIFIER = re.compile(r"[_.:/\-0-9]|[a-z][A-Z]")
 
@@ -56,19 +57,19 @@ class ToolNames:
         """The (cached) name index of `catalog`."""
         return _cached(catalog)
 
-    def match(self, written: str) -> NameMatch | None:
-        """The tools `written` names, or None."""
+    def match(self, written: str, allowed: Set[str] | None = None) -> NameMatch | None:
+        """The tools `written` names (only those in `allowed`, when given), or None."""
         key = _key(_strip(written))
         if not key:
             return None
-        found = self._full.get(key)
+        found = _within(self._full.get(key, ()), allowed)
         if found:
-            return NameMatch(tuple(found), bare=False)
-        found = self._bare.get(key)
-        return NameMatch(tuple(found), bare=True) if found else None
+            return NameMatch(found, bare=False)
+        found = _within(self._bare.get(key, ()), allowed)
+        return NameMatch(found, bare=True) if found else None
 
-    def query_match(self, query: str) -> NameMatch | None:
-        """The tools a whole search query names exactly, or None.
+    def query_match(self, query: str, allowed: Set[str] | None = None) -> NameMatch | None:
+        """The tools a whole search query names exactly (only those in `allowed`, when given), or None.
 
         A bare name counts only when it looks like an identifier (``get_current_time``, not
         ``add``): a plain word is a keyword, even if some server has a tool called that.
@@ -76,15 +77,28 @@ class ToolNames:
         text = _strip(query)
         if not text or any(character.isspace() for character in text):
             return None
-        found = self.match(text)
+        found = self.match(text, allowed)
         if found is None or (found.bare and not _IDENTIFIER.search(text)):
             return None
         return found
 
 
+def bare_name(name: str, namespace: str | None) -> str | None:
+    """`name` without its ``namespace<sep>`` prefix (``time__get_time`` -> ``get_time``), when it has one."""
+    if not namespace or len(name) <= len(namespace) + 1:
+        return None
+    if not name.casefold().startswith(namespace.casefold()) or name[len(namespace)] not in _PREFIX_SEPARATORS:
+        return None
+    return name[len(namespace) :].lstrip(_PREFIX_SEPARATORS) or None
+
+
 @lru_cache(maxsize=32)
 def _cached(catalog: Catalog) -> ToolNames:
     return ToolNames(catalog)
+
+
+def _within(names: Sequence[str], allowed: Set[str] | None) -> tuple[str, ...]:
+    return tuple(names if allowed is None else (name for name in names if name in allowed))
 
 
 def _strip(text: str) -> str:
