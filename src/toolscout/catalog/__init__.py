@@ -2,12 +2,11 @@
 
 from ._callables import tool_from_callable
 from ._catalog import Catalog
-from ._names import ToolNames, bare_name
+from ._names import ToolNames
 from ._shapes import INVISIBLE_CHARACTERS, iter_tool_specs, normalize_parameters
 from ._spec import NAMESPACE_SEPARATOR, ToolSpec, canonical_json, namespace_of
 
 __all__ = [
-    "bare_name",
     "canonical_json",
     "Catalog",
     "INVISIBLE_CHARACTERS",

@@ -23,6 +23,12 @@ _SEPARATORS = re.compile(r"__|[.:/]")
 _PREFIX_SEPARATORS = "_.:/-"
 _EDGE = "`'\"“”‘’ \t\r\n"
 _IDENTIFIER = re.compile(r"[_.:/\-0-9]|[a-z][A-Z]")
+# Inside a longer request, digits and hyphens alone do not make a part a name ("7z", "e-mail" are prose there).
+_MENTION = re.compile(r"[_.:/]|[a-z][A-Z]")
+_QUOTED = re.compile(r"`([^`\n]{1,256})`|\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'")
+# Whether a query may hold an identifier-like part, without splitting it: a dot counts only when a
+# character a tool name may hold follows it (not a sentence's full stop).
+_QUERY_HINT = re.compile(r"[_:/]|[a-z][A-Z]|\.[^\s.,;!?'\"`“”‘’]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +87,24 @@ class ToolNames:
         if found is None or (found.bare and not _IDENTIFIER.search(text)):
             return None
         return found
+
+    def mentions(self, query: str, allowed: Set[str] | None = None) -> tuple[str, ...]:
+        """The tools named by identifier-like parts of a longer `query` (in `allowed`, when given), in order of mention.
+
+        Only identifier-like parts count (``snake_case``, ``camelCase``, dotted or namespaced, quoted or not): a
+        plain quoted word such as ``'temperature'`` is usually an argument value, not a tool, and "7z" or "e-mail"
+        in prose are words.
+        """
+        if " " not in query.strip() or not _QUERY_HINT.search(query):
+            return ()
+        parts = [next(group for group in found.groups() if group) for found in _QUOTED.finditer(query)]
+        found: dict[str, None] = {}
+        for part in (*parts, *query.split()):
+            text = _strip(part)
+            if _MENTION.search(text):
+                named = self.match(text, allowed)
+                found.update(dict.fromkeys(named.names if named is not None else ()))
+        return tuple(found)
 
 
 def bare_name(name: str, namespace: str | None) -> str | None:

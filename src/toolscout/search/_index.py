@@ -40,10 +40,9 @@ from pydantic import Field, field_validator
 from .._errors import SearchError
 from .._search_settings import DEFAULT_EXPANDERS, TOP_BAND, check_expanders
 from .._validation import CheckedModel, Finite, NoBool
-from ..catalog import Catalog
+from ..catalog import Catalog, ToolNames
 from ._base import SearchHit, SearchMode, SearchResult
 from ._confidence import Calibrator, HitEvidence, check_calibrator, get_calibrator
-from ._exact import ExactNames
 from ._expand import ExpandedQuery, ExpansionContext
 from ._expanders import get_expander
 from ._fields import tool_fields
@@ -188,7 +187,7 @@ class ToolIndex:
         context = ExpansionContext(catalog=catalog, lexical=self._lexical, config=cfg)
         built = (get_expander(name)(context) for name in cfg.expanders)
         self._expanders = tuple(expander for expander in built if expander is not None)
-        self._exact = ExactNames(tools)
+        self._exact = ToolNames.of(catalog)
         self._suggester = NameSuggester(tools)
         self._dense = dense
         self._fuse = fuse or HybridFusion()
@@ -257,12 +256,25 @@ class ToolIndex:
     def exact_match(self, query: str, *, allowed: Set[str] | None = None) -> str | None:
         """The tool `query` names exactly (quoted, backticked and namespaced forms included), if any."""
         mask = self._mask(allowed)
-        found = self._exact.find(query, mask)
+        found = self._whole(query, mask) or self._mentions(query, mask)
         return self._names[found[0]] if found else None
 
+    def _whole(self, query: str, mask: npt.NDArray[np.bool_] | None) -> list[int]:
+        """Positions of the tools the whole of `query` names (`ToolNames.query_match`)."""
+        named = self._exact.query_match(query)
+        return self._positions(named.names if named is not None else (), mask)
+
+    def _mentions(self, query: str, mask: npt.NDArray[np.bool_] | None) -> list[int]:
+        """Positions of the tools named inside a longer `query`, in order of mention (`ToolNames.mentions`)."""
+        return self._positions(self._exact.mentions(query), mask)
+
+    def _positions(self, names: Sequence[str], mask: npt.NDArray[np.bool_] | None) -> list[int]:
+        found = (self._position[name] for name in names)
+        return [i for i in found if mask is None or mask[i]]
+
     def _search_lexical(self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
-        whole = self._exact.whole(query, mask)
-        mentioned = self._exact.mentions(query, mask)
+        whole = self._whole(query, mask)
+        mentioned = self._mentions(query, mask)
         terms = self._terms(query)
         scores = self._lexical.scores(terms)
         if mask is not None:
@@ -316,11 +328,11 @@ class ToolIndex:
         }
         top = fused[0][1] if fused else 0.0
         fused = [(name, score) for name, score in fused if score >= self.config.band * top]
-        whole = self._exact.whole(query, mask)
+        whole = self._whole(query, mask)
         ranked = [(self._position[name], score) for name, score in fused if self._position.get(name) not in whole]
         if mask is not None:
             ranked = [(i, score) for i, score in ranked if mask[i]]
-        mentioned = self._exact.mentions(query, mask)
+        mentioned = self._mentions(query, mask)
         for i in mentioned:
             evidence.pop(i, None)
         ranked = [(i, top + 1.0) for i in whole] + _with_mentions(ranked, mentioned)
