@@ -114,7 +114,7 @@ class ScoutSearch:
     def __call__(self, ctx: RunContext[Any], queries: Sequence[str], tools: Sequence[ToolDefinition]) -> list[str]:
         """The names of the tools matching `queries`, best first."""
         scout = self._scout_for(tools)
-        index = scout.index()
+        index = scout.searcher()
         rankings = [
             [hit.name for hit in index.search(query, limit=self._limit, mode=scout.search_mode).hits]
             for query in queries
