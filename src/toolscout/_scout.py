@@ -40,9 +40,7 @@ from .search import (
     SearchMode,
     SearchPipeline,
     SearchStatus,
-    engine_options,
     resolve_search_mode,
-    search_engine,
 )
 from .session import DiscoveryStore, MemoryStore
 
@@ -134,9 +132,7 @@ class ToolScout:
         self._offload = offload
         self._activity = activity
         self._tracing = _tracing(self._settings, activity)
-        self._indexes = IndexCache(
-            index_builder or search_engine(self._settings.search_mode, engine_options(self._settings, background=True))
-        )
+        self._indexes = IndexCache(index_builder or SearchPipeline.engine(self._settings, background=True))
         self._pipeline = SearchPipeline.from_settings(self._settings)
         self._plans: OrderedDict[tuple[str, Scope, frozenset[str]], TurnPlan] = OrderedDict()
         self._lock = threading.Lock()
@@ -228,9 +224,7 @@ class ToolScout:
             offload=self._offload,
             activity=self._activity,
         )
-        if engine_options(other.settings) == engine_options(self._settings) and (
-            other.settings.search_mode == self._settings.search_mode
-        ):
+        if SearchPipeline.same_engine(other.settings, self._settings):
             other._indexes = self._indexes
         if plans_alike(other.settings, self._settings) and other._context_windows == self._context_windows:
             # Plans are keyed by catalog, scope and core, and the rest of what they depend on is equal:

@@ -30,7 +30,7 @@ from ._hybrid import FusionMethod, HybridFusion
 from ._index import DenseRanking, Fusion, IndexConfig, RequestFusion, ToolIndex, build_index
 from ._language import known_share, word_languages
 from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
-from ._pipeline import SearchPipeline, SearchStage, StageFactory, build_searcher, register_stage
+from ._pipeline import SearchPipeline, SearchStage, build_searcher, register_stage
 from ._regex import MAX_PATTERN_LENGTH, PatternError, RegexIndex, compile_pattern
 from ._rerank import (
     Reranker,
@@ -39,7 +39,7 @@ from ._rerank import (
     register_reranker,
     reranker_names,
 )
-from ._select import engine_options, request_mode, resolve_search_mode, search_engine
+from ._select import request_mode, resolve_search_mode
 from ._semantic import build_hybrid_index
 from ._synonyms import ActionSynonyms, Translations, synonym_groups
 from ._tokenize import encode_many, stem, stopwords, tokenize, words
@@ -72,7 +72,6 @@ __all__ = [
     "EmbeddingState",
     "encode_many",
     "engine_names",
-    "engine_options",
     "engine_query_mode",
     "EngineFactory",
     "EngineOptions",
@@ -128,7 +127,6 @@ __all__ = [
     "RerankSettings",
     "resolve_backend",
     "resolve_search_mode",
-    "search_engine",
     "SearchHit",
     "SearchIndex",
     "SearchMode",
@@ -137,7 +135,6 @@ __all__ = [
     "SearchStage",
     "SearchStatus",
     "shared_embedder",
-    "StageFactory",
     "stem",
     "stopwords",
     "synonym_groups",

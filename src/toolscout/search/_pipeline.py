@@ -24,7 +24,7 @@ from typing import Protocol, TypeAlias
 from .._errors import SearchError
 from .._settings import ScoutSettings
 from ..catalog import Catalog, ToolNames
-from ._base import SearchHit, SearchIndex, SearchMode, SearchResult
+from ._base import IndexBuilder, SearchHit, SearchIndex, SearchMode, SearchResult
 from ._parts import merge_parts, request_parts
 from ._rerank import RerankStage
 from ._select import engine_options, search_engine
@@ -100,6 +100,25 @@ class SearchPipeline:
         built = (factory(settings) for factory in _STAGES.values())
         return cls([stage for stage in built if stage is not None])
 
+    @staticmethod
+    def engine(settings: ScoutSettings, *, mode: str | None = None, background: bool = False) -> IndexBuilder:
+        """The index builder of the engine `settings` choose (``search_mode``, ``auto`` resolved; `mode` instead).
+
+        Args:
+            settings: The settings: ``search_mode``, ``embeddings`` and the ``search_*`` keys the engine reads.
+            mode: The engine, instead of ``search_mode``.
+            background: A long-running host (`EngineOptions.background`).
+
+        Raises:
+            ConfigError: No engine is registered under the mode; the registered modes are listed.
+        """
+        return search_engine(mode or settings.search_mode, engine_options(settings, background=background))
+
+    @staticmethod
+    def same_engine(one: ScoutSettings, other: ScoutSettings) -> bool:
+        """Whether `one` and `other` build the same engine (so its indexes can be shared)."""
+        return one.search_mode == other.search_mode and engine_options(one) == engine_options(other)
+
     def around(self, index: SearchIndex, catalog: Catalog) -> SearchIndex:
         """`index` (an engine's index of `catalog`) searched through the stages."""
         return _Staged(index, self._stages, catalog)
@@ -116,7 +135,7 @@ def build_searcher(settings: ScoutSettings, catalog: Catalog, *, mode: str | Non
     Raises:
         ConfigError: An engine, expander, calibrator or reranker the settings name is not registered.
     """
-    engine = search_engine(mode or settings.search_mode, engine_options(settings))
+    engine = SearchPipeline.engine(settings, mode=mode)
     return SearchPipeline.from_settings(settings).around(engine(catalog), catalog)
 
 
