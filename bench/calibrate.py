@@ -45,9 +45,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 import multilingual
 from bfcl import TUNING_CATEGORIES, _lines, _schema, _user_text, _wheel, load_bfcl
 
-from toolscout import Catalog, ToolSpec
+from toolscout import Catalog, ScoutSettings, ToolSpec
 from toolscout.data import sample_catalog_path, sample_queries_path
-from toolscout.search import IndexConfig, build_index, shared_embedder
+from toolscout.search import IndexConfig, SearchPipeline, build_index, shared_embedder
 from toolscout.search._confidence import CALIBRATION_FILE, HitEvidence, register_calibrator
 from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSettings
 from toolscout.search.embeddings._base import Embedder, Vectors
@@ -138,7 +138,8 @@ class Engine:
         found = self._indexes.get(catalog.fingerprint)
         if found is None:
             dense = DenseRanker(catalog, self.embedder, cache=EmbeddingCache())  # reused by the next run
-            found = build_index(catalog, config=self.config).with_dense(dense)
+            engine = build_index(catalog, config=self.config).with_dense(dense)
+            found = SearchPipeline.from_settings(ScoutSettings()).around(engine, catalog)
             if len(self._indexes) > 64:
                 self._indexes.clear()
             self._indexes[catalog.fingerprint] = found

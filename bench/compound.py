@@ -1,4 +1,4 @@
-"""Compound requests searched sentence by sentence (`IndexConfig.split_requests`), measured on and off in one run.
+"""Compound requests searched sentence by sentence (the pipeline's `PartsStage`), measured on and off in one run.
 
 Hybrid search with the packaged model, as ``tool_search`` runs it (`ToolIndex.search`, ``mode="hybrid"``), over:
 BFCL tuning (pooled catalog; the threshold is chosen here and on the tooldata dev split), BFCL live (held out:
@@ -23,9 +23,10 @@ from pathlib import Path
 
 from model_compare import Labelled, labelled_sets, tooldata_dev
 
-from toolscout.search import IndexConfig, build_index, shared_embedder
+from toolscout.search import SearchIndex, SearchPipeline, build_index, shared_embedder
 from toolscout.search._evaluation import summarize
 from toolscout.search._parts import request_parts
+from toolscout.search._pipeline import PartsStage
 from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSettings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,11 +37,11 @@ LIMIT = 10
 
 def measure(data: Labelled, embedder: object) -> dict[str, object]:
     dense = DenseRanker(data.catalog, embedder, cache=EmbeddingCache())  # type: ignore[arg-type]
-    configs = {"off": IndexConfig(split_requests=False)} | {
-        f"on@{tau}": IndexConfig(part_min_confidence=tau) for tau in GRID
+    engine = build_index(data.catalog, dense=dense)
+    indexes: dict[str, SearchIndex] = {"off": engine} | {
+        f"on@{tau}": SearchPipeline([PartsStage(min_confidence=tau)]).around(engine, data.catalog) for tau in GRID
     }
-    indexes = {label: build_index(data.catalog, dense=dense, config=config) for label, config in configs.items()}
-    found: dict[str, list[list[str]]] = {label: [] for label in configs}
+    found: dict[str, list[list[str]]] = {label: [] for label in indexes}
     timings: dict[str, list[float]] = {"off": [], "on@0.5": []}
     for query in data.queries:
         for label, index in indexes.items():

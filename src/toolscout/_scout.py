@@ -37,18 +37,14 @@ from .dispatch import (
 )
 from .learning import UsageRecorder, UsageStore
 from .search import (
-    EngineOptions,
     HybridIndex,
     IndexBuilder,
     IndexCache,
-    IndexConfig,
-    RerankedIndex,
-    RerankStage,
     SearchIndex,
     SearchMode,
+    SearchPipeline,
     SearchStatus,
     resolve_search_mode,
-    search_engine,
 )
 from .session import DiscoveryStore, MemoryStore
 
@@ -110,7 +106,8 @@ class ToolScout:
             executor: Handler for tools without their own (e.g. a proxy to an MCP server).
             before_call: Hooks run before a real tool runs; returning a string refuses the call.
             after_call: Hooks run after every call, with its `ToolOutcome`.
-            index_builder: Builds the search index for a catalog (default: toolscout's lexical index).
+            index_builder: Builds the engine's index for a catalog (default: the engine `search_mode` names); the
+                search pipeline (`SearchPipeline`: exact names, sentence parts, the reranker) runs around it.
             token_counter: Token estimate for activation and listing (default: `default_token_counter()`).
             context_windows: Overrides of the built-in model → context-window table.
             offload: Context offloading: large results become handles, and the offload tools are
@@ -146,10 +143,8 @@ class ToolScout:
         self._tracing = _tracing(self._settings, activity)
         learning = self._settings.learning
         self._usage = UsageRecorder.from_settings(learning, store=usage_store) if learning.enabled else None
-        self._indexes = IndexCache(
-            index_builder or search_engine(self._settings.search_mode, _engine_options(self._settings))
-        )
-        self._rerank = RerankStage.from_settings(self._settings.search_rerank)
+        self._indexes = IndexCache(index_builder or SearchPipeline.engine(self._settings, background=True))
+        self._pipeline = SearchPipeline.from_settings(self._settings)
         self._plans: OrderedDict[tuple[str, Scope, frozenset[str]], TurnPlan] = OrderedDict()
         self._lock = threading.Lock()
         self._catalog = Catalog()
@@ -246,9 +241,7 @@ class ToolScout:
             activity=self._activity,
             usage_store=self._usage.store if self._usage is not None else None,
         )
-        if _engine_options(other.settings) == _engine_options(self._settings) and (
-            other.settings.search_mode == self._settings.search_mode
-        ):
+        if SearchPipeline.same_engine(other.settings, self._settings):
             other._indexes = self._indexes
         if plans_alike(other.settings, self._settings) and other._context_windows == self._context_windows:
             # Plans are keyed by catalog, scope and core, and the rest of what they depend on is equal:
@@ -331,10 +324,9 @@ class ToolScout:
         return self._indexes.get(self._catalog if catalog is None else catalog)
 
     def searcher(self, catalog: Catalog | None = None) -> SearchIndex:
-        """What ``tool_search`` searches: `catalog`'s index (default: the live one), reranked when so configured."""
+        """What ``tool_search`` searches: `catalog`'s index (default: the live one) inside the search pipeline."""
         catalog = self._catalog if catalog is None else catalog
-        index = self.index(catalog)
-        return index if self._rerank is None else RerankedIndex(index, self._rerank, catalog)
+        return self._pipeline.around(self.index(catalog), catalog)
 
     def wait_for_embeddings(self, timeout: float | None = None) -> bool:
         """Index the live catalog and wait until its embeddings are computed (or failed); False on timeout.
@@ -611,15 +603,3 @@ def _call_with_arguments(func: Callable[..., object]) -> Handler:
         return func(**call.arguments)
 
     return run
-
-
-def _engine_options(settings: ScoutSettings) -> EngineOptions:
-    """The options `settings` build ``tool_search``'s engine from (a long-running host's)."""
-    index = IndexConfig(
-        band=settings.search_top_band,
-        expanders=settings.search_expanders,
-        calibrator=settings.search_calibrator,
-        min_confidence=settings.search_min_confidence,
-        split_requests=settings.search_split_requests,
-    )
-    return EngineOptions(embeddings=settings.embeddings, index=index, background=True)

@@ -8,7 +8,9 @@ import pytest
 
 from tests.conftest import require
 from toolscout import Catalog, ScoutSettings, ToolScout, ToolSpec
-from toolscout.search import IndexConfig, SearchHit, SearchResult, build_index, merge_parts, request_parts
+from toolscout.search import SearchHit, SearchPipeline, SearchResult, build_index
+from toolscout.search._parts import merge_parts, request_parts
+from toolscout.search._pipeline import PartsStage
 
 HAS_SEMANTIC = importlib.util.find_spec("onnxruntime") is not None
 
@@ -82,14 +84,20 @@ def test_parts_answer_when_the_whole_request_abstained() -> None:
     assert not merged.abstained and merged.suggestions == ()
 
 
-def test_the_index_adds_a_confident_sentence_hit_and_not_a_weak_one() -> None:
+def test_the_parts_stage_adds_a_confident_sentence_hit_and_not_a_weak_one() -> None:
     request = (
         "Compute the greatest common divisor of the two integers 36 and 48, the largest number dividing both. "
         "Then check the weather in Oslo."
     )
-    whole = build_index(GCD_AND_WEATHER, config=IndexConfig(split_requests=False)).search(request, limit=2)
-    strict = build_index(GCD_AND_WEATHER, config=IndexConfig(part_min_confidence=1.0)).search(request, limit=2)
-    split = build_index(GCD_AND_WEATHER).search(request, limit=2)
+    index = build_index(GCD_AND_WEATHER)
+
+    def staged(min_confidence: float) -> SearchResult:
+        pipeline = SearchPipeline([PartsStage(min_confidence=min_confidence)])
+        return pipeline.around(index, GCD_AND_WEATHER).search(request, limit=2)
+
+    whole = index.search(request, limit=2)
+    strict = staged(1.0)
+    split = staged(0.5)
 
     assert [h.name for h in whole.hits] == ["math.gcd", "gcd"]  # the first task's near-duplicates fill the hits
     assert strict.hits == whole.hits  # no sentence's best tool reached confidence 1.0

@@ -2,6 +2,7 @@
 
 from ._callables import tool_from_callable
 from ._catalog import Catalog
+from ._names import ToolNames
 from ._shapes import INVISIBLE_CHARACTERS, iter_tool_specs, normalize_parameters
 from ._spec import NAMESPACE_SEPARATOR, ToolSpec, canonical_json, namespace_of
 
@@ -14,5 +15,6 @@ __all__ = [
     "NAMESPACE_SEPARATOR",
     "normalize_parameters",
     "tool_from_callable",
+    "ToolNames",
     "ToolSpec",
 ]

@@ -1,4 +1,4 @@
-"""What `toolscout search` and `toolscout eval` share: catalog loading, mode choice, index building."""
+"""What `toolscout search` and `toolscout eval` share: catalog loading, mode choice, the searcher."""
 
 from __future__ import annotations
 
@@ -16,18 +16,7 @@ import click
 from .._errors import ToolscoutError
 from .._settings import ScoutSettings
 from ..catalog import Catalog
-from ..search import (
-    EngineOptions,
-    IndexConfig,
-    RerankedIndex,
-    RerankStage,
-    SearchIndex,
-    SearchMode,
-    engine_names,
-    engine_query_mode,
-    get_engine,
-    resolve_search_mode,
-)
+from ..search import SearchIndex, SearchMode, build_searcher, engine_names, engine_query_mode, resolve_search_mode
 
 __all__ = [
     "SAMPLE",
@@ -117,27 +106,18 @@ mode_option = click.option(
 
 
 def build_for_mode(catalog: Catalog, mode: str) -> SearchIndex:
-    """Build the index of engine `mode` as ``tool_search`` would search it (its settings from the environment).
+    """What ``tool_search`` searches, with engine `mode` (the settings from the environment): `build_searcher`.
 
     Hybrid embeds the catalog first (when the embedding model cannot be loaded, the search layer logs a
-    warning and hybrid queries run lexically); a configured reranker reorders ranked searches' top hits.
+    warning and hybrid queries run lexically); the pipeline's stages (exact names, sentence parts, a
+    configured reranker) run as in ``tool_search``.
     """
-    configured = settings()
-    index = IndexConfig(
-        band=configured.search_top_band,
-        expanders=configured.search_expanders,
-        calibrator=configured.search_calibrator,
-        min_confidence=configured.search_min_confidence,
-    )
-    build = get_engine(mode, EngineOptions(embeddings=configured.embeddings, index=index))
     note = (
         f"toolscout: building the {mode} index of {len(catalog)} tools "
         "(hybrid embeds them the first time, then reads them from its cache)..."
     )
     with _said_if_slow(note):
-        built = build(catalog)
-    stage = RerankStage.from_settings(configured.search_rerank)
-    return built if stage is None else RerankedIndex(built, stage, catalog)
+        return build_searcher(settings(), catalog, mode=mode)
 
 
 def query_mode(mode: str) -> SearchMode:

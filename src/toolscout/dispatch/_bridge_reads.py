@@ -4,10 +4,10 @@
 a search: ``query`` (keywords), ``pattern`` (a regex over names, descriptions and parameters, run on
 RE2 like the CLI's regex mode), or both, where the pattern filters and the query ranks what it lets
 through. Neither browses the catalog page by page. A query that is exactly a tool's name (any case,
-quoted, with or without its namespace) answers with that tool alone. A search's hits are those the
-search pipeline returns (the engine's relevance floor and its one top band, ``search_top_band``,
-then the reranker, if any), each with the engine's ``confidence``; in reveal style at most
-``search_max_reveal`` of them are revealed (the others are listed as ``not_revealed``). When the
+quoted, with or without its namespace) answers with that tool alone (the pipeline's exact-name stage). A
+search's hits are those the search pipeline returns (the engine's relevance floor and its one top band,
+``search_top_band``, sentence parts, then the reranker, if any), each with the engine's ``confidence``; in reveal
+style at most ``search_max_reveal`` of them are revealed (the others are listed as ``not_revealed``). When the
 engine abstains (no candidate is confident enough), the answer has no tools, says so, and names the
 nearest candidates as ``suggestions``.
 """
@@ -21,13 +21,13 @@ from .._errors import SearchError
 from .._settings import ScoutSettings
 from .._texts import Dispatch, Search
 from .._types import JsonObject
+from ..catalog import ToolNames
 from ..disclosure import TurnPlan
-from ..search import MAX_PATTERN_LENGTH, PatternError, SearchHit, SearchIndex, SearchResult, request_mode
+from ..search import MAX_PATTERN_LENGTH, PatternError, SearchIndex, SearchResult, request_mode
 from ._answers import BridgeRead, FoundTool, LoadAnswer, NamespaceCount, SearchAnswer
 from ._entries import bad_request, tool_entry
 from ._errors import ToolError
 from ._load import answer_load
-from ._names import ToolNames
 from ._pattern import pattern_matches
 
 __all__ = ["answer_describe", "answer_search"]
@@ -148,11 +148,10 @@ def _find(
     if not query.strip():
         return index.search(pattern, limit=limit, mode="regex", allowed=allowed)
     if pattern:
+        named = ToolNames.of(plan.catalog).query_match(query, allowed)
         allowed = pattern_matches(pattern, plan.scoped)
-    named = ToolNames.of(plan.scoped).query_match(query)
-    if named is not None:  # exactly a tool's name: that tool alone (each server's, for a bare name they share)
-        alone = tuple(SearchHit(name=name, score=1.0) for name in named.names if allowed is None or name in allowed)
-        return SearchResult(query=query, mode="lexical", hits=alone, total=len(alone))
+        if named is not None and allowed.isdisjoint(named.names):  # the tool the query names, filtered out
+            return SearchResult(query=query, mode="lexical", hits=(), total=0)
     if allowed is not None and not allowed:
         return SearchResult(query=query, mode="regex", hits=(), total=0)
     return index.search(query, limit=limit, mode=request_mode(settings.search_mode), allowed=allowed)

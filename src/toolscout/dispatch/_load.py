@@ -12,11 +12,11 @@ import dataclasses
 
 from .._settings import ScoutSettings
 from .._texts import Search
+from ..catalog import ToolNames
 from ..disclosure import TurnPlan
 from ._answers import LoadAnswer
 from ._entries import bad_request, candidates, tool_entry, unknown_tools_error
 from ._errors import ToolError
-from ._names import ToolNames
 
 __all__ = ["answer_load"]
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from .._settings import BridgeNames, ScoutSettings
 from .._texts import Dispatch
 from .._types import JsonObject
-from ..catalog import ToolSpec
+from ..catalog import ToolNames, ToolSpec
 from ..disclosure import TurnPlan
 from ..search import MAX_PATTERN_LENGTH, SearchIndex
 from ._arguments import parse_arguments, validate_arguments
@@ -19,7 +19,6 @@ from ._bridge_reads import answer_describe, answer_search
 from ._call import BridgeAnswer, Resolution, ToolCall
 from ._entries import unknown_tool_error
 from ._errors import ToolError
-from ._names import ToolNames
 
 __all__ = ["resolve_call"]
 

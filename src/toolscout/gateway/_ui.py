@@ -173,7 +173,7 @@ def _catalog(source: UiSource, viewer: Viewer) -> JsonObject:
 
 def _playground(source: UiSource, viewer: Viewer, query: str, limit: int) -> JsonObject:
     scout = source.scout()
-    index = scout.index()
+    index = scout.searcher()
     visible = _visible(scout, viewer.scope)
     allowed = None if visible is scout.catalog else frozenset(tool.name for tool in visible)
     terms = set(tokenize(query))

@@ -144,7 +144,7 @@ class ScoutSearch:
                 "toolsets=[ScoutToolset(session)] or toolsets=[ScoutedToolset(toolset)]"
             )
         scout = self._scout_for(tools)
-        index = scout.index()
+        index = scout.searcher()
         rankings = [
             [hit.name for hit in index.search(query, limit=self._limit, mode=scout.search_mode).hits]
             for query in queries

@@ -1,9 +1,9 @@
-"""Tool search as a pipeline: query expanders, an engine (lexical / regex / hybrid or registered), a reranker.
+"""Tool search as a pipeline around an engine: exact names, sentence parts, a reranker, the cut, then the engine.
 
-Each stage has its contract in its Protocol: `QueryExpander`, `SearchIndex` (an engine's index, made
-by an `EngineFactory`), `Reranker`, and the `Calibrator` that gives the engine's hits their confidence;
-each is registered by name (`register_expander`, `register_engine`, `register_reranker`,
-`register_calibrator`) and chosen by settings.
+Each plug-in point has its contract in its Protocol: `SearchStage` (a stage of the pipeline, `build_searcher`
+assembles them), `QueryExpander`, `SearchIndex` (an engine's index, made by an `EngineFactory`), `Reranker`, and
+the `Calibrator` that gives the engine's hits their confidence; each is registered by name (`register_stage`,
+`register_expander`, `register_engine`, `register_reranker`, `register_calibrator`) and chosen by settings.
 """
 
 from .._search_settings import DEFAULT_EXPANDERS, TOP_BAND, RerankSettings
@@ -22,7 +22,6 @@ from ._confidence import (
 )
 from ._engines import EngineFactory, EngineOptions, engine_names, engine_query_mode, get_engine, register_engine
 from ._evaluation import EvalReport, QueryFileError, evaluate, load_labelled_queries, load_queries
-from ._exact import bare_name
 from ._expand import ExpandedQuery, ExpanderFactory, ExpansionContext, QueryExpander
 from ._expanders import expander_names, get_expander, register_expander
 from ._fields import FIELD_NAMES, ToolFields, tool_fields
@@ -31,18 +30,16 @@ from ._hybrid import FusionMethod, HybridFusion
 from ._index import DenseRanking, Fusion, IndexConfig, RequestFusion, ToolIndex, build_index
 from ._language import known_share, word_languages
 from ._lexical import LexicalConfig, LexicalIndex, QueryTerms
-from ._parts import merge_parts, request_parts
+from ._pipeline import SearchPipeline, SearchStage, build_searcher, register_stage
 from ._regex import MAX_PATTERN_LENGTH, PatternError, RegexIndex, compile_pattern
 from ._rerank import (
-    RerankedIndex,
     Reranker,
     RerankerFactory,
-    RerankStage,
     get_reranker,
     register_reranker,
     reranker_names,
 )
-from ._select import request_mode, resolve_search_mode, search_engine
+from ._select import request_mode, resolve_search_mode
 from ._semantic import build_hybrid_index
 from ._synonyms import ActionSynonyms, Translations, synonym_groups
 from ._tokenize import encode_many, stem, stopwords, tokenize, words
@@ -60,9 +57,9 @@ from .languages import Language, languages, load_language, register_language
 __all__ = [
     "ActionSynonyms",
     "BackgroundHybrid",
-    "bare_name",
     "build_hybrid_index",
     "build_index",
+    "build_searcher",
     "Calibrator",
     "calibrator_names",
     "CalibratorFactory",
@@ -110,7 +107,6 @@ __all__ = [
     "load_queries",
     "LogisticCalibrator",
     "MAX_PATTERN_LENGTH",
-    "merge_parts",
     "PatternError",
     "QueryExpander",
     "QueryFileError",
@@ -122,22 +118,21 @@ __all__ = [
     "register_expander",
     "register_language",
     "register_reranker",
+    "register_stage",
     "request_mode",
-    "request_parts",
     "RequestFusion",
-    "RerankedIndex",
     "Reranker",
     "reranker_names",
     "RerankerFactory",
     "RerankSettings",
-    "RerankStage",
     "resolve_backend",
     "resolve_search_mode",
-    "search_engine",
     "SearchHit",
     "SearchIndex",
     "SearchMode",
+    "SearchPipeline",
     "SearchResult",
+    "SearchStage",
     "SearchStatus",
     "shared_embedder",
     "stem",

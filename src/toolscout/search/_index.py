@@ -1,6 +1,7 @@
-"""`ToolIndex`: the catalog's search index (lexical, regex and, with a dense ranker, hybrid).
+"""`ToolIndex`: the catalog's search index (lexical, regex and, with a dense ranker, hybrid): the built-in engines.
 
-A query runs through these steps:
+The stages around an engine (a request that is exactly a tool's name, sentence parts, a reranker, the cut) are
+the pipeline's (`_pipeline.py`). A query runs through these steps:
 
 1. ``allowed`` becomes a mask applied before any ranking, cutoff or suggestion, so tools
    outside the caller's scope can never appear.
@@ -16,10 +17,6 @@ A query runs through these steps:
 4. Hits below the relevance floor or outside the top band (`IndexConfig.band`, the one band cut
    of a search) are dropped, never padded; with no hit left, `suggestions` names the nearest
    tools instead.
-
-5. A compound request ("... 36 and 48. Then book a table ...") is also searched sentence by sentence
-   (`request_parts`); each sentence's confident best tool joins the hits right after the whole
-   request's best hit (`merge_parts`), so one intent's near-duplicates do not crowd out the others.
 
 Hybrid mode fuses that lexical ranking with the dense one (`HybridFusion`) and applies the same
 top band to the fused scores. There the lexical scores are shares of what the whole request
@@ -43,17 +40,15 @@ from pydantic import Field, field_validator
 from .._errors import SearchError
 from .._search_settings import DEFAULT_EXPANDERS, TOP_BAND, check_expanders
 from .._validation import CheckedModel, Finite, NoBool
-from ..catalog import Catalog
+from ..catalog import Catalog, ToolNames
 from ._base import SearchHit, SearchMode, SearchResult
 from ._confidence import Calibrator, HitEvidence, check_calibrator, get_calibrator
-from ._exact import ExactNames
 from ._expand import ExpandedQuery, ExpansionContext
 from ._expanders import get_expander
 from ._fields import tool_fields
 from ._hybrid import HybridFusion
 from ._language import word_languages
 from ._lexical import LexicalConfig, LexicalIndex, NonNegative, QueryTerms
-from ._parts import merge_parts, request_parts
 from ._regex import RegexIndex
 from ._suggest import NameSuggester
 from ._tokenize import stem, words
@@ -132,14 +127,6 @@ class IndexConfig(CheckedModel):
     expanders: tuple[str, ...] = DEFAULT_EXPANDERS
     """The query expanders lexical search runs, in order (registered names, `register_expander`); the default
     runs the five built-in ones: ``idioms``, ``function-words``, ``translations``, ``synonyms``, ``corrections``."""
-    split_requests: bool = True
-    """Search each sentence of a compound request on its own too (`request_parts`), adding each sentence's best
-    tool right after the whole request's best hit when its confidence reaches `part_min_confidence`."""
-    part_min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] = 0.5
-    """Least confidence of a sentence's best tool for a compound request to add it (chosen on BFCL tuning and the
-    tooldata dev split: ``bench/compound.py``)."""
-    max_parts: Annotated[int, NoBool, Field(ge=2, le=16)] = 6
-    """The most sentences of one request searched on their own (each costs one more search)."""
     calibrator: str = "logistic"
     """The registered `Calibrator` that gives each hit its confidence (``search_calibrator``)."""
     min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] | None = None
@@ -200,7 +187,7 @@ class ToolIndex:
         context = ExpansionContext(catalog=catalog, lexical=self._lexical, config=cfg)
         built = (get_expander(name)(context) for name in cfg.expanders)
         self._expanders = tuple(expander for expander in built if expander is not None)
-        self._exact = ExactNames(tools)
+        self._exact = ToolNames.of(catalog)
         self._suggester = NameSuggester(tools)
         self._dense = dense
         self._fuse = fuse or HybridFusion()
@@ -249,20 +236,6 @@ class ToolIndex:
             return self._search_regex(query, limit, mask)
         if not query.strip():
             return self._browse(query, limit, mask)
-        whole = self._search_ranked(query, limit, mode, mask, allowed)
-        parts = request_parts(query, max_parts=self.config.max_parts) if self.config.split_requests else []
-        if not parts:
-            return whole
-        heads = []
-        for part in parts:
-            best = self._search_ranked(part, 1, mode, mask, allowed).hits[:1]
-            if best and (best[0].confidence or 0.0) >= self.config.part_min_confidence:
-                heads.append(best[0])
-        return merge_parts(whole, heads, limit)
-
-    def _search_ranked(
-        self, query: str, limit: int, mode: SearchMode, mask: npt.NDArray[np.bool_] | None, allowed: Set[str] | None
-    ) -> SearchResult:
         if mode == "hybrid" and self._dense is not None:
             fused = self._search_hybrid(query, limit, mask, allowed)
             if fused is not None:
@@ -283,12 +256,25 @@ class ToolIndex:
     def exact_match(self, query: str, *, allowed: Set[str] | None = None) -> str | None:
         """The tool `query` names exactly (quoted, backticked and namespaced forms included), if any."""
         mask = self._mask(allowed)
-        found = self._exact.find(query, mask)
+        found = self._whole(query, mask) or self._mentions(query, mask)
         return self._names[found[0]] if found else None
 
+    def _whole(self, query: str, mask: npt.NDArray[np.bool_] | None) -> list[int]:
+        """Positions of the tools the whole of `query` names (`ToolNames.query_match`)."""
+        named = self._exact.query_match(query)
+        return self._positions(named.names if named is not None else (), mask)
+
+    def _mentions(self, query: str, mask: npt.NDArray[np.bool_] | None) -> list[int]:
+        """Positions of the tools named inside a longer `query`, in order of mention (`ToolNames.mentions`)."""
+        return self._positions(self._exact.mentions(query), mask)
+
+    def _positions(self, names: Sequence[str], mask: npt.NDArray[np.bool_] | None) -> list[int]:
+        found = (self._position[name] for name in names)
+        return [i for i in found if mask is None or mask[i]]
+
     def _search_lexical(self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
-        whole = self._exact.whole(query, mask)
-        mentioned = self._exact.mentions(query, mask)
+        whole = self._whole(query, mask)
+        mentioned = self._mentions(query, mask)
         terms = self._terms(query)
         scores = self._lexical.scores(terms)
         if mask is not None:
@@ -342,11 +328,11 @@ class ToolIndex:
         }
         top = fused[0][1] if fused else 0.0
         fused = [(name, score) for name, score in fused if score >= self.config.band * top]
-        whole = self._exact.whole(query, mask)
+        whole = self._whole(query, mask)
         ranked = [(self._position[name], score) for name, score in fused if self._position.get(name) not in whole]
         if mask is not None:
             ranked = [(i, score) for i, score in ranked if mask[i]]
-        mentioned = self._exact.mentions(query, mask)
+        mentioned = self._mentions(query, mask)
         for i in mentioned:
             evidence.pop(i, None)
         ranked = [(i, top + 1.0) for i in whole] + _with_mentions(ranked, mentioned)

@@ -13,7 +13,7 @@ import logging
 import math
 import queue
 import threading
-from collections.abc import Callable, Sequence, Set
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import replace
@@ -23,12 +23,11 @@ from .._errors import ConfigError
 from .._plugins import provide_names
 from .._search_settings import RerankSettings
 from ..catalog import Catalog, ToolSpec
-from ._base import SearchIndex, SearchMode, SearchResult
+from ._base import SearchResult
 
 __all__ = [
     "RerankSettings",
     "RerankStage",
-    "RerankedIndex",
     "Reranker",
     "RerankerFactory",
     "get_reranker",
@@ -195,28 +194,3 @@ class RerankStage:
             logger.warning("reranker %r %s; searches keep the engine's order when it does", self._name, why)
         else:
             logger.debug("reranker %r %s; the engine's order stands", self._name, why)
-
-
-class RerankedIndex:
-    """A `SearchIndex` whose ranked searches go through a `RerankStage` (patterns and browsing do not)."""
-
-    def __init__(self, index: SearchIndex, stage: RerankStage, tools: Catalog) -> None:
-        """Rerank `index`'s hits with `stage`; `tools` holds every tool `index` can return."""
-        self._index = index
-        self._stage = stage
-        self._tools = tools
-
-    @property
-    def fingerprint(self) -> str:
-        """The fingerprint of the indexed catalog."""
-        return self._index.fingerprint
-
-    def search(
-        self, query: str, *, limit: int = 5, mode: SearchMode = "lexical", allowed: Set[str] | None = None
-    ) -> SearchResult:
-        """The engine's hits for `query` (at least ``top_n`` of them go to the reranker), cut to `limit`."""
-        if mode == "regex" or not query.strip():
-            return self._index.search(query, limit=limit, mode=mode, allowed=allowed)
-        result = self._index.search(query, limit=max(limit, self._stage.top_n), mode=mode, allowed=allowed)
-        reranked = self._stage.apply(result, self._tools)
-        return replace(reranked, hits=reranked.hits[:limit])

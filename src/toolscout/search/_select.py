@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from .._search_settings import EmbeddingSettings
+from .._settings import ScoutSettings
 from ._base import IndexBuilder, SearchMode
 from ._engines import EngineOptions, engine_query_mode, get_engine
+from ._index import IndexConfig
 from .embeddings import resolve_backend
 
-__all__ = ["request_mode", "resolve_search_mode", "search_engine"]
+__all__ = ["engine_options", "request_mode", "resolve_search_mode", "search_engine"]
 
 
 def resolve_search_mode(mode: str, embeddings: EmbeddingSettings) -> str:
@@ -26,6 +28,22 @@ def request_mode(mode: str) -> SearchMode:
     ``auto`` searches ``hybrid``, which a lexical index answers lexically.
     """
     return "hybrid" if mode == "auto" else engine_query_mode(mode)
+
+
+def engine_options(settings: ScoutSettings, *, background: bool = False) -> EngineOptions:
+    """The options `settings` build their engine from: the one mapping from settings to an engine.
+
+    Args:
+        settings: The settings: ``embeddings`` and the ``search_*`` keys the engine reads.
+        background: A long-running host (`EngineOptions.background`).
+    """
+    index = IndexConfig(
+        band=settings.search_top_band,
+        expanders=settings.search_expanders,
+        calibrator=settings.search_calibrator,
+        min_confidence=settings.search_min_confidence,
+    )
+    return EngineOptions(embeddings=settings.embeddings, index=index, background=background)
 
 
 def search_engine(mode: str, options: EngineOptions) -> IndexBuilder:

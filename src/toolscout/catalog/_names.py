@@ -11,17 +11,24 @@ several namespaces share resolves to all of them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..catalog import Catalog
-from ..search import bare_name
+from ._catalog import Catalog
 
-__all__ = ["NameMatch", "ToolNames"]
+__all__ = ["NameMatch", "ToolNames", "bare_name"]
 
 _SEPARATORS = re.compile(r"__|[.:/]")
+_PREFIX_SEPARATORS = "_.:/-"
 _EDGE = "`'\"“”‘’ \t\r\n"
 _IDENTIFIER = re.compile(r"[_.:/\-0-9]|[a-z][A-Z]")
+# Inside a longer request, digits and hyphens alone do not make a part a name ("7z", "e-mail" are prose there).
+_MENTION = re.compile(r"[_.:/]|[a-z][A-Z]")
+_QUOTED = re.compile(r"`([^`\n]{1,256})`|\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'")
+# Whether a query may hold an identifier-like part, without splitting it: a dot counts only when a
+# character a tool name may hold follows it (not a sentence's full stop).
+_QUERY_HINT = re.compile(r"[_:/]|[a-z][A-Z]|\.[^\s.,;!?'\"`“”‘’]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,19 +63,19 @@ class ToolNames:
         """The (cached) name index of `catalog`."""
         return _cached(catalog)
 
-    def match(self, written: str) -> NameMatch | None:
-        """The tools `written` names, or None."""
+    def match(self, written: str, allowed: Set[str] | None = None) -> NameMatch | None:
+        """The tools `written` names (only those in `allowed`, when given), or None."""
         key = _key(_strip(written))
         if not key:
             return None
-        found = self._full.get(key)
+        found = _within(self._full.get(key, ()), allowed)
         if found:
-            return NameMatch(tuple(found), bare=False)
-        found = self._bare.get(key)
-        return NameMatch(tuple(found), bare=True) if found else None
+            return NameMatch(found, bare=False)
+        found = _within(self._bare.get(key, ()), allowed)
+        return NameMatch(found, bare=True) if found else None
 
-    def query_match(self, query: str) -> NameMatch | None:
-        """The tools a whole search query names exactly, or None.
+    def query_match(self, query: str, allowed: Set[str] | None = None) -> NameMatch | None:
+        """The tools a whole search query names exactly (only those in `allowed`, when given), or None.
 
         A bare name counts only when it looks like an identifier (``get_current_time``, not
         ``add``): a plain word is a keyword, even if some server has a tool called that.
@@ -76,15 +83,46 @@ class ToolNames:
         text = _strip(query)
         if not text or any(character.isspace() for character in text):
             return None
-        found = self.match(text)
+        found = self.match(text, allowed)
         if found is None or (found.bare and not _IDENTIFIER.search(text)):
             return None
         return found
+
+    def mentions(self, query: str, allowed: Set[str] | None = None) -> tuple[str, ...]:
+        """The tools named by identifier-like parts of a longer `query` (in `allowed`, when given), in order of mention.
+
+        Only identifier-like parts count (``snake_case``, ``camelCase``, dotted or namespaced, quoted or not): a
+        plain quoted word such as ``'temperature'`` is usually an argument value, not a tool, and "7z" or "e-mail"
+        in prose are words.
+        """
+        if " " not in query.strip() or not _QUERY_HINT.search(query):
+            return ()
+        parts = [next(group for group in found.groups() if group) for found in _QUOTED.finditer(query)]
+        found: dict[str, None] = {}
+        for part in (*parts, *query.split()):
+            text = _strip(part)
+            if _MENTION.search(text):
+                named = self.match(text, allowed)
+                found.update(dict.fromkeys(named.names if named is not None else ()))
+        return tuple(found)
+
+
+def bare_name(name: str, namespace: str | None) -> str | None:
+    """`name` without its ``namespace<sep>`` prefix (``time__get_time`` -> ``get_time``), when it has one."""
+    if not namespace or len(name) <= len(namespace) + 1:
+        return None
+    if not name.casefold().startswith(namespace.casefold()) or name[len(namespace)] not in _PREFIX_SEPARATORS:
+        return None
+    return name[len(namespace) :].lstrip(_PREFIX_SEPARATORS) or None
 
 
 @lru_cache(maxsize=32)
 def _cached(catalog: Catalog) -> ToolNames:
     return ToolNames(catalog)
+
+
+def _within(names: Sequence[str], allowed: Set[str] | None) -> tuple[str, ...]:
+    return tuple(names if allowed is None else (name for name in names if name in allowed))
 
 
 def _strip(text: str) -> str:
