@@ -17,7 +17,7 @@ from .._errors import StoreError
 from .._files import write_atomically
 from ..session import check_session_id
 from ._handles import is_handle, new_handle
-from ._store import LOCAL_PRINCIPAL, OutputKind, OutputMeta, OutputMissing, check_caps, full_message
+from ._store import FOREIGN_SESSION, LOCAL_PRINCIPAL, OutputKind, OutputMeta, OutputMissing, check_caps, full_message
 
 __all__ = ["FileOffloadStore"]
 
@@ -252,7 +252,7 @@ class FileOffloadStore:
             self._count(principal, session.used)
             session.principal = principal
         elif session.principal != principal:
-            raise StoreError("this session's outputs belong to another principal; use a session of your own")
+            raise StoreError(FOREIGN_SESSION)
         return session
 
     def _make_room(self, session: _Session, folder: Path, principal: str, size: int) -> None:

@@ -9,10 +9,21 @@ from .._errors import StoreError
 from .._types import JsonObject
 from ._handles import is_handle
 
-__all__ = ["LOCAL_PRINCIPAL", "OutputKind", "OutputMeta", "OutputMissing", "OffloadStore", "check_caps", "full_message"]
+__all__ = [
+    "FOREIGN_SESSION",
+    "LOCAL_PRINCIPAL",
+    "OutputKind",
+    "OutputMeta",
+    "OutputMissing",
+    "OffloadStore",
+    "check_caps",
+    "full_message",
+]
 
 LOCAL_PRINCIPAL = "local"
 """The principal of a put that names none (the gateway's label for callers without auth)."""
+FOREIGN_SESSION = "this session's outputs belong to another principal; use a session of your own"
+"""Why a put naming another principal than the session's is refused."""
 _DEFAULT_TOTAL = 4 << 30
 
 OutputKind: TypeAlias = Literal["text", "json", "binary"]
