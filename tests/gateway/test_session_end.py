@@ -84,7 +84,7 @@ async def test_an_idle_session_loses_its_outputs_and_keeps_its_discoveries(tmp_p
 
 
 async def test_one_tokens_outputs_filling_the_store_never_push_out_another_tokens(tmp_path: Path) -> None:
-    # 1 MiB in all, 1 MiB per token: beta's ~1.7 MB of results make room from beta's own outputs only.
+    # 1 MiB in all, 1 MiB per token: beta's ~1.7 MB of results in 8 sessions make room from beta's own outputs only.
     path = write_config(
         tmp_path / "gw.json",
         {"fragile": fragile_server(tmp_path / "state")},
@@ -105,8 +105,8 @@ async def test_one_tokens_outputs_filling_the_store_never_push_out_another_token
     async with http_gateway(path) as url:
         async with http_client(url, token="token-a-3f9d2c71e5b84a06", session="alpha-1") as alpha:
             kept = await offloaded_handle(alpha)
-            async with http_client(url, token="token-b-9e1a7c44d2f05b38", session="beta-1") as beta:
-                for _ in range(8):
+            for n in range(8):  # one session each: no session cap stops beta before the total does
+                async with http_client(url, token="token-b-9e1a7c44d2f05b38", session=f"beta-{n}") as beta:
                     result = await beta.call_tool("fragile__echo", {"text": large})
                     assert "handle" in payload(result)["parts"][0]
             read = await alpha.call_tool("output_read", {"handle": kept, "lines": 1})
