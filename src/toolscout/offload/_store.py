@@ -87,8 +87,9 @@ class OutputMissing(StoreError):
     """A handle that cannot be read in this session.
 
     Attributes:
-        reason: ``"invalid"`` (not a handle), ``"expired"`` (evicted to respect the session's size
-            cap) or ``"unknown"`` (never stored in this session, or the session was forgotten).
+        reason: ``"invalid"`` (not a handle), ``"expired"`` (evicted to respect a size cap of its
+            session or principal, or the total) or ``"unknown"`` (never stored in this session, or the
+            session was forgotten).
     """
 
     def __init__(self, message: str, *, reason: Literal["invalid", "expired", "unknown"]) -> None:
