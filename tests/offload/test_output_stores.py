@@ -115,6 +115,8 @@ def test_a_principal_with_nothing_of_its_own_to_evict_is_refused_naming_the_tota
     alice = [put(store, session=f"a{n}", data=b"a" * MIB, principal="alice") for n in range(2)]
     with pytest.raises(StoreError, match="total_bytes"):
         put(store, session="b", data=b"b" * 10, principal="bob")
+    with pytest.raises(StoreError, match="another principal"):
+        put(store, session="a0", data=b"b" * 10, principal="bob")
     assert store.read("a0", alice[0])[:1] == store.read("a1", alice[1])[:1] == b"a"
     assert store.used("b") == 0
 
@@ -180,6 +182,28 @@ def test_two_replicas_read_each_others_outputs_and_share_one_session_cap(
         assert a.used("s") == b.used("s") == MIB // 2 + 1
         b.forget("s")
         assert reason(a, "s", on_b) == "unknown"
+
+
+def test_replicas_count_each_principals_share_in_redis_and_a_session_dropped_frees_it(
+    redis_url: str, request: pytest.FixtureRequest
+) -> None:
+    from toolscout.offload._redisstore import RedisOffloadStore
+
+    prefix = f"shares-{request.node.name}"
+    caps = {"session_bytes": MIB, "total_bytes": 2 * MIB, "principal_bytes": MIB}
+    with (
+        RedisOffloadStore(redis_url, prefix=prefix, **caps) as a,
+        RedisOffloadStore(redis_url, prefix=prefix, **caps) as b,
+    ):
+        alice = put(a, session="a", data=b"a" * MIB, principal="alice")
+        bobs = [put(replica, session=f"b{n}", data=b"b" * MIB, principal="bob") for n, replica in enumerate((a, b, a))]
+        assert b.read("a", alice)[:1] == b"a" and a.read("b2", bobs[2])[:1] == b"b"
+        with pytest.raises(StoreError, match="another principal"):
+            put(b, session="a", principal="bob")
+        b.forget("b2")  # bob's bytes go with his session: alice's share is still hers alone
+        carol = put(b, session="c", data=b"c" * MIB, principal="carol")
+        assert a.read("c", carol)[:1] == b"c" and a.read("a", alice)[:1] == b"a"
+        assert a.total() == 2 * MIB
 
 
 def test_a_session_unused_for_its_ttl_is_dropped_and_any_use_keeps_it(
