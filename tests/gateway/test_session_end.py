@@ -81,3 +81,33 @@ async def test_an_idle_session_loses_its_outputs_and_keeps_its_discoveries(tmp_p
             assert gone.is_error and payload(gone)["error"]["code"] == "output_not_found"
     with SqliteStore(tmp_path / "sessions.sqlite3") as store:  # discoveries outlive idleness
         assert "fragile__pid" in store.discovered("http:local:s:conversation-1")
+
+
+async def test_one_tokens_outputs_filling_the_store_never_push_out_another_tokens(tmp_path: Path) -> None:
+    # 1 MiB in all, 1 MiB per token: beta's ~1.7 MB of results in 8 sessions make room from beta's own outputs only.
+    path = write_config(
+        tmp_path / "gw.json",
+        {"fragile": fragile_server(tmp_path / "state")},
+        mode="on",
+        pinned=["fragile__echo"],
+        offload={
+            "budget_tokens": 1000,
+            "preview_tokens": 200,
+            "folder": str(tmp_path / "outputs"),
+            "session_bytes": 1 << 20,
+            "total_bytes": 1 << 20,
+        },
+        auth={
+            "tokens": {"alpha": {"token": "token-a-3f9d2c71e5b84a06"}, "beta": {"token": "token-b-9e1a7c44d2f05b38"}}
+        },
+    )
+    large = "lorem ipsum dolor sit amet " * 8000  # 216 KB
+    async with http_gateway(path) as url:
+        async with http_client(url, token="token-a-3f9d2c71e5b84a06", session="alpha-1") as alpha:
+            kept = await offloaded_handle(alpha)
+            for n in range(8):  # one session each: no session cap stops beta before the total does
+                async with http_client(url, token="token-b-9e1a7c44d2f05b38", session=f"beta-{n}") as beta:
+                    result = await beta.call_tool("fragile__echo", {"text": large})
+                    assert "handle" in payload(result)["parts"][0]
+            read = await alpha.call_tool("output_read", {"handle": kept, "lines": 1})
+            assert not read.is_error, payload(read)

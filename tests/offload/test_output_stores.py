@@ -47,8 +47,9 @@ def make(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Make]:
         store.close()
 
 
-def put(store: OffloadStore, session: str = "s", data: bytes = b"hello") -> str:
-    return store.put(session, data, kind="text", content_type="text/plain", tool="read_file").handle
+def put(store: OffloadStore, session: str = "s", data: bytes = b"hello", principal: str = "local") -> str:
+    meta = store.put(session, data, kind="text", content_type="text/plain", tool="read_file", principal=principal)
+    return meta.handle
 
 
 def reason(store: OffloadStore, session: str, handle: str) -> str:
@@ -87,7 +88,7 @@ def test_the_session_cap_evicts_the_oldest_first_and_refuses_an_output_larger_th
         put(store, data=b"x" * (MIB + 1))
 
 
-def test_the_total_cap_evicts_the_oldest_output_of_any_session(make: Make) -> None:
+def test_the_total_cap_evicts_the_oldest_output_of_any_session_of_the_same_principal(make: Make) -> None:
     store = make(session_bytes=MIB, total_bytes=2 * MIB)
     oldest = put(store, session="a", data=b"a" * (MIB - 10))
     younger = put(store, session="a", data=b"y" * 10)
@@ -96,6 +97,48 @@ def test_the_total_cap_evicts_the_oldest_output_of_any_session(make: Make) -> No
     assert reason(store, "a", oldest) == "expired"
     assert store.read("a", younger) == b"y" * 10
     assert store.read("b", kept)[:1] == b"b" and store.read("c", newest) == b"c" * 10
+
+
+def test_a_principal_filling_the_total_never_pushes_out_another_principals_outputs(make: Make) -> None:
+    store = make(session_bytes=MIB, total_bytes=2 * MIB, principal_bytes=2 * MIB)
+    alice = [put(store, session="a", data=b"a" * (MIB // 2), principal="alice") for _ in range(2)]
+    bobs = [put(store, session=f"b{n}", data=b"b" * (MIB // 2), principal="bob") for n in range(8)]
+    assert [store.read("a", handle)[:1] for handle in alice] == [b"a", b"a"]
+    # Bob made room from his own oldest outputs only.
+    assert all(reason(store, f"b{n}", bobs[n]) in ("expired", "unknown") for n in range(6))
+    assert store.read("b6", bobs[6])[:1] == b"b"
+    assert store.read("b7", bobs[7])[:1] == b"b"
+
+
+def test_a_principal_with_nothing_of_its_own_to_evict_is_refused_naming_the_total(make: Make) -> None:
+    store = make(session_bytes=MIB, total_bytes=2 * MIB, principal_bytes=2 * MIB)
+    alice = [put(store, session=f"a{n}", data=b"a" * MIB, principal="alice") for n in range(2)]
+    with pytest.raises(StoreError, match="total_bytes"):
+        put(store, session="b", data=b"b" * 10, principal="bob")
+    with pytest.raises(StoreError, match="another principal"):
+        put(store, session="a0", data=b"b" * 10, principal="bob")
+    assert store.read("a0", alice[0])[:1] == store.read("a1", alice[1])[:1] == b"a"
+    assert store.used("b") == 0
+
+
+def test_a_principal_holds_at_most_its_share_its_own_oldest_output_out_first(make: Make) -> None:
+    store = make(session_bytes=MIB, total_bytes=4 * MIB, principal_bytes=MIB)
+    first = put(store, session="a1", data=b"1" * (MIB // 2), principal="alice")
+    second = put(store, session="a2", data=b"2" * (MIB // 4), principal="alice")
+    later = put(store, session="a1", data=b"l" * (MIB // 4), principal="alice")
+    third = put(store, session="a3", data=b"3" * (MIB // 2), principal="alice")
+    bob = put(store, session="b", data=b"b" * MIB, principal="bob")
+    assert reason(store, "a1", first) == "expired"
+    assert store.read("a2", second)[:1] == b"2" and store.read("a3", third)[:1] == b"3"
+    assert store.read("a1", later)[:1] == b"l"
+    assert store.read("b", bob)[:1] == b"b"
+
+
+def test_a_principal_share_outside_session_and_total_caps_is_refused(make: Make) -> None:
+    with pytest.raises(StoreError, match="principal_bytes"):
+        make(session_bytes=2 * MIB, total_bytes=4 * MIB, principal_bytes=MIB)
+    with pytest.raises(StoreError, match="principal_bytes"):
+        make(session_bytes=MIB, total_bytes=2 * MIB, principal_bytes=4 * MIB)
 
 
 def test_forget_deletes_a_session_and_only_it(make: Make) -> None:
@@ -139,6 +182,28 @@ def test_two_replicas_read_each_others_outputs_and_share_one_session_cap(
         assert a.used("s") == b.used("s") == MIB // 2 + 1
         b.forget("s")
         assert reason(a, "s", on_b) == "unknown"
+
+
+def test_replicas_count_each_principals_share_in_redis_and_a_session_dropped_frees_it(
+    redis_url: str, request: pytest.FixtureRequest
+) -> None:
+    from toolscout.offload._redisstore import RedisOffloadStore
+
+    prefix = f"shares-{request.node.name}"
+    caps = {"session_bytes": MIB, "total_bytes": 2 * MIB, "principal_bytes": MIB}
+    with (
+        RedisOffloadStore(redis_url, prefix=prefix, **caps) as a,
+        RedisOffloadStore(redis_url, prefix=prefix, **caps) as b,
+    ):
+        alice = put(a, session="a", data=b"a" * MIB, principal="alice")
+        bobs = [put(replica, session=f"b{n}", data=b"b" * MIB, principal="bob") for n, replica in enumerate((a, b, a))]
+        assert b.read("a", alice)[:1] == b"a" and a.read("b2", bobs[2])[:1] == b"b"
+        with pytest.raises(StoreError, match="another principal"):
+            put(b, session="a", principal="bob")
+        b.forget("b2")  # bob's bytes go with his session: alice's share is still hers alone
+        carol = put(b, session="c", data=b"c" * MIB, principal="carol")
+        assert a.read("c", carol)[:1] == b"c" and a.read("a", alice)[:1] == b"a"
+        assert a.total() == 2 * MIB
 
 
 def test_a_session_unused_for_its_ttl_is_dropped_and_any_use_keeps_it(

@@ -47,6 +47,14 @@ def test_a_full_section_is_read():
             {"session_bytes": 8 << 20, "total_bytes": 4 << 20}, "offload.total_bytes", id="total-below-session"
         ),
         pytest.param({"total_bytes": "4G"}, "offload.total_bytes", id="total-string"),
+        pytest.param(
+            {"session_bytes": 8 << 20, "principal_bytes": 4 << 20}, "offload.principal_bytes", id="share-below-session"
+        ),
+        pytest.param(
+            {"session_bytes": 1 << 20, "total_bytes": 8 << 20, "principal_bytes": 16 << 20},
+            "offload.principal_bytes",
+            id="share-above-total",
+        ),
         pytest.param({"jq_timeout_s": float("nan")}, "offload.jq_timeout_s", id="nan-timeout"),
         pytest.param({"tools": {"x": "sometimes"}}, "offload.tools.x", id="bad-override"),
         pytest.param({"namespaces": {"fs": 5}}, "offload.namespaces.fs", id="override-budget-too-small"),
@@ -75,3 +83,12 @@ def test_budget_for_applies_tool_then_namespace_overrides():
     assert settings.budget_for(ToolSpec(name="fs__write", namespace="fs", description="")) is None
     assert settings.budget_for(ToolSpec(name="web__get", namespace="web", description="")) == 500
     assert settings.budget_for(ToolSpec(name="other", description="")) == 4000
+
+
+def test_each_caller_gets_a_quarter_of_the_total_by_default_at_least_a_session():
+    assert (OffloadSettings().total_cap, OffloadSettings().principal_cap) == (4 << 30, 1 << 30)
+    assert OffloadSettings(session_bytes=64 << 20, total_bytes=128 << 20).principal_cap == 64 << 20
+    assert (
+        OffloadSettings(session_bytes=32 << 20, total_bytes=64 << 20, principal_bytes=64 << 20).principal_cap
+        == 64 << 20
+    )

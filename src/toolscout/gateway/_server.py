@@ -332,8 +332,9 @@ class Gateway:
         await self.reaper.touch(caller.session_id, caller.lifetime, caller.principal)
         self.reach.called(caller.session_id)
         try:
-            async with self.relay.forwarding(ctx, caller, exchange=exchange):
-                outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
+            with TimedOutputStore.acting_for(caller.principal):  # its outputs count against the caller's share
+                async with self.relay.forwarding(ctx, caller, exchange=exchange):
+                    outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
         except StoreError as exc:
             await self.reaper.finished(caller.session_id, caller.lifetime, discovered=False, token=caller.principal)
             raise _store_down(exc) from None

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TypeVar
 
@@ -17,6 +19,7 @@ __all__ = ["TimedOutputStore", "TimedStore", "default_store_path", "open_store"]
 
 _T = TypeVar("_T")
 _STORE_THREADS = 4
+_PRINCIPAL: ContextVar[str] = ContextVar("toolscout_output_principal", default="local")
 
 
 def default_store_path() -> Path:
@@ -114,6 +117,10 @@ class TimedOutputStore:
     The offload path turns that error into a failure of the one call that needed the store (a
     result kept inline with its preview, a read answered "unreadable, call again"). A store that
     timed out may still land later: its output is then evicted by the caps or dropped with its session.
+
+    It also hands the store the principal each output belongs to: the offload path knows only the
+    session, so the gateway serves each call inside `acting_for` (its caller's grant label), and
+    every `put` made for that call names that principal.
     """
 
     def __init__(self, inner: OffloadStore, *, timeout_s: float, threads: int = _STORE_THREADS) -> None:
@@ -121,13 +128,36 @@ class TimedOutputStore:
         self.inner = inner
         self.timeout_s = timeout_s
         self.session_bytes = inner.session_bytes
+        self.principal_bytes = inner.principal_bytes
         self.total_bytes = inner.total_bytes
         self.shared = inner.shared
         self._deadline = _Deadline("output store", timeout_s=timeout_s, threads=threads)
 
-    def put(self, session_id: str, data: bytes, *, kind: OutputKind, content_type: str, tool: str) -> OutputMeta:
-        """The inner store's `put`, within the time limit."""
-        return self._deadline.call(self.inner.put, session_id, data, kind=kind, content_type=content_type, tool=tool)
+    @staticmethod
+    @contextmanager
+    def acting_for(principal: str) -> Iterator[None]:
+        """Make the `put` calls made inside this block (and the threads it starts) store as `principal`'s."""
+        token = _PRINCIPAL.set(principal)
+        try:
+            yield
+        finally:
+            _PRINCIPAL.reset(token)
+
+    def put(
+        self,
+        session_id: str,
+        data: bytes,
+        *,
+        kind: OutputKind,
+        content_type: str,
+        tool: str,
+        principal: str | None = None,
+    ) -> OutputMeta:
+        """The inner store's `put`, within the time limit, as `principal`'s (default: that of `acting_for`)."""
+        owner = _PRINCIPAL.get() if principal is None else principal
+        return self._deadline.call(
+            self.inner.put, session_id, data, kind=kind, content_type=content_type, tool=tool, principal=owner
+        )
 
     def meta(self, session_id: str, handle: str) -> OutputMeta:
         """The inner store's `meta`, within the time limit."""

@@ -1,4 +1,4 @@
-"""`FileOffloadStore`: outputs as files, one folder per session, capped per session and overall, oldest out first."""
+"""`FileOffloadStore`: outputs as files, one folder per session, capped per session, principal and overall."""
 
 from __future__ import annotations
 
@@ -17,13 +17,12 @@ from .._errors import StoreError
 from .._files import write_atomically
 from ..session import check_session_id
 from ._handles import is_handle, new_handle
-from ._store import OutputKind, OutputMeta, OutputMissing
+from ._store import FOREIGN_SESSION, LOCAL_PRINCIPAL, OutputKind, OutputMeta, OutputMissing, check_caps, full_message
 
 __all__ = ["FileOffloadStore"]
 
 _DATA, _META = ".data", ".meta.json"
 _FOLDER_NAME_LENGTH = 32
-_DEFAULT_TOTAL = 4 << 30
 _REMEMBERED_EVICTIONS = 1_024
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _EXPIRED = "this output expired: it was removed to make room for newer outputs; call the tool again"
@@ -31,12 +30,13 @@ _UNKNOWN = "no output with this handle in this session; use a handle from a resu
 
 
 class _Session:
-    __slots__ = ("evicted", "outputs", "used")
+    __slots__ = ("evicted", "outputs", "principal", "used")
 
     def __init__(self) -> None:
         self.outputs: OrderedDict[str, OutputMeta] = OrderedDict()
         self.evicted: deque[str] = deque(maxlen=_REMEMBERED_EVICTIONS)
         self.used = 0
+        self.principal: str | None = None  # None: left by an earlier process, not written to since
 
 
 class FileOffloadStore:
@@ -48,30 +48,34 @@ class FileOffloadStore:
     written with owner-only permissions through a temporary name and an atomic rename.
 
     One process should own a folder (the store is not `shared`; gateway replicas share a Redis
-    output store instead). Outputs an earlier process left in it are indexed when the
-    store opens, so they count against `total_bytes` and are evicted first.
+    output store instead). Outputs an earlier process left in it are indexed when the store
+    opens: they count against `total_bytes` and belong to no principal until a principal
+    stores in their session again, so any principal short of room evicts them first.
 
     Args:
         root: The folder to store in (created if missing). None: a private temporary folder,
             deleted by `close`.
         session_bytes: Bytes one session may hold.
-        total_bytes: Bytes all sessions together may hold (at least `session_bytes`); past it,
-            the oldest outputs of any session are evicted. None: 4 GiB, or `session_bytes` if larger.
+        total_bytes: Bytes all sessions together may hold (at least `session_bytes`). None: 4 GiB,
+            or `session_bytes` if larger.
+        principal_bytes: Bytes the sessions of one principal may hold together (from `session_bytes`
+            to `total_bytes`). None: `total_bytes`.
 
     Raises:
         StoreError: A cap is not a positive integer, or the folder cannot be created or is not a folder.
     """
 
     def __init__(
-        self, root: str | Path | None = None, *, session_bytes: int = 256 << 20, total_bytes: int | None = None
+        self,
+        root: str | Path | None = None,
+        *,
+        session_bytes: int = 256 << 20,
+        total_bytes: int | None = None,
+        principal_bytes: int | None = None,
     ) -> None:
-        if isinstance(session_bytes, bool) or not isinstance(session_bytes, int) or session_bytes < 1:
-            raise StoreError(f"session_bytes must be a positive integer, got {session_bytes!r}")
-        total_bytes = max(_DEFAULT_TOTAL, session_bytes) if total_bytes is None else total_bytes
-        if isinstance(total_bytes, bool) or not isinstance(total_bytes, int) or total_bytes < session_bytes:
-            raise StoreError(f"total_bytes must be an integer of at least session_bytes, got {total_bytes!r}")
-        self.session_bytes = session_bytes
-        self.total_bytes = total_bytes
+        self.session_bytes, self.principal_bytes, self.total_bytes = check_caps(
+            session_bytes, principal_bytes, total_bytes
+        )
         self.shared = False
         self._owns_root = root is None
         try:
@@ -87,14 +91,24 @@ class FileOffloadStore:
             raise StoreError(f"the offload folder {self.root} is not a folder")
         self._sessions: dict[str, _Session] = {}
         self._total = 0
+        self._held: dict[str | None, int] = {}  # bytes per principal (None: left by an earlier process)
         self._lock = threading.Lock()
         self._closed = False
         for folder in self.root.iterdir():
             if folder.is_dir() and not folder.is_symlink() and len(folder.name) == _FOLDER_NAME_LENGTH:
                 self._load(folder)
 
-    def put(self, session_id: str, data: bytes, *, kind: OutputKind, content_type: str, tool: str) -> OutputMeta:
-        """Store `data`, evicting the session's oldest outputs as needed; return the new record."""
+    def put(
+        self,
+        session_id: str,
+        data: bytes,
+        *,
+        kind: OutputKind,
+        content_type: str,
+        tool: str,
+        principal: str = LOCAL_PRINCIPAL,
+    ) -> OutputMeta:
+        """Store `data`, evicting the session's, then the principal's, oldest outputs as needed; return the record."""
         check_session_id(session_id)
         self._check_open()
         if len(data) > self.session_bytes:
@@ -106,17 +120,20 @@ class FileOffloadStore:
             handle=new_handle(), kind=kind, content_type=content_type, tool=tool, size=len(data), created=time.time()
         )
         _write(folder, meta.handle + _DATA, data)
-        with self._lock:
-            self._check_open()
-            session = self._load(folder)
-            while session.outputs and session.used + meta.size > self.session_bytes:
-                self._evict(session, folder)
-            while self._total + meta.size > self.total_bytes and self._evict_oldest(keep=folder.name):
-                pass
-            _write(folder, meta.handle + _META, json.dumps(meta.to_json()).encode())
-            session.outputs[meta.handle] = meta
-            session.used += meta.size
-            self._total += meta.size
+        try:
+            with self._lock:
+                self._check_open()
+                session = self._claim(self._load(folder), principal)
+                self._make_room(session, folder, principal, meta.size)
+                _write(folder, meta.handle + _META, json.dumps(meta.to_json()).encode())
+                session.outputs[meta.handle] = meta
+                session.used += meta.size
+                self._total += meta.size
+                self._held[principal] = self._held.get(principal, 0) + meta.size
+        except StoreError:
+            with contextlib.suppress(OSError):
+                (folder / (meta.handle + _DATA)).unlink()
+            raise
         return meta
 
     def meta(self, session_id: str, handle: str) -> OutputMeta:
@@ -171,7 +188,9 @@ class FileOffloadStore:
         with self._lock:
             self._check_open()
             forgotten = self._sessions.pop(folder.name, None)
-            self._total -= forgotten.used if forgotten is not None else 0
+            if forgotten is not None:
+                self._total -= forgotten.used
+                self._count(forgotten.principal, -forgotten.used)
             shutil.rmtree(folder, ignore_errors=True)
 
     def close(self) -> None:
@@ -186,6 +205,7 @@ class FileOffloadStore:
                 for name in self._sessions:
                     shutil.rmtree(self.root / name, ignore_errors=True)
             self._sessions.clear()
+            self._held.clear()
             self._total = 0
 
     def __enter__(self) -> FileOffloadStore:
@@ -222,16 +242,58 @@ class FileOffloadStore:
             session.outputs[meta.handle] = meta
             session.used += meta.size
         self._total += session.used
+        self._count(None, session.used)
         return session
 
-    def _evict_oldest(self, *, keep: str) -> bool:
-        """Evict the oldest output of any session; False when nothing is stored.
+    def _claim(self, session: _Session, principal: str) -> _Session:
+        """`session`, now counted as `principal`'s (refused if another principal stored in it)."""
+        if session.principal is None:
+            self._count(None, -session.used)
+            self._count(principal, session.used)
+            session.principal = principal
+        elif session.principal != principal:
+            raise StoreError(FOREIGN_SESSION)
+        return session
+
+    def _make_room(self, session: _Session, folder: Path, principal: str, size: int) -> None:
+        """Evict the session's, then the principal's, oldest outputs until `size` more bytes fit every cap.
+
+        Only outputs of `principal` (and outputs no principal holds) are ever evicted: when the
+        rest of `total_bytes` is held by others, the output is refused instead.
+        """
+        reclaimable = self._held.get(principal, 0) + self._held.get(None, 0)
+        if self._total - reclaimable + size > self.total_bytes:
+            raise StoreError(full_message(self.total_bytes, size))
+        while session.outputs and session.used + size > self.session_bytes:
+            self._evict(session, folder)
+        while self._held.get(principal, 0) + size > self.principal_bytes and self._evict_oldest(
+            principal, keep=folder.name
+        ):
+            pass
+        while self._total + size > self.total_bytes and (
+            self._evict_oldest(None, keep=folder.name) or self._evict_oldest(principal, keep=folder.name)
+        ):
+            pass
+
+    def _count(self, principal: str | None, size: int) -> None:
+        held = self._held.get(principal, 0) + size
+        if held:
+            self._held[principal] = held
+        else:
+            self._held.pop(principal, None)
+
+    def _evict_oldest(self, principal: str | None, *, keep: str) -> bool:
+        """Evict the oldest output of `principal`'s sessions; False when it holds nothing.
 
         A session left empty is dropped with its folder, so sessions nobody uses again cost
         nothing, except `keep` (the session being written to).
         """
         oldest = min(
-            ((name, session) for name, session in self._sessions.items() if session.outputs),
+            (
+                (name, session)
+                for name, session in self._sessions.items()
+                if session.outputs and session.principal == principal
+            ),
             key=lambda item: next(iter(item[1].outputs.values())).created,
             default=None,
         )
@@ -249,6 +311,7 @@ class FileOffloadStore:
         handle, meta = session.outputs.popitem(last=False)
         session.used -= meta.size
         self._total -= meta.size
+        self._count(session.principal, -meta.size)
         session.evicted.append(handle)
         for suffix in (_META, _DATA):
             with contextlib.suppress(FileNotFoundError):

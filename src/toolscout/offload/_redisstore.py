@@ -12,11 +12,10 @@ from .._errors import ConfigError, StoreError
 from .._redact import redacted_url
 from ..session import check_session_id
 from ._handles import is_handle, new_handle
-from ._store import OutputKind, OutputMeta, OutputMissing
+from ._store import FOREIGN_SESSION, LOCAL_PRINCIPAL, OutputKind, OutputMeta, OutputMissing, check_caps, full_message
 
 __all__ = ["RedisOffloadStore"]
 
-_DEFAULT_TOTAL = 4 << 30
 _REMEMBERED_EVICTIONS = 1_024
 _SWEEP_BATCH = 64
 _EXPIRED = "this output expired: it was removed to make room for newer outputs; call the tool again"
@@ -25,22 +24,34 @@ _INVALID = "not an output handle: handles look like out_ followed by 20 hex digi
 
 # Shared by every script. ARGV[1] is the key prefix, ARGV[2] the session id. Per session: a hash of
 # records (handle -> JSON), a sorted set of handles by store order, a list of evicted handles and one
-# string per output. Across sessions: a sorted set of "<handle> <session>" by store order (the
-# overall eviction order), bytes per session, total bytes, and each session's last use (seconds).
+# string per output. Per principal: a sorted set of "<handle> <session>" by store order (its eviction
+# order). Across sessions: bytes per session, each session's principal, bytes per principal, total
+# bytes, and each session's last use (seconds).
 _COMMON = f"""
 local p, s = ARGV[1], ARGV[2]
 local used_key, total_key = p .. ':out:used', p .. ':out:total'
-local all_key, touched_key = p .. ':out:all', p .. ':out:touched'
+local owner_key, held_key = p .. ':out:owner', p .. ':out:held'
+local touched_key = p .. ':out:touched'
 local function key(kind, session) return p .. ':out:' .. kind .. ':' .. session end
 local function data_key(session, handle) return key('data', session) .. ':' .. handle end
+local function held(principal) return tonumber(redis.call('HGET', held_key, principal) or '0') end
+local function count(principal, size)
+  if principal and redis.call('HINCRBY', held_key, principal, size) <= 0 then
+    redis.call('HDEL', held_key, principal)
+  end
+end
 local function drop(session)
+  local owner = redis.call('HGET', owner_key, session)
+  local size = tonumber(redis.call('HGET', used_key, session) or '0')
   for _, handle in ipairs(redis.call('ZRANGE', key('order', session), 0, -1)) do
     redis.call('DEL', data_key(session, handle))
-    redis.call('ZREM', all_key, handle .. ' ' .. session)
+    if owner then redis.call('ZREM', key('principal', owner), handle .. ' ' .. session) end
   end
-  redis.call('DECRBY', total_key, tonumber(redis.call('HGET', used_key, session) or '0'))
+  redis.call('DECRBY', total_key, size)
+  count(owner, -size)
   redis.call('DEL', key('meta', session), key('order', session), key('evicted', session))
   redis.call('HDEL', used_key, session)
+  redis.call('HDEL', owner_key, session)
   redis.call('ZREM', touched_key, session)
 end
 local function sweep(now, ttl)
@@ -56,47 +67,60 @@ local function live(now, ttl)
 end
 local function evict(session, handle)
   local size = cjson.decode(redis.call('HGET', key('meta', session), handle)).size
+  local owner = redis.call('HGET', owner_key, session)
   redis.call('DEL', data_key(session, handle))
   redis.call('HDEL', key('meta', session), handle)
   redis.call('ZREM', key('order', session), handle)
-  redis.call('ZREM', all_key, handle .. ' ' .. session)
+  if owner then redis.call('ZREM', key('principal', owner), handle .. ' ' .. session) end
   redis.call('HINCRBY', used_key, session, -size)
   redis.call('DECRBY', total_key, size)
+  count(owner, -size)
   redis.call('LPUSH', key('evicted', session), handle)
   redis.call('LTRIM', key('evicted', session), 0, {_REMEMBERED_EVICTIONS - 1})
   return size
 end
 """
 
-# ARGV: prefix, session, handle, record, size, session cap, total cap, now, ttl, bytes.
+# ARGV: prefix, session, handle, record, size, session cap, total cap, now, ttl, bytes, principal,
+# principal cap. Returns {"ok"}, {"foreign"} (the session is another principal's) or {"full"} (the
+# other principals hold too much of the total: nothing evicted, nothing stored).
 _PUT = (
     _COMMON
     + """
 local h, record, size = ARGV[3], ARGV[4], tonumber(ARGV[5])
 local session_cap, total_cap, now, ttl = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
+local principal, principal_cap = ARGV[11], tonumber(ARGV[12])
 sweep(now, ttl)
 live(now, ttl)
+local owner = redis.call('HGET', owner_key, s)
+if owner and owner ~= principal then return {'foreign'} end
+local total = tonumber(redis.call('GET', total_key) or '0')
+if total - held(principal) + size > total_cap then return {'full'} end
+local function evict_own()
+  local oldest = redis.call('ZRANGE', key('principal', principal), 0, 0)[1]
+  if not oldest then return false end
+  evict(string.sub(oldest, #h + 2), string.sub(oldest, 1, #h))
+  return true
+end
 local used = tonumber(redis.call('HGET', used_key, s) or '0')
 while used + size > session_cap do
   local oldest = redis.call('ZRANGE', key('order', s), 0, 0)[1]
   if not oldest then break end
   used = used - evict(s, oldest)
 end
-local total = tonumber(redis.call('GET', total_key) or '0')
-while total + size > total_cap do
-  local oldest = redis.call('ZRANGE', all_key, 0, 0)[1]
-  if not oldest then break end
-  total = total - evict(string.sub(oldest, #h + 2), string.sub(oldest, 1, #h))
-end
+while held(principal) + size > principal_cap and evict_own() do end
+while tonumber(redis.call('GET', total_key) or '0') + size > total_cap and evict_own() do end
 local order = redis.call('INCR', p .. ':out:seq')
 redis.call('SET', data_key(s, h), ARGV[10])
 redis.call('HSET', key('meta', s), h, record)
 redis.call('ZADD', key('order', s), order, h)
-redis.call('ZADD', all_key, order, h .. ' ' .. s)
+redis.call('ZADD', key('principal', principal), order, h .. ' ' .. s)
+redis.call('HSET', owner_key, s, principal)
 redis.call('HINCRBY', used_key, s, size)
+count(principal, size)
 redis.call('INCRBY', total_key, size)
 redis.call('ZADD', touched_key, tostring(now), s)
-return order
+return {'ok'}
 """
 )
 
@@ -146,6 +170,8 @@ class RedisOffloadStore:
         session_bytes: Bytes one session may hold.
         total_bytes: Bytes all sessions together may hold (at least `session_bytes`; None: 4 GiB,
             or `session_bytes` if larger).
+        principal_bytes: Bytes the sessions of one principal may hold together (from `session_bytes`
+            to `total_bytes`; None: `total_bytes`).
         ttl_s: Seconds a session's outputs outlive its last use.
         timeout: Seconds to wait for Redis to connect or answer.
 
@@ -162,20 +188,17 @@ class RedisOffloadStore:
         prefix: str = "toolscout",
         session_bytes: int = 256 << 20,
         total_bytes: int | None = None,
+        principal_bytes: int | None = None,
         ttl_s: float = 3600.0,
         timeout: float = 5.0,
     ) -> None:
-        if isinstance(session_bytes, bool) or not isinstance(session_bytes, int) or session_bytes < 1:
-            raise StoreError(f"session_bytes must be a positive integer, got {session_bytes!r}")
-        total_bytes = max(_DEFAULT_TOTAL, session_bytes) if total_bytes is None else total_bytes
-        if isinstance(total_bytes, bool) or not isinstance(total_bytes, int) or total_bytes < session_bytes:
-            raise StoreError(f"total_bytes must be an integer of at least session_bytes, got {total_bytes!r}")
+        self.session_bytes, self.principal_bytes, self.total_bytes = check_caps(
+            session_bytes, principal_bytes, total_bytes
+        )
         if isinstance(ttl_s, bool) or not isinstance(ttl_s, int | float) or not 0 < ttl_s < float("inf"):
             raise ConfigError(f"must be a positive number of seconds, got {ttl_s!r}", key="ttl_s")
         if not prefix or any(char.isspace() for char in prefix):
             raise ConfigError("must be a non-empty key prefix without spaces", key="prefix")
-        self.session_bytes = session_bytes
-        self.total_bytes = total_bytes
         self.ttl_s = float(ttl_s)
         self.shared = True
         self.prefix = prefix
@@ -191,8 +214,17 @@ class RedisOffloadStore:
         self._used = self._client.register_script(_USED)
         self._forget = self._client.register_script(_FORGET)
 
-    def put(self, session_id: str, data: bytes, *, kind: OutputKind, content_type: str, tool: str) -> OutputMeta:
-        """Store `data`, evicting the session's (then anyone's) oldest outputs as needed; return the new record."""
+    def put(
+        self,
+        session_id: str,
+        data: bytes,
+        *,
+        kind: OutputKind,
+        content_type: str,
+        tool: str,
+        principal: str = LOCAL_PRINCIPAL,
+    ) -> OutputMeta:
+        """Store `data`, evicting the session's, then the principal's, oldest outputs as needed; return the record."""
         check_session_id(session_id)
         self._check_open()
         if len(data) > self.session_bytes:
@@ -205,7 +237,13 @@ class RedisOffloadStore:
         )
         record = json.dumps(meta.to_json())
         limits = [str(self.session_bytes), str(self.total_bytes), repr(now), repr(self.ttl_s)]
-        self._run(self._put, session_id, meta.handle, record, str(meta.size), *limits, data)
+        share = [principal, str(self.principal_bytes)]
+        answer = self._run(self._put, session_id, meta.handle, record, str(meta.size), *limits, data, *share)
+        state = bytes(answer[0]).decode()
+        if state == "foreign":
+            raise StoreError(FOREIGN_SESSION)
+        if state == "full":
+            raise StoreError(full_message(self.total_bytes, meta.size))
         return meta
 
     def meta(self, session_id: str, handle: str) -> OutputMeta:

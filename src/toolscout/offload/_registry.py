@@ -50,7 +50,12 @@ def open_output_store(settings: OffloadSettings) -> OffloadStore:
 
 
 def _file(spec: str, settings: OffloadSettings) -> OffloadStore:
-    return FileOffloadStore(settings.folder, session_bytes=settings.session_bytes, total_bytes=settings.total_bytes)
+    return FileOffloadStore(
+        settings.folder,
+        session_bytes=settings.session_bytes,
+        total_bytes=settings.total_cap,
+        principal_bytes=settings.principal_cap,
+    )
 
 
 def _redis(spec: str, settings: OffloadSettings) -> OffloadStore:
@@ -60,7 +65,11 @@ def _redis(spec: str, settings: OffloadSettings) -> OffloadStore:
         needs = "a Redis output store needs the redis extra: pip install 'toolscout[redis]'"
         raise ConfigError(needs, key=_KEY) from None
     return RedisOffloadStore(
-        spec, session_bytes=settings.session_bytes, total_bytes=settings.total_bytes, ttl_s=settings.ttl_s
+        spec,
+        session_bytes=settings.session_bytes,
+        total_bytes=settings.total_cap,
+        principal_bytes=settings.principal_cap,
+        ttl_s=settings.ttl_s,
     )
 
 

@@ -18,6 +18,8 @@ __all__ = ["Limit", "OffloadSettings", "default_jq_concurrency"]
 
 _MIN_BUDGET = 200
 _MIB = 1 << 20
+_DEFAULT_TOTAL = 4 << 30
+_PRINCIPAL_SHARES = 4
 
 
 def _limit(value: object) -> int | Literal["never"]:
@@ -53,8 +55,15 @@ class OffloadSettings(BaseModel):
     session_bytes: Annotated[int, NoBool, Field(ge=_MIB)] = 256 * _MIB
     """Bytes of stored outputs one session may hold; the oldest are evicted past it."""
     total_bytes: Annotated[int, NoBool, Field(ge=_MIB)] | None = None
-    """Bytes of stored outputs all sessions together may hold; the oldest of any session are evicted past it
-    (null: 4 GiB, or ``session_bytes`` if larger)."""
+    """Bytes of stored outputs all sessions together may hold (null: 4 GiB, or ``session_bytes`` if larger);
+    past it a caller's own oldest outputs are evicted, never another caller's: when the others hold too much,
+    the new output is refused (its stub keeps the preview)."""
+    principal_bytes: Annotated[int, NoBool, Field(ge=_MIB)] | None = None
+    """Bytes of stored outputs all sessions of one caller (a gateway token, an OAuth subject; ``local``
+    without auth) may hold together; past it the caller's own oldest outputs are evicted. Null: a quarter of
+    the total, at least ``session_bytes`` (1 GiB by default), so at least four callers can each fill their
+    share before any output is refused, and one caller still holds four full sessions. A gateway with one
+    caller may set it to the total."""
     jq_timeout_s: Annotated[float, Finite, Field(gt=0)] = 10.0
     """Seconds a jq query may run before it is stopped."""
     jq_memory_mb: Annotated[int, NoBool, Field(ge=64)] = 2_048
@@ -95,10 +104,32 @@ class OffloadSettings(BaseModel):
             raise ValueError(f"must be at least session_bytes ({session})")
         return value
 
+    @field_validator("principal_bytes")
+    @classmethod
+    def _principal_between_session_and_total(cls, value: int | None, info: ValidationInfo) -> int | None:
+        session, total = info.data.get("session_bytes"), info.data.get("total_bytes")
+        if value is not None and isinstance(session, int) and value < session:
+            raise ValueError(f"must be at least session_bytes ({session})")
+        if value is not None and isinstance(total, int) and value > total:
+            raise ValueError(f"must be at most total_bytes ({total})")
+        return value
+
     @field_validator("folder", mode="before")
     @classmethod
     def _expand_user(cls, value: object) -> object:
         return Path(value).expanduser() if isinstance(value, str) and value else value
+
+    @property
+    def total_cap(self) -> int:
+        """Bytes all sessions together may hold (`total_bytes`, else 4 GiB or `session_bytes` if larger)."""
+        return self.total_bytes if self.total_bytes is not None else max(_DEFAULT_TOTAL, self.session_bytes)
+
+    @property
+    def principal_cap(self) -> int:
+        """Bytes one caller's sessions may hold (`principal_bytes`, else total_cap / 4, at least session_bytes)."""
+        if self.principal_bytes is not None:
+            return self.principal_bytes
+        return max(self.total_cap // _PRINCIPAL_SHARES, self.session_bytes)
 
     @property
     def jq_workers(self) -> int:
