@@ -1,4 +1,4 @@
-"""A LangGraph agent over 133 tools, through toolscout's LangChain tools (reveal style).
+"""A LangChain v1 agent (``create_agent``) over 133 tools, toolscout as its middleware (reveal style).
 
     python examples/langgraph_agent.py                         # LangChain's fake chat model: runs offline
     OPENAI_API_KEY=... python examples/langgraph_agent.py --real "What time is it in Tokyo?"
@@ -15,13 +15,12 @@ from typing import Any
 
 import anyio
 from demo_catalog import demo_scout
+from langchain.agents import create_agent
 from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
-from langgraph.graph import START, MessagesState, StateGraph
-from langgraph.prebuilt import ToolNode, tools_condition
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 
-from toolscout.integrations.langchain import ScoutTools
+from toolscout.integrations.langchain import ScoutMiddleware
 
 
 class ScriptedModel(GenericFakeChatModel):
@@ -52,19 +51,9 @@ def real_model() -> BaseChatModel:
 
 
 async def chat(prompt: str, model: BaseChatModel) -> list[AnyMessage]:
-    tools = ScoutTools(demo_scout(style="reveal").session("demo"))
-
-    async def agent(state: MessagesState) -> dict[str, list[AnyMessage]]:
-        reply = await model.bind_tools(tools.for_turn()).ainvoke([SystemMessage(tools.guidance()), *state["messages"]])
-        return {"messages": [reply]}
-
-    graph = StateGraph(MessagesState)
-    graph.add_node("agent", agent)
-    graph.add_node("tools", ToolNode(tools.all()))
-    graph.add_edge(START, "agent")
-    graph.add_conditional_edges("agent", tools_condition)
-    graph.add_edge("tools", "agent")
-    state = await graph.compile().ainvoke({"messages": [HumanMessage(prompt)]})
+    middleware = ScoutMiddleware(demo_scout(style="reveal").session("demo"))
+    agent = create_agent(model, system_prompt="Answer briefly.", middleware=[middleware])
+    state = await agent.ainvoke({"messages": [HumanMessage(prompt)]})
     return list(state["messages"])
 
 

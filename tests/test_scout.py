@@ -149,3 +149,30 @@ def test_a_catalog_change_while_a_search_is_resolved_answers_from_one_catalog() 
     assert not outcome.is_error, outcome.content
     later = scout.session("s").dispatch_sync("tool_search", {"query": "weather forecast"})
     assert [tool["name"] for tool in later.found][:1] == ["weather__forecast"]
+
+
+def test_the_turns_definitions_are_the_tools_array_as_json():
+    """`turn.tools` holds `ToolSpec`s; `turn.definitions` is the same array, ready for `json.dumps`."""
+    import json
+
+    turn = ToolScout(TOOLS, settings=ScoutSettings(mode="on", style="bridge")).session("s").assemble()
+    sent = json.loads(json.dumps(turn.definitions))
+    assert [tool["name"] for tool in sent] == list(turn.names)
+    assert sent[0]["parameters"] == turn.tools[0].parameters and sent[0]["description"] == turn.tools[0].description
+
+
+def test_the_sample_catalog_is_named_as_the_cli_names_it(tmp_path, monkeypatch):
+    from toolscout import Catalog
+    from toolscout.data import sample_catalog_path
+
+    scout = ToolScout("sample")
+    assert len(scout.catalog) == len(Catalog.from_file(sample_catalog_path())) > 100
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sample").write_text('[{"name": "local_tool", "description": "A local file named sample."}]')
+    assert [tool.name for tool in ToolScout("sample").catalog] == ["local_tool"]
+    assert [tool.name for tool in ToolScout(tmp_path / "sample").catalog] == ["local_tool"]
+
+
+def test_a_string_that_names_no_catalog_file_is_refused_naming_it():
+    with pytest.raises(CatalogError, match="no-such-catalog.json"):
+        ToolScout("no-such-catalog.json")

@@ -5,10 +5,12 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import logging
+import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 import anyio
@@ -20,6 +22,7 @@ from ._settings import ScoutSettings
 from ._tokens import TokenCounter, default_token_counter
 from ._types import DeferPolicy
 from .catalog import Catalog, ToolSpec, iter_tool_specs, tool_from_callable
+from .data import sample_catalog_path
 from .disclosure import Assembly, TurnPlan, assemble, deconflict, plan_turn, plans_alike
 from .dispatch import (
     AfterCall,
@@ -65,7 +68,8 @@ class ToolScout:
     """Carry a large tool catalog while the model sees a handful of tools.
 
     Give it the live tool list (definitions in any supported shape, `ToolSpec` records, or
-    plain Python functions, which also become handlers), the names of your core tools, and
+    plain Python functions, which also become handlers; or a catalog file's path, ``"sample"``
+    naming the sample catalog as the command line does), the names of your core tools, and
     settings. Then, per session and turn, `session(id).assemble()` gives the tools array and
     guidance to send, and `session(id).dispatch(name, arguments)` handles each tool call.
 
@@ -77,7 +81,7 @@ class ToolScout:
 
     def __init__(
         self,
-        tools: Iterable[object] | Catalog = (),
+        tools: Iterable[object] | Catalog | str | os.PathLike[str] = (),
         *,
         core: Iterable[str] = (),
         settings: ScoutSettings | None = None,
@@ -95,7 +99,8 @@ class ToolScout:
         """Create a ToolScout.
 
         Args:
-            tools: The tool list: definitions in any shape, `ToolSpec`s, functions, or a `Catalog`.
+            tools: The tool list: definitions in any shape, `ToolSpec`s, functions, a `Catalog`, or the
+                path of a catalog file (``"sample"``: the packaged sample catalog, unless a file has that name).
             core: Names of core tools: always sent in full, never deferred, never run through the bridge.
             settings: Deferral, disclosure and search settings (defaults: auto mode, bridge style).
             store: Where discoveries are kept per session (default: in memory).
@@ -239,14 +244,17 @@ class ToolScout:
             other._plans, other._lock = self._plans, self._lock
         return other
 
-    def set_tools(self, tools: Iterable[object] | Catalog) -> Catalog:
+    def set_tools(self, tools: Iterable[object] | Catalog | str | os.PathLike[str]) -> Catalog:
         """Replace the live tool list (functions in it become handlers). Returns the new catalog.
 
-        A tool named like a bridge tool is renamed (see `renamed`), with a warning.
+        A string or path names a catalog file (``"sample"``: the packaged sample catalog, unless a
+        file has that name). A tool named like a bridge tool is renamed (see `renamed`), with a warning.
 
         Raises:
-            CatalogError: A tool definition is malformed or two tools share a name.
+            CatalogError: A tool definition is malformed, two tools share a name, or a catalog file cannot be read.
         """
+        if isinstance(tools, str | os.PathLike):
+            tools = Catalog.from_file(_catalog_file(tools))
         if isinstance(tools, Catalog):
             self._catalog = self._without_own_tools(tools)
             return self._catalog
@@ -505,6 +513,12 @@ class ScoutSession:
         if isinstance(resolution, ToolCall) and resolution.bridged:
             return resolution, self.scout.store.discover(self.session_id, [resolution.name])
         return resolution, ()
+
+
+def _catalog_file(source: str | os.PathLike[str]) -> Path:
+    """The file `source` names: the packaged sample catalog for ``"sample"`` when no local file has that name."""
+    path = Path(source)
+    return sample_catalog_path() if source == "sample" and not path.exists() else path
 
 
 def _tracing(settings: ScoutSettings, activity: ActivityLog | None) -> Tracing | None:

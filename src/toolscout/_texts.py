@@ -271,11 +271,20 @@ class Dispatch:
 
     @staticmethod
     def reveal_unreachable(names: BridgeNames) -> str:
-        """Reveal style in a LangGraph agent whose model was bound to its tools once."""
+        """Reveal style in a LangChain agent whose model was bound to its tools once."""
         return (
             f"This agent's model was bound to its tools once, so a tool found by {names.search} is never offered "
-            "to it. Build the agent with create_react_agent(tools.model(chat_model), tools.all()), "
+            "to it. Build the agent with create_agent(chat_model, middleware=[ScoutMiddleware(session)]), "
             "or use the bridge style (style: bridge)."
+        )
+
+    @staticmethod
+    def reveal_unrunnable(names: BridgeNames) -> str:
+        """Reveal style in a LangGraph agent whose tool executor holds only one turn's tools."""
+        return (
+            f"This agent's tool executor was given one turn's tools, so a tool found by {names.search} could not run. "
+            "Build the agent with create_agent(chat_model, middleware=[ScoutMiddleware(session)]) "
+            "(or give the executor tools.all()), or use the bridge style (style: bridge)."
         )
 
     @staticmethod

@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("langgraph", reason="the langchain extra is not installed")
 
+from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.utils.function_calling import convert_to_openai_tool
@@ -17,7 +18,7 @@ from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, create_react_agent, tools_condition
 
 from tests.integrations.catalog import calls, weather_scout
-from toolscout.integrations.langchain import ScoutTools
+from toolscout.integrations.langchain import ScoutMiddleware, ScoutTools
 
 pytestmark = pytest.mark.anyio
 
@@ -144,9 +145,10 @@ async def test_the_prebuilt_react_agent_bound_once_refuses_reveal_naming_the_for
     assert model.bound == [["tool_search"]]
     refusal = json.loads(tool_outputs(messages)[0])
     assert refusal["error"]["code"] == "reveal_unreachable" and refusal["tool_not_run"] is True
-    assert "tools.model(chat_model)" in refusal["error"]["message"] and "style: bridge" in refusal["error"]["message"]
+    message = refusal["error"]["message"]
+    assert "create_agent(chat_model, middleware=[ScoutMiddleware(session)])" in message and "style: bridge" in message
     assert "get_weather" not in tool_outputs(messages)[0]
-    assert any("create_react_agent(tools.model(chat_model)" in record.getMessage() for record in caplog.records)
+    assert any("middleware=[ScoutMiddleware(session)]" in record.getMessage() for record in caplog.records)
 
 
 @pytest.mark.filterwarnings("ignore:create_react_agent has been moved")
@@ -161,3 +163,87 @@ async def test_the_prebuilt_react_agent_bound_once_runs_a_found_tool_through_too
     found, result = tool_outputs(messages)
     assert "tool_call(name, arguments)" in json.loads(found)["hint"]
     assert result == "Lima: 21°C, clear"
+
+
+class PromptRecordingModel(RecordingFakeModel):
+    """The fake model, also recording the system prompt of each call."""
+
+    prompts: list[str] = []
+
+    def _generate(self, messages: list[Any], *args: Any, **kwargs: Any) -> Any:
+        self.prompts.append(" ".join(str(m.content) for m in messages if isinstance(m, SystemMessage)))
+        return super()._generate(messages, *args, **kwargs)
+
+
+def middleware_agent(style: str, script: list[AIMessage], name: str) -> tuple[PromptRecordingModel, Any]:
+    """LangChain v1's `create_agent`, toolscout as its middleware, as the docs recommend."""
+    session = weather_scout(style=style).session(name)  # type: ignore[arg-type]
+    model = PromptRecordingModel(messages=iter(script), bound=[], prompts=[])
+    agent = create_agent(model, system_prompt="You are terse.", middleware=[ScoutMiddleware(session)])
+    return model, agent
+
+
+async def test_create_agent_with_scout_middleware_offers_a_found_tool_from_the_next_model_call() -> None:
+    script = [call("tool_search", {"query": "weather in a city"}, 1), call("get_weather", {"city": "Rome"}, 2)]
+    model, agent = middleware_agent("reveal", [*script, AIMessage("ok")], "v1-reveal")
+    state = await agent.ainvoke({"messages": [HumanMessage("weather?")]})
+    assert model.bound[0] == ["tool_search"]
+    assert "get_weather" in model.bound[1] and len(model.bound[1]) < 5
+    assert tool_outputs(state["messages"])[1] == "Rome: 21°C, clear"
+    assert model.prompts[0].startswith("You are terse.") and "tool_search" in model.prompts[0]
+
+
+def test_create_agent_with_scout_middleware_runs_the_bridge_when_invoked_synchronously() -> None:
+    script = [
+        call("tool_search", {"query": "weather in a city"}, 1),
+        call("tool_call", {"name": "get_weather", "arguments": {"city": "Oslo"}}, 2),
+        AIMessage("ok"),
+    ]
+    model, agent = middleware_agent("bridge", script, "v1-bridge")
+    state = agent.invoke({"messages": [HumanMessage("weather?")]})
+    assert model.bound[0] == ["tool_search", "tool_describe", "tool_call"]
+    found, result = tool_outputs(state["messages"])
+    assert json.loads(found)["tools"][0]["name"] == "get_weather"
+    assert result == "Oslo: 21°C, clear"
+
+
+async def test_create_agent_given_the_langgraph_dynamic_model_names_the_middleware() -> None:
+    tools = ScoutTools(weather_scout(style="reveal").session("v1-dynamic"))
+    model = RecordingFakeModel(messages=iter([AIMessage("ok")]), bound=[])
+    agent = create_agent(tools.model(model), tools.all())  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match=r"create_agent\(chat_model, middleware=\[ScoutMiddleware\(session\)\]\)"):
+        await agent.ainvoke({"messages": [HumanMessage("weather?")]})
+
+
+async def test_create_agent_bound_once_refuses_reveal_naming_the_middleware() -> None:
+    tools = ScoutTools(weather_scout(style="reveal").session("v1-once"))
+    script = [call("tool_search", {"query": "weather in a city"}, 1), AIMessage("I cannot load tools here")]
+    model = RecordingFakeModel(messages=iter(script), bound=[])
+    state = await create_agent(model, tools.for_turn()).ainvoke({"messages": [HumanMessage("weather?")]})
+    refusal = json.loads(tool_outputs(state["messages"])[0])
+    assert refusal["error"]["code"] == "reveal_unreachable"
+    assert "middleware=[ScoutMiddleware(session)]" in refusal["error"]["message"]
+
+
+@pytest.mark.filterwarnings("ignore:create_react_agent has been moved")
+async def test_the_prebuilt_react_agent_with_the_dynamic_model_but_turn_tools_refuses_reveal_naming_all(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The model is re-bound, but the executor holds only the first turn's tools: a found tool could not run."""
+    tools = ScoutTools(weather_scout(style="reveal").session("prebuilt-dynamic-turn"))
+    script = [call("tool_search", {"query": "weather in a city"}, 1), AIMessage("I cannot load tools here")]
+    model = RecordingFakeModel(messages=iter(script), bound=[])
+    agent = create_react_agent(tools.model(model), tools.for_turn(), prompt=tools.guidance())
+    state = await agent.ainvoke({"messages": [HumanMessage("weather?")]})
+    refusal = json.loads(tool_outputs(state["messages"])[0])
+    assert refusal["error"]["code"] == "reveal_unreachable" and refusal["tool_not_run"] is True
+    assert "tools.all()" in refusal["error"]["message"] and "style: bridge" in refusal["error"]["message"]
+    assert any("tools.all()" in record.getMessage() for record in caplog.records)
+
+
+def test_a_toolscout_given_for_a_session_is_refused_naming_the_call_that_works() -> None:
+    scout = weather_scout(style="bridge")
+    with pytest.raises(TypeError, match=r"not a ToolScout: ScoutTools\(scout\.session"):
+        ScoutTools(scout)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"ScoutMiddleware\(scout\.session\('chat-1'\)\)"):
+        ScoutMiddleware(scout)  # type: ignore[arg-type]

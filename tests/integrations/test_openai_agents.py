@@ -113,8 +113,8 @@ async def test_mcp_servers_go_behind_toolscout_in_process_and_their_tools_run_on
     servers = real_servers(tmp_path)
     time_params = MCPServerStdioParams(command=servers["time"]["command"], args=servers["time"]["args"])
     everything_params = MCPServerStdioParams(command=servers["everything"]["command"], args=[])
-    call = ("tool_call", {"name": "get_current_time", "arguments": {"timezone": "Asia/Tokyo"}})
-    direct = ("get_current_time", {"timezone": "Asia/Tokyo"})
+    call = ("tool_call", {"name": "time__get_current_time", "arguments": {"timezone": "Asia/Tokyo"}})
+    direct = ("time__get_current_time", {"timezone": "Asia/Tokyo"})
     steps = [("tool_search", {"query": "current time in a timezone"}), call if style == "bridge" else direct, None]
     async with (
         MCPServerStdio(time_params, name="time") as time_server,
@@ -125,7 +125,50 @@ async def test_mcp_servers_go_behind_toolscout_in_process_and_their_tools_run_on
         agent = Agent(name="a", instructions=scout_instructions(session), tools=scout_tools(session), model=model)
         await Runner.run(agent, "What time is it in Tokyo?", run_config=RunConfig(tracing_disabled=True))
 
-    assert "get_current_time" not in model.offered[0] and len(model.offered[0]) <= 3
+    assert "time__get_current_time" not in model.offered[0] and len(model.offered[0]) <= 3
     found, answer = outputs(model)
-    assert json.loads(found)["tools"][0]["name"] == "get_current_time"
+    assert json.loads(found)["tools"][0]["name"] == "time__get_current_time"
     assert "Asia/Tokyo" in answer
+
+
+async def test_a_toolscout_given_for_a_session_is_refused_naming_the_call_that_works() -> None:
+    scout = weather_scout(style="bridge")
+    with pytest.raises(TypeError, match=r"not a ToolScout: scout_tools\(scout\.session"):
+        scout_tools(scout)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"scout_instructions\(scout\.session\('chat-1'\)\)"):
+        scout_instructions(scout)  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+async def test_two_mcp_servers_with_the_same_tools_are_combined_under_their_names_and_the_log_says_all_are_sent(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two time servers: their tools are namespaced by server as the gateway does, each call runs on its own
+    server; four tools under the default settings are sent in full, which one log line says; bare names clash."""
+    from agents.mcp import MCPServerStdio, MCPServerStdioParams
+
+    from toolscout import CatalogError
+    from toolscout.integrations.openai_agents import scout_mcp_servers
+
+    time = real_servers(tmp_path)["time"]
+    utc = MCPServerStdioParams(command=time["command"], args=time["args"])
+    tokyo = MCPServerStdioParams(command=time["command"], args=["--local-timezone", "Asia/Tokyo"])
+    steps = [("tokyo__get_current_time", {"timezone": "Europe/Oslo"}), None]
+    async with MCPServerStdio(utc, name="utc") as first, MCPServerStdio(tokyo, name="tokyo") as second:
+        with caplog.at_level("INFO", logger="toolscout"):
+            session = await scout_mcp_servers([first, second])
+        model = ScriptedModel(steps)
+        agent = Agent(name="a", instructions=scout_instructions(session), tools=scout_tools(session), model=model)
+        await Runner.run(agent, "Time in Oslo?", run_config=RunConfig(tracing_disabled=True))
+        with pytest.raises(CatalogError, match="get_current_time"):
+            await scout_mcp_servers([first, second], namespaced=False)
+
+    assert sorted(model.offered[0]) == [
+        "tokyo__convert_time",
+        "tokyo__get_current_time",
+        "utc__convert_time",
+        "utc__get_current_time",
+    ]
+    assert "Europe/Oslo" in outputs(model)[0]
+    lines = [record.getMessage() for record in caplog.records if "sent in full" in record.getMessage()]
+    assert len(lines) == 1 and "scout_mcp_servers" in lines[0] and "threshold of 30" in lines[0]

@@ -15,7 +15,7 @@ from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCall
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from tests.gateway.conftest import real_servers
-from tests.integrations.catalog import CRM_TOOLS, calls, weather_scout
+from tests.integrations.catalog import CRM_TOOLS, calls, get_weather, weather_scout
 from toolscout.integrations.pydantic_ai import ScoutToolset
 
 
@@ -227,3 +227,80 @@ def test_mcp_toolset_with_its_default_tool_cache_runs_a_revealed_tool_over_the_g
     assert "time__get_current_time" in json.dumps(found.content)
     assert "tool_call(name, arguments)" in json.dumps(found.content)  # what to do if the list does not show it
     assert "Asia/Tokyo" in str(answer.content) and "tool_not_run" not in str(answer.content)
+
+
+def test_a_toolscout_or_a_toolset_given_to_scouttoolset_is_refused_naming_the_call_that_works() -> None:
+    from pydantic_ai.mcp import MCPToolset
+
+    scout = weather_scout(style="bridge")
+    with pytest.raises(TypeError, match=r"not a ToolScout: ScoutToolset\(scout\.session\('chat-1'\)\)"):
+        ScoutToolset(scout)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"MCPToolset is a pydantic-ai toolset: .*ScoutedToolset\(toolset\)"):
+        ScoutToolset(MCPToolset("http://127.0.0.1:9/mcp"))  # type: ignore[arg-type]
+
+
+def test_a_list_of_toolsets_given_to_scoutedtoolset_is_refused_naming_combinedtoolset() -> None:
+    from pydantic_ai.toolsets import FunctionToolset
+
+    from toolscout.integrations.pydantic_ai import ScoutedToolset
+
+    first, second = FunctionToolset([get_weather]), FunctionToolset([get_weather])
+    with pytest.raises(TypeError, match=r"ScoutedToolset\(CombinedToolset\(\[a, b\]\)\)"):
+        ScoutedToolset([first, second])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"got ToolScout; .*ScoutToolset\(scout\.session"):
+        ScoutedToolset(weather_scout(style="bridge"))  # type: ignore[arg-type]
+
+
+def test_scoutsearch_given_as_a_toolset_is_refused_naming_the_tool_search_capability() -> None:
+    from toolscout.integrations.pydantic_ai import ScoutSearch
+
+    agent = Agent(scripted([None], []), toolsets=[ScoutSearch()])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"capabilities=\[ToolSearch\(strategy=ScoutSearch\(\)\)\]"):
+        agent.run_sync("weather?")
+
+
+def test_a_toolset_below_the_activation_threshold_is_sent_in_full_and_the_log_says_why(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Three tools under default settings: nothing to defer, so no bridge; one log line names the setting."""
+    from pydantic_ai.toolsets import FunctionToolset
+
+    from toolscout.integrations.pydantic_ai import ScoutedToolset
+
+    def get_time(zone: str) -> str:
+        """Current time in a time zone."""
+        return f"12:00 in {zone}"
+
+    def get_news(topic: str) -> str:
+        """Latest headlines about a topic."""
+        return f"nothing new about {topic}"
+
+    toolset = ScoutedToolset(FunctionToolset([get_weather, get_time, get_news]))
+    seen: list[list[str]] = []
+    with caplog.at_level("INFO", logger="toolscout"):
+        Agent(scripted([("get_weather", {"city": "Oslo"}), None], seen), toolsets=[toolset]).run_sync("weather?")
+        Agent(scripted([None], []), toolsets=[toolset]).run_sync("again")
+    assert seen[0] == ["get_weather", "get_time", "get_news"]
+    lines = [record for record in caplog.records if "sent in full" in record.getMessage()]
+    assert len(lines) == 1 and lines[0].levelname == "INFO"
+    assert "ScoutedToolset" in lines[0].getMessage() and "threshold of 30" in lines[0].getMessage()
+    assert "mode='on'" in lines[0].getMessage() and "threshold_tools" in lines[0].getMessage()
+
+
+def test_every_pydantic_ai_class_the_module_docstring_names_exists_in_the_installed_pydantic_ai() -> None:
+    import importlib
+    import re
+
+    import toolscout.integrations.pydantic_ai as integration
+
+    modules = [importlib.import_module(f"pydantic_ai{part}") for part in ("", ".mcp", ".toolsets", ".capabilities")]
+    named = set(re.findall(r"``([A-Z]\w+)``", integration.__doc__ or "")) - set(integration.__all__)
+    assert {"MCPToolset", "CombinedToolset", "ToolSearch"} <= named
+
+    def exists(name: str) -> bool:
+        try:
+            return any(hasattr(module, name) for module in modules)
+        except ImportError:  # pydantic-ai 2 answers a removed name with an ImportError naming its replacement
+            return False
+
+    assert [name for name in sorted(named) if not exists(name)] == []

@@ -20,6 +20,7 @@ from .._scope import Scope
 from .._settings import BridgeNames, ScoutSettings, Style
 from .._texts import Bridge
 from .._tokens import TokenCounter
+from .._types import JsonObject
 from ..catalog import Catalog, ToolSpec
 from ._bridge import bridge_tools
 from ._collisions import deconflict
@@ -84,7 +85,7 @@ class Assembly:
     """The tools array and guidance for one turn."""
 
     tools: tuple[ToolSpec, ...]
-    """The tools to send, in array order."""
+    """The tools to send, in array order, as `ToolSpec` records (`definitions` is the JSON-ready form)."""
     guidance: str
     """System-prompt text for the disclosure style ("" when nothing is deferred)."""
     style: Style
@@ -102,6 +103,14 @@ class Assembly:
     def names(self) -> tuple[str, ...]:
         """The names in the tools array, in order."""
         return tuple(tool.name for tool in self.tools)
+
+    @property
+    def definitions(self) -> list[JsonObject]:
+        """The tools array as JSON-ready ``{name, description, parameters}`` objects (`ToolSpec.to_definition`).
+
+        A provider's own request shape (OpenAI, Anthropic, Gemini) is `toolscout.providers`' ``render``.
+        """
+        return [tool.to_definition() for tool in self.tools]
 
     @property
     def loaded(self) -> frozenset[str]:

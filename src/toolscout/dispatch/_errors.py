@@ -39,8 +39,8 @@ than ``upstream_max_message_bytes``.
 The ``output_*`` and ``query_failed`` codes come from the offload tools: an unknown (or another
 session's) handle, an output evicted to respect the session's size cap, a bad regex or jq query.
 ``busy``: a shared resource (e.g. the jq workers) stayed saturated; the call did not run, retry it.
-``reveal_unreachable``: reveal style where the host can never offer a found tool (a LangGraph agent whose model
-was bound to its tools once); the search did not run."""
+``reveal_unreachable``: reveal style where the host can never offer or run a found tool (a LangChain agent whose
+model was bound to its tools once, or whose tool executor holds one turn's tools); the search did not run."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -16,11 +16,17 @@ before every model request, which makes the reveal style work (a tool found with
 `scout_tools` again after the catalog changes (`ToolScout.set_tools`).
 
 MCP servers you would pass as ``mcp_servers`` go behind toolscout in-process with
-`scout_mcp_servers` (no gateway to run): connect them, then give the agent the session's tools::
+`scout_mcp_servers` (no gateway to run): connect them, then give the agent the session's tools,
+named ``<server>__<tool>`` as the gateway names them::
 
-    async with MCPServerStdio(params={"command": "mcp-server-time"}) as time_server:
+    async with MCPServerStdio(params={"command": "mcp-server-time"}, name="time") as time_server:
         session = await scout_mcp_servers([time_server])
         agent = Agent(name="a", instructions=scout_instructions(session), tools=scout_tools(session))
+
+Under the default settings (``mode="auto"``) fewer than 30 tools (``threshold_tools``) whose
+definitions stay under 10 % of the model's context window (``threshold_pct``) are sent in full,
+with no ``tool_search`` and no instructions; `scout_mcp_servers` logs so at INFO on the
+``toolscout`` logger, and ``ScoutSettings(mode="on")`` defers them whatever their number.
 """
 
 from __future__ import annotations
@@ -35,10 +41,11 @@ from mcp_types import TextContent
 
 from .._scout import ScoutSession, ToolScout
 from .._settings import ScoutSettings
-from ..catalog import ToolSpec
+from ..catalog import NAMESPACE_SEPARATOR, ToolSpec
 from ..disclosure import bridge_tools
 from ..dispatch import ToolCall
 from ..providers import OPENAI_NAMES, provider_name
+from ._checks import note_sent_in_full, require_session
 
 __all__ = ["scout_instructions", "scout_mcp_servers", "scout_tools"]
 
@@ -60,7 +67,12 @@ class _Offered:
 
 
 def scout_tools(session: ScoutSession) -> list[Tool]:
-    """One `FunctionTool` per tool `session` may be offered, enabled while its turn offers it."""
+    """One `FunctionTool` per tool `session` may be offered, enabled while its turn offers it.
+
+    Raises:
+        TypeError: `session` is not a `ScoutSession` (a `ToolScout`, say).
+    """
+    session = require_session(session, "scout_tools")
     offered = _Offered(session)
     scout = session.scout
     own = scout.offload.tools if scout.offload is not None else ()
@@ -72,7 +84,12 @@ def scout_tools(session: ScoutSession) -> list[Tool]:
 
 
 def scout_instructions(session: ScoutSession) -> Callable[[RunContextWrapper[Any], AgentBase[Any]], str]:
-    """Dynamic agent instructions: the guidance of the session's current turn."""
+    """Dynamic agent instructions: the guidance of the session's current turn.
+
+    Raises:
+        TypeError: `session` is not a `ScoutSession` (a `ToolScout`, say).
+    """
+    session = require_session(session, "scout_instructions")
 
     def instructions(context: RunContextWrapper[Any], agent: AgentBase[Any]) -> str:
         return session.assemble().guidance
@@ -104,21 +121,35 @@ async def scout_mcp_servers(
     settings: ScoutSettings | None = None,
     session_id: str = "default",
     core: Sequence[str] = (),
+    namespaced: bool = True,
 ) -> ScoutSession:
     """A session over the tools of connected MCP servers, each call run on its own server.
 
-    The tools keep their servers' names (namespaced by server, ``ToolSpec.namespace``); two servers
-    offering one name are a `CatalogError` naming it. A tool's result reaches the model as its text
-    (all text parts joined) or, otherwise, as the MCP result's JSON.
+    Each tool is named ``<server>__<tool>`` (the server's ``name``), as the gateway names an
+    upstream's tools, so servers offering the same tool combine; `core` takes those names. With
+    ``namespaced=False`` the tools keep their servers' names (the server is still their
+    ``ToolSpec.namespace``) and two servers offering one name are a `CatalogError` naming it. A
+    tool's result reaches the model as its text (all text parts joined) or, otherwise, as the MCP
+    result's JSON. Logs at INFO when the settings send every tool in full (no ``tool_search``).
+
+    Raises:
+        TypeError: `servers` is not a sequence of the Agents SDK's MCP servers.
+        CatalogError: Two tools share a name (servers with one name, or ``namespaced=False``).
     """
-    owners: dict[str, MCPServer] = {}
+    if isinstance(servers, MCPServer) or not all(isinstance(server, MCPServer) for server in servers):
+        raise TypeError(
+            "scout_mcp_servers takes a list of connected Agents SDK MCP servers (MCPServerStdio, "
+            f"MCPServerStreamableHttp, ...): scout_mcp_servers([server, ...]), got {type(servers).__name__}"
+        )
+    routes: dict[str, tuple[MCPServer, str]] = {}
     specs: list[ToolSpec] = []
     for server in servers:
         for tool in await server.list_tools():
-            owners.setdefault(tool.name, server)
+            name = f"{server.name}{NAMESPACE_SEPARATOR}{tool.name}" if namespaced else tool.name
+            routes.setdefault(name, (server, tool.name))
             specs.append(
                 ToolSpec(
-                    name=tool.name,
+                    name=name,
                     description=tool.description or "",
                     parameters=dict(tool.input_schema),
                     namespace=server.name,
@@ -126,11 +157,13 @@ async def scout_mcp_servers(
             )
 
     async def run(call: ToolCall) -> object:
-        result = await owners[call.name].call_tool(call.name, dict(call.arguments))
+        server, own = routes[call.name]
+        result = await server.call_tool(own, dict(call.arguments))
         texts = [part.text for part in result.content if isinstance(part, TextContent)]
         if not result.is_error and texts and len(texts) == len(result.content):
             return "\n".join(texts)
         return result.model_dump(mode="json", by_alias=True, exclude_none=True)
 
     scout = ToolScout(specs, core=core, settings=settings or ScoutSettings(), executor=run)
+    note_sent_in_full(scout, "scout_mcp_servers")
     return scout.session(session_id)

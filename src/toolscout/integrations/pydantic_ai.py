@@ -13,13 +13,19 @@ the model found with ``tool_search`` is in the next request's tool list. Every c
 reaches the model as a structured error result, never as an exception. The style's guidance is
 the toolset's instructions.
 
-`ScoutedToolset` puts toolsets you already have (an ``MCPServerStdio``, an ``MCPServerStreamableHTTP``,
-a ``FunctionToolset``, several combined) behind toolscout in-process, with no gateway to run::
+`ScoutedToolset` puts toolsets you already have (``MCPToolset``s, a ``FunctionToolset``, several
+combined with ``CombinedToolset``) behind toolscout in-process, with no gateway to run::
 
     agent = Agent(model, toolsets=[ScoutedToolset(CombinedToolset([time_server, github_server]))])
 
+Under the default settings (``mode="auto"``) fewer than 30 tools (``threshold_tools``) whose
+definitions stay under 10 % of the model's context window (``threshold_pct``) are sent in full,
+with no ``tool_search`` and no instructions; the ``toolscout`` logger says so at INFO, and
+``ScoutSettings(mode="on")`` defers them whatever their number.
+
 `ScoutSearch` is toolscout's search as the ``strategy`` of pydantic-ai's own ``ToolSearch``
-capability, for agents that keep pydantic-ai's deferred tools (``defer_loading=True``)::
+capability, for agents that keep pydantic-ai's deferred tools (``defer_loading=True``); it is
+not a toolset::
 
     agent = Agent(model, tools=[...], capabilities=[ToolSearch(strategy=ScoutSearch())])
 """
@@ -39,6 +45,7 @@ from .._scout import ScoutSession, ToolScout
 from .._settings import ScoutSettings
 from ..catalog import ToolSpec, canonical_json
 from ..dispatch import ToolCall
+from ._checks import note_sent_in_full, require_session
 
 __all__ = ["ScoutSearch", "ScoutToolset", "ScoutedToolset"]
 
@@ -57,8 +64,16 @@ class ScoutToolset(AbstractToolset[Any]):
             session: The session whose turn the model sees and whose dispatch runs every call.
             id: The toolset's id (pydantic-ai needs one for durable execution).
             max_retries: Retries pydantic-ai allows when the model sends arguments that are not JSON.
+
+        Raises:
+            TypeError: `session` is not a `ScoutSession` (a `ToolScout`, or a toolset: see `ScoutedToolset`).
         """
-        self.session = session
+        other = (
+            f"{type(session).__name__} is a pydantic-ai toolset: put it behind toolscout with ScoutedToolset(toolset)"
+            if isinstance(session, AbstractToolset)
+            else ""
+        )
+        self.session = require_session(session, "ScoutToolset", other=other)
         self._id = id
         self._max_retries = max_retries
 
@@ -111,8 +126,23 @@ class ScoutSearch:
         self._scout: ToolScout | None = None
         self._definitions: tuple[tuple[str, str, str], ...] = ()
 
-    def __call__(self, ctx: RunContext[Any], queries: Sequence[str], tools: Sequence[ToolDefinition]) -> list[str]:
-        """The names of the tools matching `queries`, best first."""
+    def __call__(
+        self,
+        ctx: RunContext[Any],
+        queries: Sequence[str] | None = None,
+        tools: Sequence[ToolDefinition] | None = None,
+    ) -> list[str]:
+        """The names of the tools matching `queries`, best first.
+
+        Raises:
+            TypeError: Called as a toolset function (with the run context alone): it was given as a toolset.
+        """
+        if queries is None or tools is None:
+            raise TypeError(
+                "ScoutSearch is a strategy of pydantic-ai's ToolSearch capability, not a toolset: "
+                "Agent(model, capabilities=[ToolSearch(strategy=ScoutSearch())]); toolscout's own tools are "
+                "toolsets=[ScoutToolset(session)] or toolsets=[ScoutedToolset(toolset)]"
+            )
         scout = self._scout_for(tools)
         index = scout.index()
         rankings = [
@@ -170,7 +200,11 @@ class ScoutedToolset(WrapperToolset[Any]):
             settings: toolscout settings (style, mode, search, ...).
             session_id: The session whose discoveries this toolset keeps.
             core: Tools always sent in full.
+
+        Raises:
+            TypeError: `wrapped` is not a pydantic-ai toolset (a list of them: combine them with ``CombinedToolset``).
         """
+        _require_toolset(wrapped)
         super().__init__(wrapped)
         self._settings = settings or ScoutSettings()
         self._session_id = session_id
@@ -234,10 +268,30 @@ class ScoutedToolset(WrapperToolset[Any]):
         if self._scout is None or self._view is None:
             self._scout = ToolScout(specs, core=self._core, settings=self._settings, executor=self._run)
             self._view = ScoutToolset(self._scout.session(self._session_id))
+            note_sent_in_full(self._scout, "ScoutedToolset")
         elif [spec.fingerprint for spec in specs] != [spec.fingerprint for spec in self._scout.catalog]:
             self._scout.set_tools(specs)
+            note_sent_in_full(self._scout, "ScoutedToolset")
         return self._view
 
     async def _run(self, call: ToolCall) -> Any:
         tool = self._listed[call.name]
         return await self.wrapped.call_tool(call.name, dict(call.arguments), _RUN_CONTEXT.get(), tool)
+
+
+def _require_toolset(wrapped: object) -> None:
+    """Refuse what `ScoutedToolset` cannot wrap, naming the call that takes it."""
+    if isinstance(wrapped, AbstractToolset):
+        return
+    if isinstance(wrapped, list | tuple):
+        raise TypeError(
+            f"ScoutedToolset wraps one toolset, got a {type(wrapped).__name__} of {len(wrapped)}: combine them with "
+            "ScoutedToolset(CombinedToolset([a, b])) (from pydantic_ai.toolsets import CombinedToolset)"
+        )
+    session = (
+        "; a ToolScout's tools are ScoutToolset(scout.session('chat-1'))" if isinstance(wrapped, ToolScout) else ""
+    )
+    raise TypeError(
+        f"ScoutedToolset wraps a pydantic-ai toolset (an MCPToolset, a FunctionToolset, ...), "
+        f"got {type(wrapped).__name__}{session}"
+    )
