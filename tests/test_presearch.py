@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolscout import ScoutSettings, ToolScout
+from toolscout import PresearchSettings, ScoutSettings, Style, ToolScout
 from toolscout.dispatch import ToolCall
 
 ISSUE = "Create a GitHub issue about the login bug"  # hybrid: github__create_issue 0.807, get_issue 0.749
@@ -20,8 +20,8 @@ def base() -> ToolScout:
     return _BASE[0]
 
 
-def scout(style: str = "reveal", **presearch: object) -> ToolScout:
-    options: dict[str, object] = {"enabled": True, **presearch}
+def scout(style: Style = "reveal", **presearch: float) -> ToolScout:
+    options = PresearchSettings.model_validate({"enabled": True, **presearch})
     return base().replace(settings=ScoutSettings(mode="on", style=style, search_mode="hybrid", presearch=options))
 
 
@@ -33,7 +33,7 @@ def test_off_by_default_and_nothing_changes_without_a_message() -> None:
 
 
 @pytest.mark.parametrize("style", ["reveal", "bridge"])
-def test_a_confident_hit_is_sent_in_full_after_the_bridge_and_named_in_the_guidance(style: str) -> None:
+def test_a_confident_hit_is_sent_in_full_after_the_bridge_and_named_in_the_guidance(style: Style) -> None:
     session = scout(style, min_confidence=0.8).session("s")
     turn = session.assemble(ISSUE)
     assert turn.presearched == ("github__create_issue",)
@@ -92,7 +92,7 @@ def test_a_tool_already_in_the_array_is_not_offered_again() -> None:
             style="reveal",
             search_mode="lexical",
             pre_discovered=("github__create_issue",),
-            presearch={"enabled": True, "min_confidence": 0.8},
+            presearch=PresearchSettings(enabled=True, min_confidence=0.8),
         ),
     )
     turn = scouted.session("s").assemble(ISSUE)
