@@ -391,11 +391,21 @@ class ToolScout:
 class ScoutSession:
     """One session's view of a `ToolScout`. Cheap to create; all state lives in the store."""
 
-    def __init__(self, scout: ToolScout, session_id: str, scope: Scope) -> None:
+    def __init__(self, scout: ToolScout, session_id: str, scope: Scope, user_messages: Sequence[str] = ()) -> None:
         """Use `ToolScout.session` to create one."""
         self.scout = scout
         self.session_id = session_id
         self.scope = scope
+        self.user_messages = tuple(user_messages)
+        """The user's turns every `assemble` without a message pre-searches (the last; see `with_user_messages`)."""
+
+    def with_user_messages(self, messages: Sequence[str]) -> ScoutSession:
+        """This session, its turns pre-searched from the user's `messages` (oldest first, the latest last).
+
+        For hosts that assemble through another layer (a provider's ``render``, a framework adapter):
+        every `assemble` without a message of its own reads these (see ``presearch``).
+        """
+        return ScoutSession(self.scout, self.session_id, self.scope, messages)
 
     @property
     def discovered(self) -> tuple[str, ...]:
@@ -412,7 +422,10 @@ class ScoutSession:
         Oslo") and its search is confident in nothing, the user's turn it refers to is searched
         (`earlier_messages`: the user's earlier turns, oldest first). Pre-searched tools are
         never stored as discoveries: one the next turn's search does not find again is not sent again.
+        Without `user_message`, the session's `user_messages` are read.
         """
+        if user_message is None and self.user_messages:
+            user_message, earlier_messages = self.user_messages[-1], self.user_messages[:-1]
         scout = self.scout
         catalog = scout.catalog
         plan = scout.plan(self.scope, catalog=catalog)
