@@ -21,7 +21,7 @@ def base() -> ToolScout:
 
 
 def scout(style: Style = "reveal", **presearch: float) -> ToolScout:
-    options = PresearchSettings.model_validate({"enabled": True, **presearch})
+    options = PresearchSettings.model_validate({"enabled": True, "min_confidence": 0.7, **presearch})
     return base().replace(settings=ScoutSettings(mode="on", style=style, search_mode="hybrid", presearch=options))
 
 
