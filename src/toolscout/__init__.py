@@ -6,7 +6,7 @@ from ._errors import CatalogError, ConfigError, SearchError, StoreError, Toolsco
 from ._policy import Activation
 from ._scope import Scope
 from ._scout import ScoutSession, ToolScout
-from ._settings import BridgeNames, DeferralMode, ScopeSettings, ScoutSettings, Style
+from ._settings import BridgeNames, DeferralMode, PresearchSettings, ScopeSettings, ScoutSettings, Style
 from ._tokens import BpeOpenAICounter, CharsPerToken, TiktokenCounter, TokenCounter, default_token_counter
 from ._version import __version__
 from .catalog import Catalog, ToolSpec, tool_from_callable
@@ -41,6 +41,7 @@ __all__ = [
     "NamespaceCost",
     "Offloader",
     "OffloadSettings",
+    "PresearchSettings",
     "Scope",
     "ScopeSettings",
     "ScoutSession",

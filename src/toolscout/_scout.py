@@ -17,6 +17,7 @@ import anyio
 import anyio.to_thread
 
 from ._errors import ConfigError
+from ._presearch import presearch_queries, presearched
 from ._scope import Scope
 from ._settings import ScoutSettings
 from ._tokens import TokenCounter, default_token_counter
@@ -412,6 +413,7 @@ class ScoutSession:
         scout: ToolScout,
         session_id: str,
         scope: Scope,
+        user_messages: Sequence[str] = (),
         *,
         learning_scope: str | None = None,
         learning_session: str | None = None,
@@ -422,26 +424,68 @@ class ScoutSession:
         self.scope = scope
         self.learning_scope = learning_scope
         self.learning_session = learning_session or session_id
+        self.user_messages = tuple(user_messages)
+        """The user's turns every `assemble` without a message pre-searches (the last; see `with_user_messages`)."""
+
+    def with_user_messages(self, messages: Sequence[str]) -> ScoutSession:
+        """This session, its turns pre-searched from the user's `messages` (oldest first, the latest last).
+
+        For hosts that assemble through another layer (a provider's ``render``, a framework adapter):
+        every `assemble` without a message of its own reads these (see ``presearch``).
+        """
+        return ScoutSession(
+            self.scout,
+            self.session_id,
+            self.scope,
+            messages,
+            learning_scope=self.learning_scope,
+            learning_session=self.learning_session,
+        )
 
     @property
     def discovered(self) -> tuple[str, ...]:
         """Tools this session has discovered, in order."""
         return self.scout.store.discovered(self.session_id)
 
-    def assemble(self) -> Assembly:
+    def assemble(self, user_message: str | None = None, *, earlier_messages: Sequence[str] = ()) -> Assembly:
         """The tools array and guidance to send this turn (decided afresh from the live catalog).
 
-        Only the reveal style sends discovered tools, so only it reads the store.
+        Only the reveal style sends discovered tools, so only it reads the store. With ``presearch``
+        enabled, `user_message` (the user's latest turn) is searched as ``tool_search`` would search
+        it, and the confident hits are sent in full for this turn only (`Assembly.presearched`), named
+        in the guidance. When the message is a short follow-up that refers back ("now do the same for
+        Oslo") and its search is confident in nothing, the user's turn it refers to is searched
+        (`earlier_messages`: the user's earlier turns, oldest first). Pre-searched tools are
+        never stored as discoveries: one the next turn's search does not find again is not sent again.
+        Without `user_message`, the session's `user_messages` are read.
         """
-        return self._assemble(self.scout.plan(self.scope))
+        if user_message is None and self.user_messages:
+            user_message, earlier_messages = self.user_messages[-1], self.user_messages[:-1]
+        scout = self.scout
+        catalog = scout.catalog
+        plan = scout.plan(self.scope, catalog=catalog)
+        settings = scout.settings.presearch
+        if not settings.enabled or user_message is None or not plan.activation.active:
+            return self._assemble(plan)
+        search = scout.settings.bridge_names.search
+        found = presearched(
+            presearch_queries(user_message, earlier_messages, scout.settings),
+            lambda query: self._resolve_in(plan, catalog, search, {"query": query, "limit": settings.max_tools}),
+            plan=plan,
+            listed=self._assemble(plan).loaded,
+            settings=settings,
+            counter=scout.counter,
+        )
+        return self._assemble(plan, found)
 
-    def _assemble(self, plan: TurnPlan) -> Assembly:
+    def _assemble(self, plan: TurnPlan, presearched: Sequence[str] = ()) -> Assembly:
         scout = self.scout
         return assemble(
             plan,
             settings=scout.settings,
             discovered=self.discovered if scout.settings.style == "reveal" else (),
             own_tools=scout.offload.tools if scout.offload is not None else (),
+            presearched=presearched,
         )
 
     def resolve(self, name: object, arguments: object = None, *, call_id: str | None = None) -> Resolution:
@@ -529,7 +573,12 @@ class ScoutSession:
     def _resolve(self, name: object, arguments: object, *, call_id: str | None) -> Resolution:
         scout = self.scout
         catalog = scout.catalog  # one catalog for plan and index: a change meanwhile (an upstream attaching) waits
-        plan = scout.plan(self.scope, catalog=catalog)
+        return self._resolve_in(scout.plan(self.scope, catalog=catalog), catalog, name, arguments, call_id=call_id)
+
+    def _resolve_in(
+        self, plan: TurnPlan, catalog: Catalog, name: object, arguments: object, *, call_id: str | None = None
+    ) -> Resolution:
+        scout = self.scout
         listed = self._assemble(plan).loaded
         return resolve_call(
             name,

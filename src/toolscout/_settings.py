@@ -32,7 +32,15 @@ from ._scope import Scope
 from ._search_settings import DEFAULT_EXPANDERS, TOP_BAND, EmbeddingSettings, RerankSettings, check_expanders
 from ._validation import ENV_PREFIX, Finite, NoBool, Switch, checked_init, validate_section
 
-__all__ = ["BridgeNames", "DeferralMode", "LearningSettings", "ScopeSettings", "ScoutSettings", "Style"]
+__all__ = [
+    "BridgeNames",
+    "DeferralMode",
+    "LearningSettings",
+    "PresearchSettings",
+    "ScopeSettings",
+    "ScoutSettings",
+    "Style",
+]
 
 DeferralMode: TypeAlias = Literal["auto", "on", "off"]
 """`auto`: defer when the threshold is reached; `on`: defer whenever something is deferrable; `off`: never."""
@@ -151,6 +159,30 @@ class BridgeNames(BaseModel):
         return (self.search, self.describe, self.call)
 
 
+class PresearchSettings(BaseModel):
+    """Pre-search: search the user's message before the model is called and offer the confident hits.
+
+    The search is the one ``tool_search`` runs (same scope, engine and confidences). The hits at or above
+    ``min_confidence`` are sent in full for that turn only (reveal: in the tool list; bridge: listed beside the
+    bridge tools, as pre-discovered tools are), and the guidance names them in one line. Nothing is offered when
+    the search abstains or no hit is confident enough; the model can still search.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    enabled: Annotated[StrictBool, Switch] = False
+    """Search the user's message (when the host passes one) before each model call. Off by default: it can
+    hurt, since no confidence offered the gold tool to 60 % of BFCL's tuning requests with tools offered and none
+    right in at most 8 % of turns (``bench/presearch.py``)."""
+    max_tools: Annotated[int, NoBool, Field(ge=1, le=20)] = 3
+    """The most tools one turn's pre-search offers."""
+    min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] = 0.9
+    """The least confidence a hit needs to be offered: the setting that kept turns with only wrong tools offered
+    under 8 % on BFCL's tuning requests and the sample requests (``bench/presearch.py``)."""
+    max_tokens: Annotated[int, NoBool, Field(ge=0)] = 600
+    """Token budget of the tools one turn's pre-search adds (a tool that would pass it is left out)."""
+
+
 class ScoutSettings(BaseSettings):
     """Settings for one `ToolScout`. Build from a config mapping with `from_mapping`."""
 
@@ -202,6 +234,9 @@ class ScoutSettings(BaseSettings):
     """Tool names or globs (``time__*``) always sent in full, never deferred (``pinned`` is the same key)."""
     pre_discovered: tuple[Name, ...] = ()
     """Tools available from the first turn without a search (sent after the bridge tools)."""
+    presearch: PresearchSettings = PresearchSettings()
+    """Search the user's message before the model is called and offer the confident hits (see the ``presearch``
+    keys)."""
     scope: ScopeSettings = ScopeSettings()
     """The servers and tools every session may use (each session's own scope narrows it further)."""
     bridge_names: BridgeNames = BridgeNames()

@@ -75,6 +75,11 @@ class Guidance:
         """The line above the catalog listing; `search` names the search tool."""
         return f"Tools available through {search}:"
 
+    @staticmethod
+    def presearched(tools: str) -> str:
+        """The line naming the tools a search of the user's message loaded for this turn (`tools`: their names)."""
+        return f"Loaded for this request by a search of it: {tools}. Call them directly if they fit."
+
 
 class Bridge:
     """The bridge tools' descriptions (fixed per `BridgeNames`, so the request prefix stays byte-identical)."""

@@ -17,7 +17,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, create_react_agent, tools_condition
 
-from tests.integrations.catalog import calls, weather_scout
+from tests.integrations.catalog import UNRELATED, WEATHER, calls, weather_scout
 from toolscout.integrations.langchain import ScoutMiddleware, ScoutTools
 
 pytestmark = pytest.mark.anyio
@@ -247,3 +247,36 @@ def test_a_toolscout_given_for_a_session_is_refused_naming_the_call_that_works()
         ScoutTools(scout)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"ScoutMiddleware\(scout\.session\('chat-1'\)\)"):
         ScoutMiddleware(scout)  # type: ignore[arg-type]
+
+
+def presearch_agent(style: str, script: list[AIMessage], name: str) -> tuple[PromptRecordingModel, Any]:
+    """`create_agent` with `ScoutMiddleware` over a scout that pre-searches the user's message."""
+    session = weather_scout(style=style, presearch=True).session(name)  # type: ignore[arg-type]
+    model = PromptRecordingModel(messages=iter(script), bound=[], prompts=[])
+    return model, create_agent(model, middleware=[ScoutMiddleware(session)])
+
+
+@pytest.mark.parametrize("style", ["reveal", "bridge"])
+async def test_middleware_offers_the_tool_the_latest_human_message_needs_on_the_first_call(style: str) -> None:
+    script = [call("get_weather", {"city": "Rome"}, 1), AIMessage("ok")]
+    model, agent = presearch_agent(style, script, f"pre-{style}")
+    state = await agent.ainvoke({"messages": [HumanMessage(WEATHER)]})
+    assert "get_weather" in model.bound[0]
+    assert tool_outputs(state["messages"]) == ["Rome: 21°C, clear"]
+    assert "Loaded for this request by a search of it: get_weather." in model.prompts[0]
+
+
+async def test_middleware_offers_nothing_for_an_unrelated_message() -> None:
+    model, agent = presearch_agent("reveal", [AIMessage("meow")], "pre-unrelated")
+    await agent.ainvoke({"messages": [HumanMessage(UNRELATED)]})
+    assert model.bound[0] == ["tool_search"]
+    assert "Loaded for this request" not in model.prompts[0]
+
+
+async def test_middleware_reads_a_follow_up_with_the_human_turn_it_refers_to() -> None:
+    script = [call("get_weather", {"city": "Oslo"}, 1), AIMessage("ok")]
+    model, agent = presearch_agent("reveal", script, "pre-follow-up")
+    history = [HumanMessage(WEATHER), AIMessage("Rome: 21°C, clear"), HumanMessage("now the same for Oslo")]
+    state = await agent.ainvoke({"messages": history})
+    assert "get_weather" in model.bound[0]
+    assert tool_outputs(state["messages"]) == ["Oslo: 21°C, clear"]

@@ -15,7 +15,7 @@ from agents import Agent, FunctionTool, Model, ModelResponse, RunConfig, Runner,
 from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
 
 from tests.gateway.conftest import real_servers
-from tests.integrations.catalog import calls, weather_scout
+from tests.integrations.catalog import UNRELATED, WEATHER, calls, weather_scout
 from toolscout.integrations.openai_agents import scout_instructions, scout_tools
 
 pytestmark = pytest.mark.anyio
@@ -172,3 +172,36 @@ async def test_two_mcp_servers_with_the_same_tools_are_combined_under_their_name
     assert "Europe/Oslo" in outputs(model)[0]
     lines = [record.getMessage() for record in caplog.records if "sent in full" in record.getMessage()]
     assert len(lines) == 1 and "scout_mcp_servers" in lines[0] and "threshold of 30" in lines[0]
+
+
+async def presearched(
+    message: str | list[dict[str, str]], steps: list[tuple[str, dict[str, Any]] | None]
+) -> ScriptedModel:
+    session = weather_scout(style="reveal", presearch=True).session(f"agents-pre-{len(steps)}-{len(message)}")
+    model = ScriptedModel(steps)
+    agent = Agent(name="assistant", instructions=scout_instructions(session), tools=scout_tools(session), model=model)
+    await Runner.run(agent, message, run_config=RunConfig(tracing_disabled=True))  # type: ignore[arg-type]
+    return model
+
+
+async def test_the_tool_the_user_message_needs_is_enabled_on_the_first_request() -> None:
+    model = await presearched(WEATHER, [("get_weather", {"city": "Rome"}), None])
+    assert "get_weather" in model.offered[0]
+    assert outputs(model) == ["Rome: 21°C, clear"]
+    assert model.instructions[0] is not None and "search of it: get_weather" in model.instructions[0]
+
+
+async def test_an_unrelated_message_enables_nothing_more() -> None:
+    model = await presearched(UNRELATED, [None])
+    assert model.offered[0] == ["tool_search"]
+
+
+async def test_a_follow_up_is_read_with_the_user_turn_it_refers_to() -> None:
+    history = [
+        {"role": "user", "content": WEATHER},
+        {"role": "assistant", "content": "Rome: 21°C, clear"},
+        {"role": "user", "content": "now the same for Oslo"},
+    ]
+    model = await presearched(history, [("get_weather", {"city": "Oslo"}), None])
+    assert "get_weather" in model.offered[0]
+    assert outputs(model) == ["Oslo: 21°C, clear"]

@@ -15,7 +15,7 @@ from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCall
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from tests.gateway.conftest import real_servers
-from tests.integrations.catalog import CRM_TOOLS, calls, get_weather, weather_scout
+from tests.integrations.catalog import CRM_TOOLS, UNRELATED, WEATHER, calls, get_weather, weather_scout
 from toolscout.integrations.pydantic_ai import ScoutToolset
 
 
@@ -304,3 +304,29 @@ def test_every_pydantic_ai_class_the_module_docstring_names_exists_in_the_instal
             return False
 
     assert [name for name in sorted(named) if not exists(name)] == []
+
+
+def test_the_tool_the_user_prompt_needs_is_offered_on_the_first_request() -> None:
+    seen: list[list[str]] = []
+    session = weather_scout(style="reveal", presearch=True).session("pre-1")
+    agent = Agent(scripted([("get_weather", {"city": "Rome"}), None], seen), toolsets=[ScoutToolset(session)])
+    result = agent.run_sync(WEATHER)
+    assert "get_weather" in seen[0]
+    assert returns(result.all_messages())[0].content == "Rome: 21°C, clear"
+
+
+def test_an_unrelated_prompt_is_offered_nothing() -> None:
+    seen: list[list[str]] = []
+    session = weather_scout(style="reveal", presearch=True).session("pre-2")
+    Agent(scripted([None], seen), toolsets=[ScoutToolset(session)]).run_sync(UNRELATED)
+    assert seen[0] == ["tool_search"]
+
+
+def test_a_follow_up_prompt_is_read_with_the_earlier_prompt_of_the_history() -> None:
+    seen: list[list[str]] = []
+    session = weather_scout(style="reveal", presearch=True).session("pre-3")
+    history = Agent(scripted([None], []), toolsets=[ScoutToolset(session)]).run_sync(WEATHER).all_messages()
+    model = scripted([("get_weather", {"city": "Oslo"}), None], seen)
+    result = Agent(model, toolsets=[ScoutToolset(session)]).run_sync("now the same for Oslo", message_history=history)
+    assert "get_weather" in seen[0]
+    assert returns(result.all_messages())[-1].content == "Oslo: 21°C, clear"

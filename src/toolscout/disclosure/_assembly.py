@@ -18,7 +18,7 @@ from .._clipping import clip, one_line
 from .._policy import Activation, Classification, classify, decide_activation
 from .._scope import Scope
 from .._settings import BridgeNames, ScoutSettings, Style
-from .._texts import Bridge
+from .._texts import Bridge, Guidance
 from .._tokens import TokenCounter
 from .._types import JsonObject
 from ..catalog import Catalog, ToolSpec
@@ -94,6 +94,9 @@ class Assembly:
     """Why deferral is (in)active this turn."""
     discovered: tuple[str, ...]
     """Deferred tools sent in full because they were (pre-)discovered, in discovery order."""
+    presearched: tuple[str, ...] = ()
+    """Deferred tools sent in full this turn only, because a search of the user's message was confident in them
+    (after the discovered ones; never stored as discoveries)."""
     listing: Listing
     """The catalog listing embedded in the guidance."""
     stubs: tuple[str, ...] = ()
@@ -118,7 +121,7 @@ class Assembly:
         return frozenset(self.names).difference(self.stubs)
 
 
-ASSEMBLY_ONLY_SETTINGS = frozenset({"style", "reveal_stubs", "pre_discovered"})
+ASSEMBLY_ONLY_SETTINGS = frozenset({"style", "reveal_stubs", "pre_discovered", "presearch"})
 """The settings only `assemble` reads: `plan_turn` plans alike for settings that differ in nothing else."""
 
 
@@ -166,11 +169,14 @@ def assemble(
     settings: ScoutSettings,
     discovered: Sequence[str] = (),
     own_tools: Sequence[ToolSpec] = (),
+    presearched: Sequence[str] = (),
 ) -> Assembly:
     """Render the tools array and guidance for `plan`, given the session's discoveries.
 
-    `own_tools` (toolscout's offload tools) are listed like core tools: right after the core
-    tools while deferral is active, after the catalog's tools while it is not.
+    `presearched` (deferred tools a search of the user's message found) are sent in full after the
+    discovered tools, for this turn, and the guidance names them in one line. `own_tools` (toolscout's
+    offload tools) are listed like core tools: right after the core tools while deferral is active,
+    after the catalog's tools while it is not.
     """
     activation = plan.activation
     if not activation.active:
@@ -196,6 +202,12 @@ def assemble(
         tool = plan.scoped.get(name)
         if tool is not None and name in deferred and name not in shown:
             shown[name] = tool
+    offered: list[str] = []
+    for name in presearched:
+        tool = plan.scoped.get(name)
+        if tool is not None and name in deferred and name not in shown:
+            shown[name] = tool
+            offered.append(name)
     names = settings.bridge_names
     bridge = bridge_tools(settings.style, names, reveal_call=settings.reveal_call_tool)
     if plan.search_listing.level != "none":
@@ -207,14 +219,18 @@ def assemble(
         every = plan.derived(("stubs", names), lambda: tuple(_stub(tool, names) for tool in plan.hidden))
         stubs = [stub for stub in every if stub.name not in shown]
     tools += stubs
+    guidance = render_guidance(settings.style, plan.listing, names)
+    if offered:
+        guidance = f"{guidance}\n\n{Guidance.presearched(', '.join(offered))}"
     return Assembly(
         tools=tuple(tools),
-        guidance=render_guidance(settings.style, plan.listing, names),
+        guidance=guidance,
         style=settings.style,
         activation=activation,
-        discovered=tuple(shown),
+        discovered=tuple(name for name in shown if name not in offered),
         listing=plan.listing,
         stubs=tuple(tool.name for tool in stubs),
+        presearched=tuple(offered),
     )
 
 

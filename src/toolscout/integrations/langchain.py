@@ -41,13 +41,13 @@ never as exceptions.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, NoReturn
 
 import anyio
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
-from langchain_core.messages import AIMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable
 from langchain_core.runnables.config import var_child_runnable_config
 from langchain_core.tools import BaseTool, StructuredTool
@@ -83,16 +83,18 @@ class ScoutTools:
         self._built: dict[tuple[str, bool], tuple[ToolSpec, BaseTool]] = {}
         self._bound_in_graph = False
 
-    def for_turn(self) -> list[BaseTool]:
+    def for_turn(self, user_messages: Sequence[str] = ()) -> list[BaseTool]:
         """The tools to bind to the model for its next call, in toolscout's order.
 
-        Its search tool is one of its own: run by a graph's executor in the reveal style, it refuses,
+        `user_messages` (the user's turns, oldest first) are pre-searched when ``presearch`` is on. Its
+        search tool is one of its own: run by a graph's executor in the reveal style, it refuses,
         since that executor holds a turn's tools and either its model never re-read them (bound once)
         or a found tool could not run there.
         """
         self._bound_in_graph = self._bound_in_graph or _in_graph()
         search = self.session.scout.settings.bridge_names.search
-        return [self._tool(spec, from_turn=spec.name == search) for spec in self.session.assemble().tools]
+        turn = self.session.with_user_messages(user_messages).assemble()
+        return [self._tool(spec, from_turn=spec.name == search) for spec in turn.tools]
 
     def all(self) -> list[BaseTool]:
         """One tool per name the session may be offered (core, bridge, offload and catalog tools)."""
@@ -113,9 +115,9 @@ class ScoutTools:
         """
         return _DynamicModel(self, chat_model)
 
-    def guidance(self) -> str:
-        """The system-prompt guidance of this turn."""
-        return self.session.assemble().guidance
+    def guidance(self, user_messages: Sequence[str] = ()) -> str:
+        """The system-prompt guidance of this turn (`user_messages`: as `for_turn`'s)."""
+        return self.session.with_user_messages(user_messages).assemble().guidance
 
     def _tool(self, spec: ToolSpec, *, from_turn: bool = False) -> BaseTool:
         built = self._built.get((spec.name, from_turn))
@@ -169,7 +171,8 @@ class _DynamicModel:
 
     def __call__(self, state: object, runtime: object) -> Runnable[LanguageModelInput, AIMessage]:
         self._tools._bound_in_graph = True
-        return self._chat_model.bind_tools(self._tools.for_turn())
+        messages = state.get("messages", []) if isinstance(state, dict) else getattr(state, "messages", [])
+        return self._chat_model.bind_tools(self._tools.for_turn(_human_texts(messages)))
 
     def bind_tools(self, *args: object, **kwargs: object) -> NoReturn:
         """LangChain v1's ``create_agent`` binds its model's tools itself: say what it takes instead."""
@@ -184,7 +187,8 @@ class ScoutMiddleware(AgentMiddleware):
     """toolscout as LangChain v1 agent middleware: ``create_agent(model, middleware=[ScoutMiddleware(session)])``.
 
     Before every model call it sets the call's tools to the session's turn (tools given to
-    ``create_agent`` itself stay) and adds the turn's guidance to the system prompt. It registers
+    ``create_agent`` itself stay) and adds the turn's guidance to the system prompt; with
+    ``presearch`` on, the turn is pre-searched from the conversation's latest `HumanMessage`. It registers
     one tool per name the session may be offered (`ScoutTools.all`, built here: make a new
     middleware after `ToolScout.set_tools`), each run through `ScoutSession.dispatch`.
     """
@@ -219,8 +223,9 @@ class ScoutMiddleware(AgentMiddleware):
     def _turn(self, request: ModelRequest[Any]) -> ModelRequest[Any]:
         ours = {tool.name for tool in self.tools}
         others = [tool for tool in request.tools if not (isinstance(tool, BaseTool) and tool.name in ours)]
-        turn = self._scout_tools.for_turn()
-        guidance = self._scout_tools.guidance()
+        said = _human_texts(request.messages)
+        turn = self._scout_tools.for_turn(said)
+        guidance = self._scout_tools.guidance(said)
         return request.override(tools=[*turn, *others], system_message=_with_guidance(request.system_message, guidance))
 
 
@@ -233,3 +238,10 @@ def _with_guidance(system: SystemMessage | None, guidance: str) -> SystemMessage
     if isinstance(system.content, str):
         return SystemMessage(f"{system.content}\n\n{guidance}" if system.content else guidance)
     return SystemMessage([*system.content, {"type": "text", "text": guidance}])
+
+
+def _human_texts(messages: object) -> list[str]:
+    """The text of each `HumanMessage` in `messages`, oldest first (what pre-search reads)."""
+    if not isinstance(messages, Sequence):
+        return []
+    return [message.text for message in messages if isinstance(message, HumanMessage) and message.text.strip()]

@@ -13,7 +13,8 @@ is one `FunctionTool` whose ``is_enabled`` asks the session's current turn: the 
 before every model request, which makes the reveal style work (a tool found with
 ``tool_search`` is enabled from the next request on). Every call goes through
 `ScoutSession.dispatch`; refusals come back to the model as structured error text. Call
-`scout_tools` again after the catalog changes (`ToolScout.set_tools`).
+`scout_tools` again after the catalog changes (`ToolScout.set_tools`). With ``presearch`` on,
+each turn is pre-searched from the user messages of the run's input.
 
 MCP servers you would pass as ``mcp_servers`` go behind toolscout in-process with
 `scout_mcp_servers` (no gateway to run): connect them, then give the agent the session's tools,
@@ -44,26 +45,33 @@ from .._settings import ScoutSettings
 from ..catalog import NAMESPACE_SEPARATOR, ToolSpec
 from ..disclosure import bridge_tools
 from ..dispatch import ToolCall
-from ..providers import OPENAI_NAMES, provider_name
+from ..providers import OPENAI_NAMES, as_json, provider_name
+from ..providers.loops import user_texts
 from ._checks import note_sent_in_full, require_session
 
 __all__ = ["scout_instructions", "scout_mcp_servers", "scout_tools"]
 
 
 class _Offered:
-    """The names the session offers this turn, recomputed only when its discoveries change."""
+    """The names the session offers this turn, recomputed only when its discoveries or the user's turns change."""
 
     def __init__(self, session: ScoutSession) -> None:
         self._session = session
-        self._key: tuple[str, tuple[str, ...]] | None = None
+        self._key: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None
         self._names: frozenset[str] = frozenset()
 
-    def names(self) -> frozenset[str]:
-        key = (self._session.scout.catalog.fingerprint, self._session.discovered)
+    def names(self, context: RunContextWrapper[Any]) -> frozenset[str]:
+        said = _user_turns(context)
+        key = (self._session.scout.catalog.fingerprint, self._session.discovered, said)
         if key != self._key:
-            self._names = frozenset(self._session.assemble().names)
+            self._names = frozenset(self._session.with_user_messages(said).assemble().names)
             self._key = key
         return self._names
+
+
+def _user_turns(context: RunContextWrapper[Any]) -> tuple[str, ...]:
+    """The user's messages in the run's input (what pre-search reads), oldest first."""
+    return tuple(user_texts([as_json(item) for item in context.turn_input]))
 
 
 def scout_tools(session: ScoutSession) -> list[Tool]:
@@ -92,7 +100,7 @@ def scout_instructions(session: ScoutSession) -> Callable[[RunContextWrapper[Any
     session = require_session(session, "scout_instructions")
 
     def instructions(context: RunContextWrapper[Any], agent: AgentBase[Any]) -> str:
-        return session.assemble().guidance
+        return session.with_user_messages(_user_turns(context)).assemble().guidance
 
     return instructions
 
@@ -103,7 +111,7 @@ def _function_tool(session: ScoutSession, tool: ToolSpec, offered: _Offered) -> 
         return outcome.to_text()
 
     def enabled(context: RunContextWrapper[Any], agent: AgentBase[Any]) -> bool:
-        return tool.name in offered.names()
+        return tool.name in offered.names(context)
 
     return FunctionTool(
         name=provider_name(tool.name, OPENAI_NAMES),

@@ -11,7 +11,8 @@ The tools are assembled afresh before every model request, so the reveal style w
 the model found with ``tool_search`` is in the next request's tool list. Every call goes through
 `ScoutSession.dispatch`, so the bridge is unwrapped, scope and schema are checked, and a refusal
 reaches the model as a structured error result, never as an exception. The style's guidance is
-the toolset's instructions.
+the toolset's instructions. With ``presearch`` on, each turn is pre-searched from the run's latest
+user prompt.
 
 `ScoutedToolset` puts toolsets you already have (``MCPToolset``s, a ``FunctionToolset``, several
 combined with ``CombinedToolset``) behind toolscout in-process, with no gateway to run::
@@ -37,6 +38,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic_ai import RunContext
+from pydantic_ai.messages import ModelRequest, UserPromptPart
 from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool, WrapperToolset
 from pydantic_core import SchemaValidator, core_schema
@@ -44,6 +46,7 @@ from pydantic_core import SchemaValidator, core_schema
 from .._scout import ScoutSession, ToolScout
 from .._settings import ScoutSettings
 from ..catalog import ToolSpec, canonical_json
+from ..disclosure import Assembly
 from ..dispatch import ToolCall
 from ._checks import note_sent_in_full, require_session
 
@@ -84,11 +87,15 @@ class ScoutToolset(AbstractToolset[Any]):
 
     async def get_instructions(self, ctx: RunContext[Any]) -> str | None:
         """The guidance of this turn: how to find tools and what exists."""
-        return self.session.assemble().guidance or None
+        return self._turn(ctx).guidance or None
 
     async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
         """This turn's tools array, in toolscout's order."""
-        return {tool.name: self._toolset_tool(tool) for tool in self.session.assemble().tools}
+        return {tool.name: self._toolset_tool(tool) for tool in self._turn(ctx).tools}
+
+    def _turn(self, ctx: RunContext[Any]) -> Assembly:
+        """The session's turn, pre-searched (``presearch``) from the user prompts of the run's messages."""
+        return self.session.with_user_messages(_user_prompts(ctx)).assemble()
 
     async def call_tool(
         self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
@@ -295,3 +302,20 @@ def _require_toolset(wrapped: object) -> None:
         f"ScoutedToolset wraps a pydantic-ai toolset (an MCPToolset, a FunctionToolset, ...), "
         f"got {type(wrapped).__name__}{session}"
     )
+
+
+def _user_prompts(ctx: RunContext[Any]) -> list[str]:
+    """The text of each user prompt in the run's messages (the run's own prompt last), oldest first."""
+    texts: list[str] = []
+    for message in ctx.messages:
+        if not isinstance(message, ModelRequest):
+            continue
+        for part in message.parts:
+            if isinstance(part, UserPromptPart):
+                content = part.content
+                text = content if isinstance(content, str) else "\n".join(c for c in content if isinstance(c, str))
+                if text.strip():
+                    texts.append(text)
+    if isinstance(ctx.prompt, str) and ctx.prompt.strip() and (not texts or texts[-1] != ctx.prompt):
+        texts.append(ctx.prompt)
+    return texts

@@ -122,7 +122,7 @@ def build_surface(
     if loaded_elsewhere is not None:
         discovered = [name for name in discovered if name not in loaded_elsewhere]
     carried: dict[str, ToolSpec] = {}
-    for name in (*scout.settings.pre_discovered, *discovered):
+    for name in (*scout.settings.pre_discovered, *discovered, *assembly.presearched):
         tool = plan.scoped.get(name)
         if tool is not None and name in plan.deferred:
             carried.setdefault(name, tool)
@@ -167,12 +167,16 @@ def surface_guidance(
     rendered = plan.derived(("listing", names.rules, names.bridge, budget), listing_for_provider)
     bridge = settings.bridge_names
     if surface.style != "native":
-        return render_guidance(surface.style, rendered, bridge)
-    head = Guidance.NATIVE_HOSTED if hosted else Guidance.native_client(bridge)
-    if rendered.level == "none":
-        return head
-    where = Guidance.HOSTED_SEARCH if hosted else bridge.search
-    return f"{head}\n\n{Guidance.listing_header(where)}\n{rendered.text}"
+        text = render_guidance(surface.style, rendered, bridge)
+    else:
+        text = Guidance.NATIVE_HOSTED if hosted else Guidance.native_client(bridge)
+        if rendered.level != "none":
+            where = Guidance.HOSTED_SEARCH if hosted else bridge.search
+            text = f"{text}\n\n{Guidance.listing_header(where)}\n{rendered.text}"
+    offered = surface.assembly.presearched
+    if not offered:
+        return text
+    return f"{text}\n\n{Guidance.presearched(', '.join(names.to_provider(name) for name in offered))}"
 
 
 def name_map(session: ScoutSession, rules: NameRules) -> NameMap:

@@ -143,3 +143,18 @@ def test_a_sync_client_works_too(replay, make_scout):
     with anthropic.Anthropic(api_key="k", base_url=replay.url, max_retries=0) as client:
         result = anyio.run(lambda: run_anthropic_turn(session, client, USER, model="claude-opus-4-8"))
     assert result.text == "Hello."
+
+
+async def test_native_turn_carries_the_tool_the_user_message_needs_in_full_on_its_first_request(replay, make_scout):
+    presearch = {"enabled": True, "min_confidence": 0.7}
+    session = make_scout("reveal", search_mode="lexical", presearch=presearch).session("pre")
+    weather = "weather_forecast_1cb2de11"
+    replay.anthropic(_use("toolu_1", weather, {"city": "Oslo"}))
+    replay.anthropic({"type": "text", "text": "Sunny in Oslo."}, stop_reason="end_turn")
+    async with _client(replay) as client:
+        result = await run_anthropic_turn(session, client, USER, model="claude-opus-4-8")
+    assert result.choice.style == "native"
+    first = {tool["name"]: tool for tool in replay.sent("/v1/messages")[0]["tools"]}
+    assert weather in first and not first[weather].get("defer_loading")
+    assert f"search of it: {weather}." in replay.sent("/v1/messages")[0]["system"]
+    assert [outcome.name for outcome in result.outcomes] == ["weather.forecast"]

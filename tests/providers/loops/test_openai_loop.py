@@ -182,3 +182,38 @@ def test_a_sync_openai_client_works_too(replay, make_scout):
     with openai.OpenAI(api_key="k", base_url=replay.url + "/v1", max_retries=0) as client:
         result = anyio.run(lambda: run_chat_turn(session, client, [{"role": "user", "content": "Hi"}], model="gpt-4.1"))
     assert result.text == "Hi."
+
+
+def _presearching(make_scout):
+    return make_scout("reveal", search_mode="lexical", presearch={"enabled": True, "min_confidence": 0.7})
+
+
+async def test_chat_turn_offers_the_tool_the_user_message_needs_on_its_first_request(replay, make_scout):
+    session = _presearching(make_scout).session("pre")
+    replay.chat(tool_calls=[_chat_call("call_1", WEATHER, {"city": "Oslo"})])
+    replay.chat(content="Sunny in Oslo.")
+    async with _client(replay) as client:
+        result = await run_chat_turn(
+            session, client, [{"role": "user", "content": "Weather in Oslo?"}], model="gpt-4.1"
+        )
+    sent = replay.sent("/chat/completions")
+    assert [tool["function"]["name"] for tool in sent[0]["tools"]] == ["terminal", "tool_search", WEATHER]
+    assert f"search of it: {WEATHER}." in sent[0]["messages"][0]["content"]
+    assert [outcome.name for outcome in result.outcomes] == ["weather.forecast"]
+
+
+async def test_responses_turn_offers_nothing_for_an_unrelated_message_and_reads_a_follow_up(replay, make_scout):
+    session = _presearching(make_scout).session("pre-r")
+    for text in ("Meow.", "Sunny in Oslo.", "Cloudy in Bergen."):
+        replay.responses(_message(text))
+    history: list[object] = []
+    async with _client(replay) as client:
+        for said in ("Tell me a joke about cats", "Weather in Oslo?", "now the same for Bergen"):
+            turn = await run_responses_turn(
+                session, client, [*history, {"role": "user", "content": said}], model="gpt-4.1"
+            )
+            history = turn.messages
+    names = [[tool.get("name") for tool in body.get("tools", [])] for body in replay.sent("/responses")]
+    assert WEATHER not in names[0]
+    assert WEATHER in names[1]
+    assert WEATHER in names[2]  # pre-searched tools are never stored: the follow-up found it again

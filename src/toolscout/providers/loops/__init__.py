@@ -5,6 +5,6 @@ Import the module you need: `toolscout.providers.loops.anthropic_loop` or
 is missing.
 """
 
-from ._turn import TurnResult
+from ._turn import TurnResult, user_texts
 
-__all__ = ["TurnResult"]
+__all__ = ["TurnResult", "user_texts"]

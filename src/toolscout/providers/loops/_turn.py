@@ -11,7 +11,7 @@ from ..._scout import ScoutSession
 from ...dispatch import ToolOutcome
 from .. import NameMap, ProviderCall, Rendering, StyleChoice, as_json, dispatch_call
 
-__all__ = ["ToolLoop", "TurnResult", "call_sdk", "run_tool_loop"]
+__all__ = ["ToolLoop", "TurnResult", "call_sdk", "run_tool_loop", "user_texts"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,3 +115,29 @@ async def call_sdk(create: Callable[..., object], request: dict[str, object]) ->
     if inspect.isawaitable(response):
         response = await response
     return response
+
+
+_TEXT_BLOCKS = frozenset({"text", "input_text"})
+
+
+def user_texts(messages: Sequence[object]) -> list[str]:
+    """The text of each user message in `messages` (JSON messages or input items of any provider), oldest first.
+
+    A user message is one with ``role: user``; its text is a string content or its text blocks
+    (``text``, ``input_text``) joined. Tool results sent in a user message (Anthropic) have no text
+    and are skipped.
+    """
+    texts: list[str] = []
+    for message in messages:
+        if not isinstance(message, dict) or message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, list):
+            content = "\n".join(
+                str(block.get("text", ""))
+                for block in content
+                if isinstance(block, dict) and block.get("type") in _TEXT_BLOCKS
+            )
+        if isinstance(content, str) and content.strip():
+            texts.append(content)
+    return texts

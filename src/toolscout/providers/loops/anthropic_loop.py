@@ -12,7 +12,7 @@ except ImportError as exc:  # the optional `anthropic` extra
 from ..._scout import ScoutSession
 from .. import ProviderStyle, as_json, choose_style
 from .. import anthropic as adapter
-from ._turn import ToolLoop, TurnResult, run_tool_loop
+from ._turn import ToolLoop, TurnResult, run_tool_loop, user_texts
 
 __all__ = ["run_anthropic_turn"]
 
@@ -50,6 +50,7 @@ async def run_anthropic_turn(
         max_steps: The most model requests in this turn.
         **request: Further ``messages.create`` arguments (``temperature``, ``extra_headers``, ...).
     """
+    session = session.with_user_messages(user_texts([as_json(message) for message in messages]))
     choice = choose_style(model, "anthropic", client_style=session.scout.settings.style, override=style)
     loop = ToolLoop(
         render=lambda history: adapter.render(session, style=choice.style, search=search, history=history, cache=cache),

@@ -16,7 +16,7 @@ except ImportError as exc:  # the optional `openai` extra
 from ..._scout import ScoutSession
 from ..._types import JsonObject
 from .. import ProviderStyle, as_json, choose_style, dicts, openai_chat, openai_responses
-from ._turn import ToolLoop, TurnResult, run_tool_loop
+from ._turn import ToolLoop, TurnResult, run_tool_loop, user_texts
 
 __all__ = ["run_chat_turn", "run_responses_turn"]
 
@@ -51,6 +51,7 @@ async def run_responses_turn(
         max_steps: The most model requests in this turn.
         **request: Further ``responses.create`` arguments.
     """
+    session = session.with_user_messages(user_texts([as_json(item) for item in input]))
     choice = choose_style(model, "openai-responses", client_style=session.scout.settings.style, override=style)
     loop = ToolLoop(
         render=lambda history: openai_responses.render(session, style=choice.style, search=search, history=history),
@@ -95,6 +96,7 @@ async def run_chat_turn(
         max_steps: The most model requests in this turn.
         **request: Further ``chat.completions.create`` arguments.
     """
+    session = session.with_user_messages(user_texts([as_json(message) for message in messages]))
     choice = choose_style(model, "openai-chat", client_style=session.scout.settings.style, override=style)
 
     def fields(history: list[object], prompt: str) -> dict[str, object]:

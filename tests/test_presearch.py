@@ -1,0 +1,100 @@
+"""Pre-search: the user's message is searched before the model is called, and only confident hits are offered."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolscout import PresearchSettings, ScoutSettings, Style, ToolScout
+from toolscout.dispatch import ToolCall
+
+ISSUE = "Create a GitHub issue about the login bug"  # hybrid: github__create_issue 0.807, get_issue 0.749
+_BASE: list[ToolScout] = []
+
+
+def base() -> ToolScout:
+    """The sample catalog's hybrid scout, its embeddings computed once (every `replace` shares the index)."""
+    if not _BASE:
+        built = ToolScout("sample", settings=ScoutSettings(mode="on", search_mode="hybrid"))
+        assert built.wait_for_embeddings(300)
+        _BASE.append(built)
+    return _BASE[0]
+
+
+def scout(style: Style = "reveal", **presearch: float) -> ToolScout:
+    options = PresearchSettings.model_validate({"enabled": True, "min_confidence": 0.7, **presearch})
+    return base().replace(settings=ScoutSettings(mode="on", style=style, search_mode="hybrid", presearch=options))
+
+
+def test_off_by_default_and_nothing_changes_without_a_message() -> None:
+    plain = base().session("s")
+    assert plain.assemble(ISSUE) == plain.assemble()
+    bridge = scout("bridge").session("s")
+    assert bridge.assemble() == plain.assemble()
+
+
+@pytest.mark.parametrize("style", ["reveal", "bridge"])
+def test_a_confident_hit_is_sent_in_full_after_the_bridge_and_named_in_the_guidance(style: Style) -> None:
+    session = scout(style, min_confidence=0.8).session("s")
+    turn = session.assemble(ISSUE)
+    assert turn.presearched == ("github__create_issue",)
+    names = turn.names
+    bridge = max(names.index(name) for name in ("tool_search",))
+    assert names.index("github__create_issue") > bridge
+    assert "github__create_issue" in turn.loaded
+    assert turn.guidance.endswith(
+        "Loaded for this request by a search of it: github__create_issue. Call them directly if they fit."
+    )
+    call = session.resolve("github__create_issue", {"owner": "acme", "repo": "web", "title": "Login bug"})
+    assert isinstance(call, ToolCall), call
+    assert session.discovered == ()  # never stored: the model's own discoveries are kept apart
+
+
+def test_most_tools_and_the_token_budget_cap_the_offer() -> None:
+    assert scout(min_confidence=0.7).session("s").assemble(ISSUE).presearched == (
+        "github__create_issue",
+        "github__get_issue",
+    )
+    assert scout(min_confidence=0.5, max_tools=1).session("s").assemble(ISSUE).presearched == ("github__create_issue",)
+    assert scout(min_confidence=0.5, max_tokens=0).session("s").assemble(ISSUE).presearched == ()
+
+
+@pytest.mark.parametrize("message", ["thanks!", "Tell me a joke about cats", ""])
+def test_an_unsure_or_abstaining_search_offers_nothing(message: str) -> None:
+    session = scout().session("s")
+    turn = session.assemble(message)
+    assert turn.presearched == ()
+    assert turn == session.assemble()
+
+
+def test_a_pre_searched_tool_leaves_after_its_turn() -> None:
+    session = scout().session("s")
+    assert "github__create_issue" in session.assemble(ISSUE).names
+    later = session.assemble("Tell me a joke about cats", earlier_messages=[ISSUE])
+    assert "github__create_issue" not in later.names
+
+
+def test_a_follow_up_that_refers_back_is_read_with_the_turn_it_refers_to() -> None:
+    session = scout().session("s")
+    follow_up = "now do the same for the signup bug"
+    assert session.assemble(follow_up).presearched == ()
+    assert "github__create_issue" in session.assemble(follow_up, earlier_messages=[ISSUE]).presearched
+    again = session.assemble("and again for the search page", earlier_messages=[ISSUE, follow_up])
+    assert "github__create_issue" in again.presearched
+    # a message that is no follow-up is never read through the last one
+    assert session.assemble("Tell me a joke about cats", earlier_messages=[ISSUE]).presearched == ()
+
+
+def test_a_tool_already_in_the_array_is_not_offered_again() -> None:
+    scouted = ToolScout(
+        "sample",
+        settings=ScoutSettings(
+            mode="on",
+            style="reveal",
+            search_mode="lexical",
+            pre_discovered=("github__create_issue",),
+            presearch=PresearchSettings(enabled=True, min_confidence=0.8),
+        ),
+    )
+    turn = scouted.session("s").assemble(ISSUE)
+    assert turn.presearched == ()
+    assert turn.names.count("github__create_issue") == 1
