@@ -3,8 +3,10 @@ from __future__ import annotations
 import logging
 
 import pytest
+from mcp.types import Tool
 
-from toolscout.gateway._lenient import RepairLog, repair_tools
+from toolscout.gateway._dump import mcp_definition
+from toolscout.gateway._lenient import RepairLog, namespaced_tools, repair_tools
 
 GOOD = {"name": "good", "description": "Fine.", "inputSchema": {"type": "object", "properties": {}}}
 # What @modelcontextprotocol/server-gitlab 2025.4.25 sends when installed on its own.
@@ -95,3 +97,10 @@ def test_a_fault_outside_the_tools_is_left_for_the_sdk_to_reject(result: dict[st
     log = RepairLog()
     assert repair_tools(result, server="srv", version=version, log=log) is result
     assert log.drain() == ((), ())
+
+
+def test_an_upstream_tools_meta_reaches_its_record_and_its_remembered_definition() -> None:
+    tool = Tool.model_validate({"name": "read_file", "inputSchema": {"type": "object"}, "_meta": {"deprecated": True}})
+    (listed,) = namespaced_tools([tool], server="fs", separator="__", problems=[])
+    assert listed.spec.meta == {"deprecated": True}
+    assert mcp_definition(listed.spec)["_meta"] == {"deprecated": True}

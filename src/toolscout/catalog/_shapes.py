@@ -5,7 +5,7 @@ Shapes recognised (mixed freely in one list):
 - OpenAI Chat: ``{"type": "function", "function": {"name", "description", "parameters"}}``
 - OpenAI Responses: ``{"type": "function", "name", "description", "parameters"}``
 - Anthropic: ``{"name", "description", "input_schema"}``
-- MCP: ``{"name", "title", "description", "inputSchema", "outputSchema", "annotations"}``
+- MCP: ``{"name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta"}``
 - Gemini: ``{"function_declarations": [...]}`` / ``{"functionDeclarations": [...]}``
 - plain: ``{"name", "description", "parameters"}``
 - containers: a list of any of the above, or an object with a ``tools`` list (an MCP
@@ -217,6 +217,7 @@ def _build(obj: JsonObject, *, schema_key: str, namespace: str | None, position:
         annotations=annotations,
         output_schema=output_schema,
         defer=_defer_policy(obj, name, where),
+        meta=_optional_object(obj, "_meta", name, where),
     )
 
 

@@ -55,6 +55,8 @@ class ToolSpec:
     """JSON Schema of structured results (MCP `outputSchema`), if declared."""
     defer: DeferPolicy = "auto"
     """Deferral policy: `never` (always sent in full), `auto` (default) or `always`."""
+    meta: JsonObject | None = None
+    """MCP `_meta` (vendor metadata such as a deprecation notice), passed through untouched."""
     fingerprint: str = field(init=False, repr=False, compare=False)
     """Content hash of every field above."""
 
@@ -71,6 +73,8 @@ class ToolSpec:
                 self.annotations,
                 self.output_schema,
                 self.defer,
+                # Only when set, so that every tool without it keeps the fingerprint it had.
+                *([self.meta] if self.meta is not None else []),
             ]
         )
         object.__setattr__(self, "fingerprint", hashlib.sha256(content.encode("utf-8")).hexdigest()[:32])

@@ -78,6 +78,8 @@ def mcp_definition(tool: ToolSpec) -> JsonObject:
         out["outputSchema"] = tool.output_schema
     if tool.annotations is not None:
         out["annotations"] = tool.annotations
+    if tool.meta is not None:
+        out["_meta"] = tool.meta
     return out
 
 

@@ -133,7 +133,7 @@ def cut_listing(method: str, result: JsonObject, limits: UpstreamLimits) -> Json
 
 
 # The MCP tool fields the catalog keeps (not `_meta`, `icons`, `execution`).
-_DEFINITION_KEYS = ("title", "description", "inputSchema", "outputSchema", "annotations")
+_DEFINITION_KEYS = ("title", "description", "inputSchema", "outputSchema", "annotations", "_meta")
 
 
 def namespaced_tools(

@@ -4,10 +4,11 @@ A ranked search (a request, mode ``lexical`` or ``hybrid``) runs through the reg
 first, then the engine:
 
 1. ``exact-name``: a request that is exactly a tool's name answers with that tool alone (`ToolNames`);
-2. ``cut``: the hits are cut to the caller's limit;
-3. ``rerank``: a `Reranker` reorders the top hits (``search_rerank``; none by default);
-4. ``parts``: a compound request is also searched sentence by sentence (``search_split_requests``);
-5. the engine (``search_mode``, `register_engine`): its query expanders, relevance floor, top band and
+2. ``deprecated``: a tool that declares itself deprecated ranks below its replacement (`DeprecatedStage`);
+3. ``cut``: the hits are cut to the caller's limit;
+4. ``rerank``: a `Reranker` reorders the top hits (``search_rerank``; none by default);
+5. ``parts``: a compound request is also searched sentence by sentence (``search_split_requests``);
+6. the engine (``search_mode``, `register_engine`): its query expanders, relevance floor, top band and
    calibrated confidence with abstention.
 
 Patterns (mode ``regex``) and browsing (an empty query) go to the engine alone. `build_searcher` is the one
@@ -25,6 +26,7 @@ from .._errors import SearchError
 from .._settings import ScoutSettings
 from ..catalog import Catalog, ToolNames
 from ._base import IndexBuilder, SearchHit, SearchIndex, SearchMode, SearchResult
+from ._deprecated import DeprecatedStage
 from ._parts import merge_parts, request_parts
 from ._rerank import RerankStage
 from ._select import engine_options, search_engine
@@ -290,6 +292,7 @@ def _rerank(settings: ScoutSettings) -> SearchStage | None:
 
 
 register_stage("exact-name", lambda settings: ExactNameStage())
+register_stage("deprecated", lambda settings: DeprecatedStage())
 register_stage("cut", lambda settings: CutStage())
 register_stage("rerank", _rerank)
 register_stage("parts", lambda settings: PartsStage() if settings.search_split_requests else None)
