@@ -22,6 +22,7 @@ def _of(**fields: object) -> Deprecation | None:
         "Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.",
         "Deprecated: use `read_text_file` instead. Read a file.",
         "[deprecated] Read a file. Use the read_text_file tool instead.",
+        "Deprecated. Use read_text_file instead.",
         "Read a file. This tool is deprecated; it was replaced by fs__read_text_file.",
     ],
 )
@@ -54,6 +55,7 @@ def test_meta_names_the_replacement_by_key_or_in_its_message_and_is_kept_in_the_
     [
         {"description": "List the deprecated packages of a project; use npm_outdated instead for versions."},
         {"description": "Mark an API as deprecated."},
+        {"description": "Deprecated dependency finder: list what a project should upgrade."},
         {"annotations": {"deprecated": False, "readOnlyHint": True}},
         {"_meta": {"deprecated": ""}},
     ],

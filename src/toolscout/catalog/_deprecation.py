@@ -19,7 +19,7 @@ _MARKERS = (
     re.compile(r"\bDEPRECATED\b"),
     re.compile(r"(?i)\bdeprecated\s*[:!]"),
     re.compile(r"(?i)[(\[]\s*deprecated\s*[)\]]"),
-    re.compile(r"(?i)^\s*deprecated\b"),
+    re.compile(r"(?i)^\s*deprecated\s*[.,;\-\u2013\u2014]"),
     re.compile(r"(?i)\b(?:this|the) tool is (?:now )?deprecated\b"),
 )
 """What marks a description or title as deprecated; a tool that merely handles deprecated things is not."""
