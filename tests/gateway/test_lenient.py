@@ -1,10 +1,17 @@
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
+import anyio
 import pytest
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.shared.message import SessionMessage
+from mcp_types import JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
-from toolscout.gateway._lenient import RepairLog, repair_tools
+from toolscout.gateway._lenient import RepairLog, lenient_tool_listing, repair_tools
 
 GOOD = {"name": "good", "description": "Fine.", "inputSchema": {"type": "object", "properties": {}}}
 # What @modelcontextprotocol/server-gitlab 2025.4.25 sends when installed on its own.
@@ -95,3 +102,41 @@ def test_a_fault_outside_the_tools_is_left_for_the_sdk_to_reject(result: dict[st
     log = RepairLog()
     assert repair_tools(result, server="srv", version=version, log=log) is result
     assert log.drain() == ((), ())
+
+
+@asynccontextmanager
+async def _memory_transport(
+    answers: list[SessionMessage],
+) -> AsyncIterator[
+    tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
+]:
+    """A transport whose server has already written `answers`; what the client sends is kept unread."""
+    to_client, from_server = anyio.create_memory_object_stream[SessionMessage | Exception](len(answers))
+    to_server, from_client = anyio.create_memory_object_stream[SessionMessage](10)
+    for answer in answers:
+        to_client.send_nowait(answer)
+    with to_client, from_server, to_server, from_client:
+        yield from_server, to_server
+
+
+@pytest.mark.anyio
+async def test_a_large_listing_is_repaired_off_the_event_loop_in_order(caplog: pytest.LogCaptureFixture) -> None:
+    # 3,000 tools cost about a second to repair: on the event loop that second blocks every other client.
+    tools: list[object] = [{**NO_TYPE, "name": f"t{index}"} for index in range(1000)]
+    listing = SessionMessage(message=JSONRPCResponse(jsonrpc="2.0", id=1, result={"tools": tools}))
+    after = SessionMessage(message=JSONRPCNotification(jsonrpc="2.0", method="notifications/tools/list_changed"))
+    log = RepairLog()
+    with caplog.at_level(logging.INFO, logger="toolscout.gateway"):
+        transport = lenient_tool_listing(
+            _memory_transport([listing, after]), server="srv", version=lambda: "2025-11-25", log=log
+        )
+        async with transport as (reader, writer):
+            await writer.send(SessionMessage(message=JSONRPCRequest(jsonrpc="2.0", id=1, method="tools/list")))
+            first, second = await reader.receive(), await reader.receive()
+    threads = {record.thread for record in caplog.records if "normalized" in record.getMessage()}
+    assert threads and threading.get_ident() not in threads
+    expected = repair_tools({"tools": tools}, server="srv", version="2025-11-25", log=RepairLog())
+    assert isinstance(first, SessionMessage) and isinstance(first.message, JSONRPCResponse)
+    assert first.message.result == expected
+    assert second is after
+    assert log.drain()[0] == tuple(f"t{index}" for index in range(1000))

@@ -6,7 +6,10 @@ installed on its own) makes it reject the page, and the server's every tool is l
 `lenient_tool_listing` wraps a client transport: it notes the ids of outgoing `tools/list`
 requests and rewrites their responses tool by tool with `repair_tools`, so the SDK's typed
 client only ever sees tools it accepts. Tools whose meaning is clear are repaired (and
-logged); a truly malformed tool is left out and reported by name, never the rest. A page of
+logged); a truly malformed tool is left out and reported by name, never the rest. A listing of
+more than `OFF_LOOP_TOOLS` tools is repaired in a worker thread (3,000 tools cost a tenth
+of a second of CPU or more), so a server re-listed in a storm of `list_changed` never stalls the
+event loop, and every other client, meanwhile; its connection's messages keep their order. A page of
 resources, templates or prompts is cut to one more entry than the upstream may list
 (`cut_listing`) before the SDK reads it, so a page of 500,000 costs no more than one of 10,001.
 """
@@ -15,13 +18,15 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from types import TracebackType
 from typing import Protocol, Self, cast
 
 import anyio
+import anyio.to_thread
 from mcp.client import Transport
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse, Tool
@@ -35,9 +40,20 @@ from .._types import JsonObject
 from ..catalog import iter_tool_specs, normalize_parameters
 from ._records import DEFAULT_LIMITS, ToolProblem, UpstreamLimits, UpstreamTool
 
-__all__ = ["RepairLog", "cut_listing", "lenient_tool_listing", "listed_most", "namespaced_tools", "repair_tools"]
+__all__ = [
+    "OFF_LOOP_TOOLS",
+    "RepairLog",
+    "cut_listing",
+    "lenient_tool_listing",
+    "listed_most",
+    "namespaced_tools",
+    "repair_tools",
+]
 
 logger = logging.getLogger("toolscout.gateway")
+
+OFF_LOOP_TOOLS = 100
+"""Listings of more tools than this are repaired and namespaced in a worker thread, off the event loop."""
 
 
 @dataclass(slots=True)
@@ -270,10 +286,14 @@ async def lenient_tool_listing(
     async with inner as (read_stream, write_stream):
         pending: dict[str, str] = {}
 
-        def repair(method: str, result: JsonObject) -> JsonObject:
+        async def repair(method: str, result: JsonObject) -> JsonObject:
             if method in _LISTED:
                 return cut_listing(method, result, limits)
-            return repair_tools(result, server=server, version=version(), log=log, limits=limits)
+            work = partial(repair_tools, result, server=server, version=version(), log=log, limits=limits)
+            tools = result.get("tools")
+            if isinstance(tools, list) and len(tools) > OFF_LOOP_TOOLS:
+                return await anyio.to_thread.run_sync(work)  # the reader waits: this connection keeps its order
+            return work()
 
         yield _RepairingReader(read_stream, pending, repair, on_end), _ListingRecorder(write_stream, pending)
 
@@ -311,7 +331,7 @@ class _RepairingReader:
         self,
         inner: _Receiver,
         pending: dict[str, str],
-        repair: Callable[[str, JsonObject], JsonObject],
+        repair: Callable[[str, JsonObject], Awaitable[JsonObject]],
         on_end: Callable[[], None],
     ) -> None:
         self._inner = inner
@@ -332,7 +352,7 @@ class _RepairingReader:
             method = self._pending.pop(str(message.id))
             if isinstance(message, JSONRPCResponse):
                 try:
-                    result = self._repair(method, message.result)
+                    result = await self._repair(method, message.result)
                 except Exception:  # boundary: this runs in the SDK's read loop, which must never die
                     logger.exception("repairing a %s answer failed; passing it on unchanged", method)
                     return item
