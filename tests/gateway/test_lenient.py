@@ -140,3 +140,31 @@ async def test_a_large_listing_is_repaired_off_the_event_loop_in_order(caplog: p
     assert first.message.result == expected
     assert second is after
     assert log.drain()[0] == tuple(f"t{index}" for index in range(1000))
+
+
+@pytest.mark.anyio
+async def test_tool_list_changes_between_two_listings_reach_the_client_once() -> None:
+    # A server sending list_changed in a tight loop (thousands a second) must not cost the event loop one
+    # dispatch per notification: until the client lists the tools again, a second one tells it nothing new.
+    def changed() -> SessionMessage:
+        return SessionMessage(message=JSONRPCNotification(jsonrpc="2.0", method="notifications/tools/list_changed"))
+
+    def listed(id_: int) -> SessionMessage:
+        return SessionMessage(message=JSONRPCResponse(jsonrpc="2.0", id=id_, result={"tools": [GOOD]}))
+
+    other = SessionMessage(message=JSONRPCNotification(jsonrpc="2.0", method="notifications/resources/list_changed"))
+    told = [changed() for _ in range(6)]
+    stream = [told[0], told[1], other, told[2], listed(1), told[3], told[4], listed(2), told[5]]
+    transport = lenient_tool_listing(
+        _memory_transport(stream), server="srv", version=lambda: "2025-11-25", log=RepairLog()
+    )
+    received: list[SessionMessage | Exception] = []
+    async with transport as (reader, writer):
+        for id_, reads in ((1, 3), (2, 2), (3, 1)):
+            await writer.send(SessionMessage(message=JSONRPCRequest(jsonrpc="2.0", id=id_, method="tools/list")))
+            received += [await reader.receive() for _ in range(reads)]
+    answers = [item.message.id for item in received if isinstance(item, SessionMessage) and hasattr(item.message, "id")]
+    assert answers == [1, 2]
+    passed = [received[index] for index in (0, 1, 3, 5)]
+    assert all(got is sent for got, sent in zip(passed, [told[0], other, told[3], told[5]], strict=True))
+    assert all(item is not told[index] for item in received for index in (1, 2, 4))

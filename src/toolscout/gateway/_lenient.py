@@ -29,7 +29,7 @@ import anyio
 import anyio.to_thread
 from mcp.client import Transport
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse, Tool
+from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, Tool
 from mcp_types.methods import validate_server_result
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
@@ -284,7 +284,7 @@ async def lenient_tool_listing(
         on_end: Called when the read side ends (a stdio server exited); must not raise.
     """
     async with inner as (read_stream, write_stream):
-        pending: dict[str, str] = {}
+        state = _Connection()
 
         async def repair(method: str, result: JsonObject) -> JsonObject:
             if method in _LISTED:
@@ -295,20 +295,35 @@ async def lenient_tool_listing(
                 return await anyio.to_thread.run_sync(work)  # the reader waits: this connection keeps its order
             return work()
 
-        yield _RepairingReader(read_stream, pending, repair, on_end), _ListingRecorder(write_stream, pending)
+        yield _RepairingReader(read_stream, state, repair, on_end), _ListingRecorder(write_stream, state)
+
+
+_TOOLS_CHANGED = "notifications/tools/list_changed"
+
+
+@dataclass(slots=True)
+class _Connection:
+    """What the two sides of one wrapped connection share."""
+
+    pending: dict[str, str] = field(default_factory=dict)
+    """The ids of the listing requests awaiting their answer, and their methods."""
+    tools_change_told: bool = False
+    """A `tools/list_changed` was passed on since the last `tools/list` request: another tells nothing new."""
 
 
 class _ListingRecorder:
     """Write side: remembers the ids of `tools/list` requests and of the listings `cut_listing` cuts."""
 
-    def __init__(self, inner: _Sender, pending: dict[str, str]) -> None:
+    def __init__(self, inner: _Sender, state: _Connection) -> None:
         self._inner = inner
-        self._pending = pending
+        self._state = state
 
     async def send(self, item: SessionMessage, /) -> None:
         message = item.message
         if isinstance(message, JSONRPCRequest) and (message.method == "tools/list" or message.method in _LISTED):
-            self._pending[str(message.id)] = message.method
+            self._state.pending[str(message.id)] = message.method
+            if message.method == "tools/list":
+                self._state.tools_change_told = False
         await self._inner.send(item)
 
     async def aclose(self) -> None:
@@ -325,31 +340,31 @@ class _ListingRecorder:
 
 
 class _RepairingReader:
-    """Read side: passes `tools/list` (and other listing) responses through the repair function."""
+    """Read side: passes `tools/list` (and other listing) responses through the repair function.
+
+    A `tools/list_changed` is dropped when one was passed on since the last `tools/list` request: a server
+    sending thousands a second then costs the SDK (a task each) and the gateway nothing until it re-lists.
+    """
 
     def __init__(
         self,
         inner: _Receiver,
-        pending: dict[str, str],
+        state: _Connection,
         repair: Callable[[str, JsonObject], Awaitable[JsonObject]],
         on_end: Callable[[], None],
     ) -> None:
         self._inner = inner
-        self._pending = pending
+        self._state = state
         self._repair = repair
         self._on_end = on_end
 
     async def receive(self) -> SessionMessage | Exception:
-        try:
-            item = await self._inner.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
-            self._on_end()
-            raise
+        item = await self._next()
         if not isinstance(item, SessionMessage):
             return item
         message = item.message
-        if isinstance(message, JSONRPCResponse | JSONRPCError) and str(message.id) in self._pending:
-            method = self._pending.pop(str(message.id))
+        if isinstance(message, JSONRPCResponse | JSONRPCError) and str(message.id) in self._state.pending:
+            method = self._state.pending.pop(str(message.id))
             if isinstance(message, JSONRPCResponse):
                 try:
                     result = await self._repair(method, message.result)
@@ -359,6 +374,21 @@ class _RepairingReader:
                 repaired = JSONRPCResponse(jsonrpc="2.0", id=message.id, result=result)
                 return SessionMessage(message=repaired, metadata=item.metadata)
         return item
+
+    async def _next(self) -> SessionMessage | Exception:
+        """The next message, past the `tools/list_changed` that tell nothing new."""
+        while True:
+            try:
+                item = await self._inner.receive()
+            except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                self._on_end()
+                raise
+            message = item.message if isinstance(item, SessionMessage) else None
+            if not isinstance(message, JSONRPCNotification) or message.method != _TOOLS_CHANGED:
+                return item
+            if not self._state.tools_change_told:
+                self._state.tools_change_told = True
+                return item
 
     async def aclose(self) -> None:
         await self._inner.aclose()
