@@ -1,12 +1,19 @@
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
+import anyio
 import pytest
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.shared.message import SessionMessage
 from mcp.types import Tool
+from mcp_types import JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
 from toolscout.gateway._dump import mcp_definition
-from toolscout.gateway._lenient import RepairLog, namespaced_tools, repair_tools
+from toolscout.gateway._lenient import RepairLog, lenient_tool_listing, namespaced_tools, repair_tools
 
 GOOD = {"name": "good", "description": "Fine.", "inputSchema": {"type": "object", "properties": {}}}
 # What @modelcontextprotocol/server-gitlab 2025.4.25 sends when installed on its own.
@@ -104,3 +111,69 @@ def test_an_upstream_tools_meta_reaches_its_record_and_its_remembered_definition
     (listed,) = namespaced_tools([tool], server="fs", separator="__", problems=[])
     assert listed.spec.meta == {"deprecated": True}
     assert mcp_definition(listed.spec)["_meta"] == {"deprecated": True}
+
+
+@asynccontextmanager
+async def _memory_transport(
+    answers: list[SessionMessage],
+) -> AsyncIterator[
+    tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
+]:
+    """A transport whose server has already written `answers`; what the client sends is kept unread."""
+    to_client, from_server = anyio.create_memory_object_stream[SessionMessage | Exception](len(answers))
+    to_server, from_client = anyio.create_memory_object_stream[SessionMessage](10)
+    for answer in answers:
+        to_client.send_nowait(answer)
+    with to_client, from_server, to_server, from_client:
+        yield from_server, to_server
+
+
+@pytest.mark.anyio
+async def test_a_large_listing_is_repaired_off_the_event_loop_in_order(caplog: pytest.LogCaptureFixture) -> None:
+    # 3,000 tools cost about a second to repair: on the event loop that second blocks every other client.
+    tools: list[object] = [{**NO_TYPE, "name": f"t{index}"} for index in range(1000)]
+    listing = SessionMessage(message=JSONRPCResponse(jsonrpc="2.0", id=1, result={"tools": tools}))
+    after = SessionMessage(message=JSONRPCNotification(jsonrpc="2.0", method="notifications/tools/list_changed"))
+    log = RepairLog()
+    with caplog.at_level(logging.INFO, logger="toolscout.gateway"):
+        transport = lenient_tool_listing(
+            _memory_transport([listing, after]), server="srv", version=lambda: "2025-11-25", log=log
+        )
+        async with transport as (reader, writer):
+            await writer.send(SessionMessage(message=JSONRPCRequest(jsonrpc="2.0", id=1, method="tools/list")))
+            first, second = await reader.receive(), await reader.receive()
+    threads = {record.thread for record in caplog.records if "normalized" in record.getMessage()}
+    assert threads and threading.get_ident() not in threads
+    expected = repair_tools({"tools": tools}, server="srv", version="2025-11-25", log=RepairLog())
+    assert isinstance(first, SessionMessage) and isinstance(first.message, JSONRPCResponse)
+    assert first.message.result == expected
+    assert second is after
+    assert log.drain()[0] == tuple(f"t{index}" for index in range(1000))
+
+
+@pytest.mark.anyio
+async def test_tool_list_changes_between_two_listings_reach_the_client_once() -> None:
+    # A server sending list_changed in a tight loop (thousands a second) must not cost the event loop one
+    # dispatch per notification: until the client lists the tools again, a second one tells it nothing new.
+    def changed() -> SessionMessage:
+        return SessionMessage(message=JSONRPCNotification(jsonrpc="2.0", method="notifications/tools/list_changed"))
+
+    def listed(id_: int) -> SessionMessage:
+        return SessionMessage(message=JSONRPCResponse(jsonrpc="2.0", id=id_, result={"tools": [GOOD]}))
+
+    other = SessionMessage(message=JSONRPCNotification(jsonrpc="2.0", method="notifications/resources/list_changed"))
+    told = [changed() for _ in range(6)]
+    stream = [told[0], told[1], other, told[2], listed(1), told[3], told[4], listed(2), told[5]]
+    transport = lenient_tool_listing(
+        _memory_transport(stream), server="srv", version=lambda: "2025-11-25", log=RepairLog()
+    )
+    received: list[SessionMessage | Exception] = []
+    async with transport as (reader, writer):
+        for id_, reads in ((1, 3), (2, 2), (3, 1)):
+            await writer.send(SessionMessage(message=JSONRPCRequest(jsonrpc="2.0", id=id_, method="tools/list")))
+            received += [await reader.receive() for _ in range(reads)]
+    answers = [item.message.id for item in received if isinstance(item, SessionMessage) and hasattr(item.message, "id")]
+    assert answers == [1, 2]
+    passed = [received[index] for index in (0, 1, 3, 5)]
+    assert all(got is sent for got, sent in zip(passed, [told[0], other, told[3], told[5]], strict=True))
+    assert all(item is not told[index] for item in received for index in (1, 2, 4))

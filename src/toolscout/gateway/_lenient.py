@@ -6,7 +6,10 @@ installed on its own) makes it reject the page, and the server's every tool is l
 `lenient_tool_listing` wraps a client transport: it notes the ids of outgoing `tools/list`
 requests and rewrites their responses tool by tool with `repair_tools`, so the SDK's typed
 client only ever sees tools it accepts. Tools whose meaning is clear are repaired (and
-logged); a truly malformed tool is left out and reported by name, never the rest. A page of
+logged); a truly malformed tool is left out and reported by name, never the rest. A listing of
+more than `OFF_LOOP_TOOLS` tools is repaired in a worker thread (3,000 tools cost a tenth
+of a second of CPU or more), so a server re-listed in a storm of `list_changed` never stalls the
+event loop, and every other client, meanwhile; its connection's messages keep their order. A page of
 resources, templates or prompts is cut to one more entry than the upstream may list
 (`cut_listing`) before the SDK reads it, so a page of 500,000 costs no more than one of 10,001.
 """
@@ -15,16 +18,18 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from types import TracebackType
 from typing import Protocol, Self, cast
 
 import anyio
+import anyio.to_thread
 from mcp.client import Transport
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse, Tool
+from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, Tool
 from mcp_types.methods import validate_server_result
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
@@ -35,9 +40,20 @@ from .._types import JsonObject
 from ..catalog import iter_tool_specs, normalize_parameters
 from ._records import DEFAULT_LIMITS, ToolProblem, UpstreamLimits, UpstreamTool
 
-__all__ = ["RepairLog", "cut_listing", "lenient_tool_listing", "listed_most", "namespaced_tools", "repair_tools"]
+__all__ = [
+    "OFF_LOOP_TOOLS",
+    "RepairLog",
+    "cut_listing",
+    "lenient_tool_listing",
+    "listed_most",
+    "namespaced_tools",
+    "repair_tools",
+]
 
 logger = logging.getLogger("toolscout.gateway")
+
+OFF_LOOP_TOOLS = 100
+"""Listings of more tools than this are repaired and namespaced in a worker thread, off the event loop."""
 
 
 @dataclass(slots=True)
@@ -268,27 +284,46 @@ async def lenient_tool_listing(
         on_end: Called when the read side ends (a stdio server exited); must not raise.
     """
     async with inner as (read_stream, write_stream):
-        pending: dict[str, str] = {}
+        state = _Connection()
 
-        def repair(method: str, result: JsonObject) -> JsonObject:
+        async def repair(method: str, result: JsonObject) -> JsonObject:
             if method in _LISTED:
                 return cut_listing(method, result, limits)
-            return repair_tools(result, server=server, version=version(), log=log, limits=limits)
+            work = partial(repair_tools, result, server=server, version=version(), log=log, limits=limits)
+            tools = result.get("tools")
+            if isinstance(tools, list) and len(tools) > OFF_LOOP_TOOLS:
+                return await anyio.to_thread.run_sync(work)  # the reader waits: this connection keeps its order
+            return work()
 
-        yield _RepairingReader(read_stream, pending, repair, on_end), _ListingRecorder(write_stream, pending)
+        yield _RepairingReader(read_stream, state, repair, on_end), _ListingRecorder(write_stream, state)
+
+
+_TOOLS_CHANGED = "notifications/tools/list_changed"
+
+
+@dataclass(slots=True)
+class _Connection:
+    """What the two sides of one wrapped connection share."""
+
+    pending: dict[str, str] = field(default_factory=dict)
+    """The ids of the listing requests awaiting their answer, and their methods."""
+    tools_change_told: bool = False
+    """A `tools/list_changed` was passed on since the last `tools/list` request: another tells nothing new."""
 
 
 class _ListingRecorder:
     """Write side: remembers the ids of `tools/list` requests and of the listings `cut_listing` cuts."""
 
-    def __init__(self, inner: _Sender, pending: dict[str, str]) -> None:
+    def __init__(self, inner: _Sender, state: _Connection) -> None:
         self._inner = inner
-        self._pending = pending
+        self._state = state
 
     async def send(self, item: SessionMessage, /) -> None:
         message = item.message
         if isinstance(message, JSONRPCRequest) and (message.method == "tools/list" or message.method in _LISTED):
-            self._pending[str(message.id)] = message.method
+            self._state.pending[str(message.id)] = message.method
+            if message.method == "tools/list":
+                self._state.tools_change_told = False
         await self._inner.send(item)
 
     async def aclose(self) -> None:
@@ -305,40 +340,55 @@ class _ListingRecorder:
 
 
 class _RepairingReader:
-    """Read side: passes `tools/list` (and other listing) responses through the repair function."""
+    """Read side: passes `tools/list` (and other listing) responses through the repair function.
+
+    A `tools/list_changed` is dropped when one was passed on since the last `tools/list` request: a server
+    sending thousands a second then costs the SDK (a task each) and the gateway nothing until it re-lists.
+    """
 
     def __init__(
         self,
         inner: _Receiver,
-        pending: dict[str, str],
-        repair: Callable[[str, JsonObject], JsonObject],
+        state: _Connection,
+        repair: Callable[[str, JsonObject], Awaitable[JsonObject]],
         on_end: Callable[[], None],
     ) -> None:
         self._inner = inner
-        self._pending = pending
+        self._state = state
         self._repair = repair
         self._on_end = on_end
 
     async def receive(self) -> SessionMessage | Exception:
-        try:
-            item = await self._inner.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
-            self._on_end()
-            raise
+        item = await self._next()
         if not isinstance(item, SessionMessage):
             return item
         message = item.message
-        if isinstance(message, JSONRPCResponse | JSONRPCError) and str(message.id) in self._pending:
-            method = self._pending.pop(str(message.id))
+        if isinstance(message, JSONRPCResponse | JSONRPCError) and str(message.id) in self._state.pending:
+            method = self._state.pending.pop(str(message.id))
             if isinstance(message, JSONRPCResponse):
                 try:
-                    result = self._repair(method, message.result)
+                    result = await self._repair(method, message.result)
                 except Exception:  # boundary: this runs in the SDK's read loop, which must never die
                     logger.exception("repairing a %s answer failed; passing it on unchanged", method)
                     return item
                 repaired = JSONRPCResponse(jsonrpc="2.0", id=message.id, result=result)
                 return SessionMessage(message=repaired, metadata=item.metadata)
         return item
+
+    async def _next(self) -> SessionMessage | Exception:
+        """The next message, past the `tools/list_changed` that tell nothing new."""
+        while True:
+            try:
+                item = await self._inner.receive()
+            except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                self._on_end()
+                raise
+            message = item.message if isinstance(item, SessionMessage) else None
+            if not isinstance(message, JSONRPCNotification) or message.method != _TOOLS_CHANGED:
+                return item
+            if not self._state.tools_change_told:
+                self._state.tools_change_told = True
+                return item
 
     async def aclose(self) -> None:
         await self._inner.aclose()

@@ -19,11 +19,13 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack
+from functools import partial
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import anyio.abc
+import anyio.to_thread
 import httpx2
 from mcp.client import Client, Transport
 from mcp.client.session import IncomingMessage
@@ -48,7 +50,7 @@ from ._bounded_http import OVERSIZE_MARK, BoundedTransport
 from ._chain import CHAIN_ENV, CHAIN_HEADER, REACH_HEADER, GatewayChain, decode_reach
 from ._config import GatewaySettings, HttpServer, ServerConfig
 from ._diagnose import StderrCapture, leaf, start_failure
-from ._lenient import RepairLog, lenient_tool_listing, namespaced_tools
+from ._lenient import OFF_LOOP_TOOLS, RepairLog, lenient_tool_listing, namespaced_tools
 from ._listcache import ListingCache, ListKind
 from ._records import DEFAULT_LIMITS, ToolListing, ToolProblem, UpstreamError, UpstreamFailure, UpstreamLimits
 from ._stdio import bounded_stdio_client
@@ -244,7 +246,8 @@ class Upstream:
                     self.name,
                     len(repaired),
                 )
-            tools = namespaced_tools(raw, server=self.name, separator=self.separator, problems=problems)
+            name = partial(namespaced_tools, raw, server=self.name, separator=self.separator, problems=problems)
+            tools = await anyio.to_thread.run_sync(name) if len(raw) > OFF_LOOP_TOOLS else name()
         return ToolListing(
             server=self.name,
             tools=tools,
