@@ -99,6 +99,14 @@ class Bridge:
         f"{_NOT_MISSING}"
     )
 
+    NATIVE_QUERY = "Keywords (service + action) or an exact tool name."
+    """A client-executed native search's ``query`` (OpenAI Responses, ``search="client"``)."""
+
+    @staticmethod
+    def native_limit(default: int) -> str:
+        """A client-executed native search's ``limit``: `default` is ``search_default_limit``."""
+        return f"How many tools to load (default {default})."
+
     @staticmethod
     def describe(names: BridgeNames) -> str:
         """The describe tool's description."""

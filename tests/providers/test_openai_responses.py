@@ -35,6 +35,12 @@ def test_client_native_declares_a_client_search_tool_and_no_deferred_tool(make_s
     assert all(sdk_conforms(ToolParam, tool) for tool in tools)
 
 
+def test_the_client_search_tool_states_the_configured_default_limit(make_scout):
+    session = make_scout(search_default_limit=8).session("s")
+    tools = openai_responses.render(session, style="native", search="client").fields["tools"]
+    assert tools[1]["parameters"]["properties"]["limit"]["description"] == "How many tools to load (default 8)."
+
+
 def test_client_side_styles_send_plain_functions(make_scout, sdk_conforms):
     tools = openai_responses.render(make_scout("reveal").session("s")).fields["tools"]
     assert [tool["name"] for tool in tools] == ["terminal", "tool_search"]

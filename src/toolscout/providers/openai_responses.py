@@ -21,6 +21,7 @@ from typing import Literal, TypeAlias
 
 from .._clipping import clip
 from .._scout import ScoutSession
+from .._texts import Bridge
 from .._types import JsonObject
 from ..catalog import ToolSpec
 from ..dispatch import ToolOutcome
@@ -60,15 +61,19 @@ __all__ = [
 ResponsesSearch: TypeAlias = Literal["hosted", "client"]
 _VARIANTS: tuple[ResponsesSearch, ...] = ("hosted", "client")
 _NAMESPACE_DESCRIPTION_CHARS = 300
-_CLIENT_SEARCH_PARAMETERS: JsonObject = {
-    "type": "object",
-    "properties": {
-        "query": {"type": "string", "description": "Keywords (service + action) or an exact tool name."},
-        "limit": {"type": "integer", "description": "How many tools to load (default 5)."},
-    },
-    "required": ["query"],
-    "additionalProperties": False,
-}
+
+
+def _client_search_parameters(default_limit: int) -> JsonObject:
+    """The parameters of the client-executed ``tool_search`` (its ``limit`` defaults to `default_limit`)."""
+    return {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": Bridge.NATIVE_QUERY},
+            "limit": {"type": "integer", "description": Bridge.native_limit(default_limit)},
+        },
+        "required": ["query"],
+        "additionalProperties": False,
+    }
 
 
 def render(
@@ -105,7 +110,7 @@ def render(
                 "type": "tool_search",
                 "execution": "client",
                 "description": native_search_tool(names.bridge).description,
-                "parameters": _CLIENT_SEARCH_PARAMETERS,
+                "parameters": _client_search_parameters(session.scout.settings.search_default_limit),
             }
         )
     tools += [function_tool(tool, names) for tool in surface.loaded]
