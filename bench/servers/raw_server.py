@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import threading
 import time
@@ -55,11 +56,18 @@ def text(value: str) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": value}]}
 
 
+def write_stats(path: Path) -> None:
+    """Replace the stats file whole, so a reader never sees it half written."""
+    partial = path.with_suffix(".partial")
+    partial.write_text(json.dumps(STATS))
+    os.replace(partial, path)
+
+
 def count(key: str, by: int = 1) -> None:
     with WRITE:
         STATS[key] += by
         if options.stats is not None:
-            options.stats.write_text(json.dumps(STATS))
+            write_stats(options.stats)
 
 
 def tool(name: str, description: str, **properties: str) -> dict[str, Any]:
@@ -173,7 +181,7 @@ def handle(message: dict[str, Any]) -> None:
 
 def main() -> None:
     if options.stats is not None:
-        options.stats.write_text(json.dumps(STATS))
+        write_stats(options.stats)
     for line in sys.stdin.buffer:
         try:
             message = json.loads(line)

@@ -1,0 +1,153 @@
+"""Do a search's order and its confidences agree, and could a per-hit confidence make them agree?
+
+Every request of BFCL tuning, BFCL live (held out), the packaged sample requests and the everyday probe goes through
+`ToolIndex.search(mode="hybrid")` with the packaged model (the fusion inputs recorded as in `learned_fusion.py`);
+the blend's top 10 are then scored offline four ways:
+
+- ``blend, shipped confidence``: the engine's order with the shipped calibrator's confidences (fitted on each
+  search's best hit; its ``lead`` feature is measured against the next lower hit, so a second hit far ahead of the
+  third reads more confident than the first);
+- ``order by shipped confidence``: the same hits sorted by those confidences;
+- ``per-hit (score, gap)``: a logistic regression fitted on every top-10 hit of BFCL tuning's training half (label:
+  gold) over the fused score and the gap to the best other hit (``(s - best other) / s``), both non-increasing down
+  the blend's order, so the confidences fall as the order does by construction;
+- ``per-hit (lexical, cosine, gap)``: the same with the two scores apart (order by its confidences).
+
+Reported per set: R@1 / R@5 (a hit is any gold tool; BFCL by original name) and the share of answers whose top-5
+confidences never rise down the list. Nothing is fitted on BFCL live, the sample requests or the everyday probe.
+
+    .venv/bin/python bench/bfcl.py                 # once
+    .venv/bin/python bench/confidence_order.py     # -> results/confidence_order.md
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+from learned_fusion import Recorded, record
+from model_compare import Labelled, labelled_sets
+from sklearn.linear_model import LogisticRegression
+
+from toolscout.catalog import Catalog
+from toolscout.search import HybridFusion, shared_embedder
+from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSettings
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from train._bfcl import request_half  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results"
+DATA = ROOT / "bench" / "data"
+CALIBRATION = ROOT / "src" / "toolscout" / "search" / "calibration.json"
+Features = dict[str, float]
+
+
+def blend(request: Recorded) -> list[tuple[str, float]]:
+    return HybridFusion(lexical_weight=request.weight)(request.lexical, request.dense)[:10]
+
+
+def features(request: Recorded, fused: Sequence[tuple[str, float]]) -> list[tuple[str, Features]]:
+    shares, cosines = dict(request.lexical), dict(request.dense)
+    unlisted = min(cosines.values(), default=0.0)
+    scores = [score for _, score in fused]
+    out = []
+    for i, (name, score) in enumerate(fused):
+        other = max((s for j, s in enumerate(scores) if j != i), default=0.0)
+        lower = max((s for s in scores if s < score), default=None)
+        lead = 1.0 if lower is None else (score - lower) / score if score > 0 else 0.0
+        gap = (score - other) / score if score > 0 else 0.0
+        out.append(
+            (
+                name,
+                {
+                    "s": score,
+                    "lex": shares.get(name, 0.0),
+                    "cos": cosines.get(name, unlisted),
+                    "gap": gap,
+                    "lead": lead,
+                },
+            )
+        )
+    return out
+
+
+def shipped() -> Callable[[Features], float]:
+    fit = json.loads(CALIBRATION.read_text(encoding="utf-8"))["hybrid"]
+
+    def confidence(f: Features) -> float:
+        z = fit["intercept"] + fit["lexical"] * f["lex"] + fit["cosine"] * f["cos"] + fit["lead"] * f["lead"]
+        return 1.0 / (1.0 + math.exp(-max(min(z, 60.0), -60.0)))
+
+    return confidence
+
+
+def per_hit(train: Sequence[Recorded], keys: Sequence[str]) -> Callable[[Features], float]:
+    rows, labels = [], []
+    for request in train:
+        for name, f in features(request, blend(request)):
+            rows.append([f[k] for k in keys])
+            labels.append(request.canonical.get(name, name) in request.gold)
+    model = LogisticRegression(C=10, max_iter=3000).fit(np.asarray(rows), np.asarray(labels))
+    return lambda f: float(model.predict_proba(np.asarray([[f[k] for k in keys]]))[0, 1])
+
+
+def score(requests: Sequence[Recorded], confidence: Callable[[Features], float], reorder: bool) -> str:
+    top1 = top5 = falling = 0
+    for request in requests:
+        scored = [(name, confidence(f)) for name, f in features(request, blend(request))]
+        if reorder:
+            scored.sort(key=lambda item: -item[1])
+        names = [request.canonical.get(name, name) for name, _ in scored]
+        values = [c for _, c in scored][:5]
+        top1 += bool(names) and names[0] in request.gold
+        top5 += bool(set(names[:5]) & request.gold)
+        falling += all(a >= b - 1e-9 for a, b in zip(values, values[1:], strict=False))
+    n = len(requests)
+    return f"{top1 / n:.3f} / {top5 / n:.3f} · {falling / n:.0%}"
+
+
+def main() -> None:
+    sets = labelled_sets()
+    embedder = shared_embedder(EmbeddingSettings(backend="onnx"))
+    tuning = sets["BFCL tuning"]
+    bfcl = DenseRanker(tuning.catalog, embedder, cache=EmbeddingCache())
+    recorded_tuning = record(tuning, bfcl)
+    train = [r for r in recorded_tuning if request_half(sorted(r.gold)) == "train"]
+    catalog = Catalog.from_file(DATA / "everyday_catalog.json")
+    rows = [json.loads(line) for line in (DATA / "everyday_probe.jsonl").read_text(encoding="utf-8").splitlines()]
+    everyday = Labelled(catalog, [r["query"] for r in rows], [r["gold"] for r in rows])
+    evaluated = {
+        "BFCL tuning, held half": [r for r in recorded_tuning if request_half(sorted(r.gold)) == "held"],
+        "BFCL live (held out)": record(sets["BFCL live (held out)"], bfcl),
+        "sample": record(sets["sample"], DenseRanker(sets["sample"].catalog, embedder, cache=EmbeddingCache())),
+        "everyday": record(everyday, DenseRanker(catalog, embedder, cache=EmbeddingCache())),
+    }
+    scorers = {
+        "blend, shipped confidence": (shipped(), False),
+        "order by shipped confidence": (shipped(), True),
+        "per-hit (score, gap), blend order": (per_hit(train, ("s", "gap")), False),
+        "per-hit (lexical, cosine, gap), its order": (per_hit(train, ("lex", "cos", "gap")), True),
+    }
+    lines = [
+        "Order and confidence (`.venv/bin/python bench/confidence_order.py`): hybrid search's top 10, R@1 / R@5 and "
+        "the share of answers whose top-5 confidences never rise down the list; per-hit fits on BFCL tuning's "
+        f"training half ({len(train)} requests).",
+        "",
+        "| scorer | " + " | ".join(f"{name} ({len(reqs)})" for name, reqs in evaluated.items()) + " |",
+        "|---|" + "---:|" * len(evaluated),
+    ]
+    for label, (confidence, reorder) in scorers.items():
+        cells = [score(requests, confidence, reorder) for requests in evaluated.values()]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "confidence_order.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
