@@ -11,6 +11,7 @@ import ast
 from pathlib import Path
 
 import toolscout
+from tests.conftest import parse_python
 
 ROOT = Path(toolscout.__path__[0])
 NAMEDTUPLE_API = frozenset({"_replace", "_asdict", "_fields", "_make"})
@@ -31,7 +32,7 @@ def defined_names(tree: ast.AST) -> set[str]:
 
 
 def foreign_private_accesses(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parse_python(path.read_text(encoding="utf-8"))
     own = defined_names(tree)
     found = []
     for node in ast.walk(tree):

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import parse_python
+
 ROOT = Path(__file__).parent.parent
 TESTS = Path(__file__).parent
 FOLDERS = (TESTS / "integrations", TESTS / "gateway")
@@ -53,7 +55,7 @@ def test_every_test_a_readme_row_names_exists_with_its_parameter_ids(row: str) -
         source = homes[0].read_text()
         functions = {
             node.name: node
-            for node in ast.walk(parse(source))
+            for node in ast.walk(parse_python(source))
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         }
         assert name in functions, f"{file} has no {name}"
@@ -61,22 +63,6 @@ def test_every_test_a_readme_row_names_exists_with_its_parameter_ids(row: str) -
         assert not ids or cases, f"{name} is not parametrized"
         for parameter_id in ids:
             assert parameter_id in cases, f"{name} has no case {parameter_id} (it has {sorted(cases)})"
-
-
-def parse(source: str, *, tries: int = 3) -> ast.Module:
-    """`ast.parse`, again when CPython 3.11 raises its spurious recursion-depth ``SystemError``.
-
-    CPython 3.11 keeps the AST constructor's recursion depth per interpreter, not per thread, so a parse
-    racing another thread's (a background thread of an earlier test) can fail with "AST constructor
-    recursion depth mismatch" although the source is fine (python/cpython#106905); a full suite run hit it once.
-    """
-    for _ in range(tries - 1):
-        try:
-            return ast.parse(source)
-        except SystemError as exc:
-            if "recursion depth mismatch" not in str(exc):
-                raise
-    return ast.parse(source)
 
 
 def parameter_ids(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
