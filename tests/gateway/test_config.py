@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from toolscout._errors import ConfigError
-from toolscout.gateway._config import GatewayConfig, HttpServer, StdioServer, load_config
+from toolscout.gateway._config._model import GatewayConfig, HttpServer, StdioServer, load_config
 
 JSON_CONFIG = {
     "mcpServers": {

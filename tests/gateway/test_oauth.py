@@ -26,7 +26,7 @@ from toolscout.gateway import (
     Refusal,
     register_authenticator,
 )
-from toolscout.gateway._identity import authenticator_for
+from toolscout.gateway._identity._grants import authenticator_for
 
 pytestmark = pytest.mark.anyio
 

@@ -67,25 +67,33 @@ from ..offload import Offloader, open_output_store
 from ..search import resolve_backend, resolve_search_mode
 from ..search.embeddings import default_cache_dir
 from ..session import DiscoveryStore
-from ._capabilities import offered_capabilities
-from ._chain import GatewayChain
-from ._config import GatewayConfig, GatewaySettings
-from ._faults import UpstreamFault, unrouted_fault, upstream_fault
-from ._feed import open_feed
-from ._health import visible_servers
-from ._outbox import Outboxes
-from ._pool import UpstreamPool
-from ._prompts import PromptProxy
-from ._reaper import SessionReaper
-from ._records import UpstreamError
-from ._relay import Relay
-from ._relisting import RevealReach
-from ._remembered import RememberedListings
-from ._resources import ResourceProxy, namespaced_blocks
-from ._rounds import Exchange, InputRounds
-from ._sessions import Caller, ChangeBus, Identities, LegacySessions
-from ._stores import TimedOutputStore, TimedStore, open_store
-from ._wire import call_result, mcp_tool
+from ._config import GatewayChain, GatewayConfig, GatewaySettings
+from ._proxy import PromptProxy, ResourceProxy, call_result, mcp_tool, namespaced_blocks, offered_capabilities
+from ._sessions import (
+    Caller,
+    ChangeBus,
+    Identities,
+    LegacySessions,
+    Outboxes,
+    RevealReach,
+    SessionReaper,
+    TimedOutputStore,
+    TimedStore,
+    open_feed,
+    open_store,
+)
+from ._upstream import (
+    Exchange,
+    InputRounds,
+    Relay,
+    RememberedListings,
+    UpstreamError,
+    UpstreamFault,
+    UpstreamPool,
+    unrouted_fault,
+    upstream_fault,
+    visible_servers,
+)
 
 __all__ = ["Gateway"]
 

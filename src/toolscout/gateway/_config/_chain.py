@@ -28,8 +28,8 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .._errors import ConfigError
-from ._config import GatewayConfig
+from ..._errors import ConfigError
+from ._model import GatewayConfig
 
 __all__ = ["CHAIN_ENV", "CHAIN_HEADER", "MAX_DEPTH", "REACH_HEADER", "GatewayChain", "decode_reach", "gateway_id"]
 

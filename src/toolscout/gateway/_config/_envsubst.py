@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import re
 
-from .._errors import ConfigError
-from .._redact import add_secrets, names_a_secret
+from ..._errors import ConfigError
+from ..._redact import add_secrets, names_a_secret
 
 __all__ = ["expand_env", "required_variables"]
 

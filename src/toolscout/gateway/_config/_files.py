@@ -16,7 +16,7 @@ from typing import Any, cast
 
 import yaml
 
-from .._errors import ConfigError
+from ..._errors import ConfigError
 
 __all__ = ["read_document", "warn_if_others_may_write"]
 

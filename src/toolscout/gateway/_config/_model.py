@@ -42,15 +42,16 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
-from .._errors import ConfigError
-from .._redact import add_secrets, names_a_secret
-from .._settings import ScoutSettings
-from .._types import JsonObject
-from .._validation import Finite, NoBool, Switch, did_you_mean, unknown_setting, validate_section
-from ..catalog import NAMESPACE_SEPARATOR
-from ..compat import KeyNote, translate_config
-from ..offload import OffloadSettings
-from ._auth import AuthSettings
+from ..._errors import ConfigError
+from ..._redact import add_secrets, names_a_secret
+from ..._settings import ScoutSettings
+from ..._types import JsonObject
+from ..._validation import Finite, NoBool, Switch, did_you_mean, unknown_setting, validate_section
+from ...catalog import NAMESPACE_SEPARATOR
+from ...compat import KeyNote, translate_config
+from ...offload import OffloadSettings
+from .._identity import AuthSettings
+from ._datadir import default_store_path
 from ._envsubst import expand_env
 from ._files import read_document
 from ._servernames import ServerNames, namespace_for
@@ -225,8 +226,6 @@ class GatewaySettings(ScoutSettings):
 
     def usage_store_spec(self) -> str:
         """Where learning keeps its pairs: ``learning.store``, else the session store (``store``, its default file)."""
-        from ._stores import default_store_path  # the session store's module; imported late, it imports the stores
-
         return self.learning.store or self.store or str(default_store_path())
 
     @classmethod

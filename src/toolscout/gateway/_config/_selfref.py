@@ -11,8 +11,8 @@ import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .._errors import ConfigError
-from ._config import GatewayConfig, HttpServer, StdioServer
+from ..._errors import ConfigError
+from ._model import GatewayConfig, HttpServer, StdioServer
 
 __all__ = ["check_not_self_referencing"]
 

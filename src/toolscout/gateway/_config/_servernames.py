@@ -34,8 +34,8 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
-from .._errors import ConfigError
-from .._settings import ScopeSettings
+from ..._errors import ConfigError
+from ..._settings import ScopeSettings
 
 __all__ = ["ServerNames", "namespace_for"]
 

@@ -18,14 +18,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .._settings import ScoutSettings
-from ..observe import CONTENT_TYPE
+from ..._settings import ScoutSettings
+from ...observe import CONTENT_TYPE
+from .._config import CHAIN_HEADER, REACH_HEADER, GatewayChain
+from .._identity import Guard, grant_of
+from .._server import Gateway
+from .._upstream import health_report
 from ._bodies import body_limit, json_error, refuse_oversized
-from ._chain import CHAIN_HEADER, REACH_HEADER, GatewayChain
-from ._guard import Guard
-from ._health import health_report
-from ._identity import grant_of
-from ._server import Gateway
 from ._session_cap import SessionCap
 from ._session_rate import SessionRate
 from ._ui import AsgiEndpoint, UiSource, ui_routes

@@ -15,9 +15,9 @@ import anyio.to_thread
 from mcp_types import INVALID_REQUEST, CallToolResult, TextContent
 from starlette.types import Message, Receive, Send
 
-from .._settings import ScoutSettings
-from .._texts import Dispatch
-from ..dispatch import ToolError
+from ..._settings import ScoutSettings
+from ..._texts import Dispatch
+from ...dispatch import ToolError
 
 __all__ = ["ENVELOPE_BYTES", "body_limit", "json_error", "read_body", "refuse_oversized", "too_large"]
 

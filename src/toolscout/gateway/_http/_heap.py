@@ -22,7 +22,7 @@ import anyio
 
 __all__ = ["keep_heap_settled", "settle_heap"]
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("toolscout.gateway._heap")
 
 THAW_EVERY_S = 120.0
 FULL_PASS_BUDGET_MS = 10.0

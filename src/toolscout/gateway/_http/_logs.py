@@ -13,9 +13,9 @@ import re
 import sys
 from typing import Literal
 
-from .._clipping import clip
-from .._redact import redact
-from ..catalog import INVISIBLE_CHARACTERS
+from ..._clipping import clip
+from ..._redact import redact
+from ...catalog import INVISIBLE_CHARACTERS
 
 __all__ = [
     "MAX_MESSAGE_CHARS",

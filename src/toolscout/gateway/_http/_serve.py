@@ -23,16 +23,13 @@ import uvicorn
 from mcp.server import NotificationOptions
 from mcp.server.stdio import stdio_server
 
-from .._errors import ConfigError
-from .._types import Transport
-from ..observe import install_provider_from_environment
-from ._chain import GatewayChain
-from ._config import GatewayConfig
-from ._files import warn_if_others_may_write
+from ..._errors import ConfigError
+from ..._types import Transport
+from ...observe import install_provider_from_environment
+from .._config import GatewayChain, GatewayConfig, check_not_self_referencing, warn_if_others_may_write
+from .._server import Gateway
+from ._app import MCP_PATH, http_app
 from ._heap import keep_heap_settled
-from ._http import MCP_PATH, http_app
-from ._selfref import check_not_self_referencing
-from ._server import Gateway
 from ._stdin import StdinLines, pollable
 
 __all__ = ["SHUTDOWN_GRACE_S", "run_gateway", "serve_http", "serve_stdio"]

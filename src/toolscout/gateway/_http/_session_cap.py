@@ -26,8 +26,8 @@ from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 from mcp.server.streamable_http_manager import DEFAULT_SESSION_IDLE_TIMEOUT
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .._identity import grant_of
 from ._bodies import json_error
-from ._identity import grant_of
 
 __all__ = ["OPENS_SESSION", "SessionCap", "caller_key", "header_value", "token_label"]
 

@@ -24,9 +24,9 @@ import anyio.to_thread
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .._sessions import SESSION_HEADER
 from ._bodies import json_error, read_body, too_large
 from ._session_cap import OPENS_SESSION, caller_key, header_value, token_label
-from ._sessions import SESSION_HEADER
 
 __all__ = ["SessionRate"]
 

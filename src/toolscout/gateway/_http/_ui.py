@@ -26,15 +26,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Send
 from starlette.types import Scope as AsgiScope
 
-from .._cost import measure_cost
-from .._scope import Scope
-from .._scout import ScoutSession, ToolScout
-from .._tokens import tool_tokens
-from .._types import JsonObject
-from ..catalog import Catalog
-from ..observe import ActivityLog
-from ..providers import get_provider, measure_rendering, provider_names
-from ..search import FIELD_NAMES, SearchMode, tokenize, tool_fields
+from ..._cost import measure_cost
+from ..._scope import Scope
+from ..._scout import ScoutSession, ToolScout
+from ..._tokens import tool_tokens
+from ..._types import JsonObject
+from ...catalog import Catalog
+from ...observe import ActivityLog
+from ...providers import get_provider, measure_rendering, provider_names
+from ...search import FIELD_NAMES, SearchMode, tokenize, tool_fields
 from ._viewers import Viewer
 
 __all__ = ["UI_PATH", "AsgiEndpoint", "UiSource", "ui_routes"]

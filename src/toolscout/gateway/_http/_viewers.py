@@ -18,12 +18,11 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 
-from .._scope import Scope
-from ..observe import ActivityEvent
-from ._health import visible_servers
-from ._identity import grant_of
-from ._pool import UpstreamStatus
-from ._server import Gateway
+from ..._scope import Scope
+from ...observe import ActivityEvent
+from .._identity import grant_of
+from .._server import Gateway
+from .._upstream import UpstreamStatus, visible_servers
 
 __all__ = ["Viewer", "Viewers"]
 

@@ -25,7 +25,7 @@ from mcp.server.auth.provider import AccessToken
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from starlette.routing import BaseRoute
 
-from ._identity import LABEL_RE, Credentials, Grant, GrantRule, Refusal, register_authenticator
+from ._grants import LABEL_RE, Credentials, Grant, GrantRule, Refusal, register_authenticator
 from ._oauth import OAuthSettings
 
 __all__ = ["AuthSettings", "StaticTokenVerifier", "StaticTokens", "TokenGrant"]

@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, StrictBool, field_validator
 from starlette.routing import BaseRoute
 
-from .._scope import Scope
+from ..._scope import Scope
 
 __all__ = [
     "Authenticator",

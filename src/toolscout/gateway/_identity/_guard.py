@@ -23,7 +23,7 @@ from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ._auth import AuthSettings
-from ._identity import GRANT_KEY, Authenticator, Credentials, Grant, Refusal, authenticator_for
+from ._grants import GRANT_KEY, Authenticator, Credentials, Grant, Refusal, authenticator_for
 
 __all__ = ["Guard"]
 

@@ -26,7 +26,7 @@ import httpx2
 from jwt import PyJWK
 from jwt.exceptions import PyJWTError
 
-from .._redact import redact
+from ..._redact import redact
 
 __all__ = ["JwksCache", "JwksUnavailable"]
 

@@ -38,8 +38,8 @@ from mcp.server.auth.routes import build_resource_metadata_url, create_protected
 from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field, field_validator, model_validator
 from starlette.routing import BaseRoute, Route
 
-from .._validation import Finite
-from ._identity import LABEL_RE, Credentials, Grant, GrantRule, Refusal, register_authenticator
+from ..._validation import Finite
+from ._grants import LABEL_RE, Credentials, Grant, GrantRule, Refusal, register_authenticator
 from ._jwks import JwksCache, JwksUnavailable
 
 __all__ = ["JwtAuthenticator", "OAuthGrant", "OAuthSettings"]

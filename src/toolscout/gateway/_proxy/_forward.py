@@ -9,9 +9,7 @@ from mcp.client import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR
 
-from ._pool import UpstreamPool
-from ._records import UpstreamError
-from ._relay import Relay
+from .._upstream import Relay, UpstreamError, UpstreamPool
 
 __all__ = ["forward"]
 

@@ -25,11 +25,7 @@ from mcp.client import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, ServerCapabilities
 
-from ._lenient import listed_most
-from ._listcache import ListKind
-from ._pool import UpstreamPool
-from ._records import UpstreamError
-from ._upstream import upstream_limits
+from .._upstream import ListKind, UpstreamError, UpstreamPool, listed_most, upstream_limits
 
 __all__ = ["PAGE_SIZE", "gather", "offering", "page"]
 

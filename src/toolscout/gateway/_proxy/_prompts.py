@@ -25,12 +25,11 @@ from mcp_types import (
     PromptReference,
 )
 
+from .._sessions import Caller
+from .._upstream import Relay, UpstreamPool
 from ._forward import forward
 from ._listings import gather, offering, page
-from ._pool import UpstreamPool
-from ._relay import Relay
 from ._resources import namespaced_blocks
-from ._sessions import Caller
 
 __all__ = ["PromptProxy"]
 

@@ -50,13 +50,10 @@ from mcp_types import (
     UnsubscribeRequestParams,
 )
 
+from .._sessions import Caller, Outboxes, Subscriptions
+from .._upstream import Relay, UpstreamPool
 from ._forward import forward
 from ._listings import gather, offering, page
-from ._outbox import Outboxes
-from ._pool import UpstreamPool
-from ._relay import Relay
-from ._sessions import Caller
-from ._subscriptions import Subscriptions
 
 __all__ = ["SCHEME", "ResourceProxy", "namespaced_blocks", "namespaced_uri", "original_uri"]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from mcp_types import SERVER_INFO_META_KEY, CallToolResult, TextContent, Tool, ToolAnnotations
 
-from .._settings import BridgeNames
-from ..catalog import ToolSpec
-from ..dispatch import ToolOutcome
-from ..offload import OFFLOAD_NAMES
+from ..._settings import BridgeNames
+from ...catalog import ToolSpec
+from ...dispatch import ToolOutcome
+from ...offload import OFFLOAD_NAMES
 
 __all__ = ["call_result", "mcp_tool"]
 

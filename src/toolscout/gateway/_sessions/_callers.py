@@ -40,10 +40,10 @@ from mcp.server.subscriptions import ServerEvent, ToolsListChanged
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
-from .._scope import Scope
-from .._types import Transport
-from ._config import GatewayConfig
-from ._identity import grant_of
+from ..._scope import Scope
+from ..._types import Transport
+from .._config import GatewayConfig
+from .._identity import grant_of
 
 __all__ = ["SESSION_HEADER", "Caller", "ChangeBus", "Identities", "LegacySessions", "Lifetime"]
 

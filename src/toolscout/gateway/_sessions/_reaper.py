@@ -21,8 +21,8 @@ from typing import NamedTuple
 
 import anyio
 
-from ..session import DEFAULT_MAX_SESSIONS
-from ._sessions import Lifetime
+from ...session import DEFAULT_MAX_SESSIONS
+from ._callers import Lifetime
 
 __all__ = ["SessionReaper"]
 

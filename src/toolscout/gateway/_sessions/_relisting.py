@@ -11,7 +11,7 @@ ends costs nothing for good); a forgotten session is taken to see its reveals, w
 
 from __future__ import annotations
 
-from ._sessions import Caller
+from ._callers import Caller
 
 __all__ = ["MAX_TRACKED", "RevealReach"]
 

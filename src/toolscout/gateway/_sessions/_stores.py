@@ -2,37 +2,23 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
-from pathlib import Path
 from typing import TypeVar
 
-from .._errors import StoreError
-from ..offload import OffloadStore, OutputKind, OutputMeta
-from ..session import DiscoveryStore
-from ..session import open_store as open_session_store
+from ..._errors import StoreError
+from ...offload import OffloadStore, OutputKind, OutputMeta
+from ...session import DiscoveryStore
+from ...session import open_store as open_session_store
+from .._config import default_store_path
 
-__all__ = ["TimedOutputStore", "TimedStore", "default_store_path", "open_store"]
+__all__ = ["TimedOutputStore", "TimedStore", "open_store"]
 
 _T = TypeVar("_T")
 _STORE_THREADS = 4
 _PRINCIPAL: ContextVar[str] = ContextVar("toolscout_output_principal", default="local")
-
-
-def default_store_path() -> Path:
-    """The default SQLite store: ``sessions.sqlite3`` in the data dir.
-
-    The data dir is ``$TOOLSCOUT_DATA_DIR``, else ``$XDG_DATA_HOME/toolscout``, else
-    ``~/.local/share/toolscout``.
-    """
-    explicit = os.environ.get("TOOLSCOUT_DATA_DIR")
-    if explicit:
-        return Path(explicit).expanduser() / "sessions.sqlite3"
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base).expanduser() / "toolscout" / "sessions.sqlite3"
 
 
 def open_store(spec: str | None) -> DiscoveryStore:

@@ -45,10 +45,18 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from .._version import __version__
+from ..._version import __version__
+from .._config import (
+    CHAIN_ENV,
+    CHAIN_HEADER,
+    REACH_HEADER,
+    GatewayChain,
+    GatewaySettings,
+    HttpServer,
+    ServerConfig,
+    decode_reach,
+)
 from ._bounded_http import OVERSIZE_MARK, BoundedTransport
-from ._chain import CHAIN_ENV, CHAIN_HEADER, REACH_HEADER, GatewayChain, decode_reach
-from ._config import GatewaySettings, HttpServer, ServerConfig
 from ._diagnose import StderrCapture, leaf, start_failure
 from ._lenient import OFF_LOOP_TOOLS, RepairLog, lenient_tool_listing, namespaced_tools
 from ._listcache import ListingCache, ListKind

@@ -11,7 +11,7 @@ import httpx2
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
 
-from ._config import HttpServer, ServerConfig
+from .._config import HttpServer, ServerConfig
 
 __all__ = ["StderrCapture", "leaf", "start_failure"]
 

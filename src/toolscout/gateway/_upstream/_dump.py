@@ -14,12 +14,12 @@ from pathlib import Path
 
 import anyio
 
-from .._files import write_atomically
-from .._types import JsonObject
-from ..catalog import Catalog, ToolSpec
-from ._config import GatewayConfig, ServerConfig
+from ..._files import write_atomically
+from ..._types import JsonObject
+from ...catalog import Catalog, ToolSpec
+from .._config import GatewayConfig, ServerConfig
+from ._connection import Upstream, upstream_limits
 from ._records import ToolListing, ToolProblem, UpstreamError
-from ._upstream import Upstream, upstream_limits
 
 __all__ = ["CatalogDump", "ServerReport", "dump_catalog", "mcp_definition"]
 

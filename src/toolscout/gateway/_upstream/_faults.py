@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._settings import BridgeNames
-from .._texts import Upstream
-from .._types import JsonObject
-from ..dispatch import ToolError
+from ..._settings import BridgeNames
+from ..._texts import Upstream
+from ..._types import JsonObject
+from ...dispatch import ToolError
 from ._records import UpstreamError
 
 __all__ = ["UpstreamFault", "unrouted_fault", "upstream_fault"]

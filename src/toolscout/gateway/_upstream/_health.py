@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from .._scope import Scope
-from .._types import JsonObject
-from ..search import SearchStatus
+from ..._scope import Scope
+from ..._types import JsonObject
+from ...search import SearchStatus
 from ._pool import UpstreamPool, UpstreamStatus
 
 __all__ = ["health_report", "visible_servers"]

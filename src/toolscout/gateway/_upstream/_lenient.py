@@ -34,10 +34,10 @@ from mcp_types.methods import validate_server_result
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from .._clipping import clip
-from .._errors import CatalogError
-from .._types import JsonObject
-from ..catalog import iter_tool_specs, normalize_parameters
+from ..._clipping import clip
+from ..._errors import CatalogError
+from ..._types import JsonObject
+from ...catalog import iter_tool_specs, normalize_parameters
 from ._records import DEFAULT_LIMITS, ToolProblem, UpstreamLimits, UpstreamTool
 
 __all__ = [

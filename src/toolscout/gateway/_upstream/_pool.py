@@ -30,13 +30,12 @@ import anyio.to_thread
 from mcp_types import CallToolResult, ServerCapabilities, ServerNotification
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
-from .._redact import redact
-from .._types import Transport
-from ._chain import GatewayChain
-from ._config import GatewayConfig, HttpServer, ServerConfig
+from ..._redact import redact
+from ..._types import Transport
+from .._config import GatewayChain, GatewayConfig, HttpServer, ServerConfig
+from ._connection import Upstream, upstream_limits
 from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamTool
 from ._remembered import RememberedListings
-from ._upstream import Upstream, upstream_limits
 
 if TYPE_CHECKING:
     from ._relay import Relay

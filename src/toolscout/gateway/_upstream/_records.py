@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from .._errors import ToolscoutError
-from .._redact import redact
-from ..catalog import ToolSpec
+from ..._errors import ToolscoutError
+from ..._redact import redact
+from ...catalog import ToolSpec
 
 __all__ = [
     "DEFAULT_LIMITS",

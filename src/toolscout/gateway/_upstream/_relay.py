@@ -65,8 +65,8 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from .._sessions import Caller
 from ._rounds import Exchange
-from ._sessions import Caller
 
 __all__ = ["DEFAULT_LOG_LEVEL", "LOG_LEVELS", "MAX_SESSION_LEVELS", "Downstream", "Relay"]
 

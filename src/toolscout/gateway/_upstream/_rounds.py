@@ -26,7 +26,7 @@ import anyio.abc
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, InputRequest, InputRequiredResult, TextContent
 
-from .._texts import Upstream
+from ..._texts import Upstream
 
 __all__ = ["Exchange", "InputRounds"]
 
