@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._auth import AuthSettings, StaticTokens, StaticTokenVerifier, TokenGrant
+from ._auth import AuthSettings
 from ._grants import (
     Authenticator,
     AuthenticatorFactory,
@@ -15,6 +15,7 @@ from ._grants import (
 )
 from ._guard import Guard
 from ._oauth import JwtAuthenticator, OAuthGrant, OAuthSettings
+from ._tokens import StaticTokens, StaticTokenVerifier, TokenGrant
 
 __all__ = [
     "Authenticator",

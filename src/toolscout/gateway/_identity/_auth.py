@@ -1,155 +1,84 @@
-"""``toolscout.auth``: who may call the HTTP gateway, by static bearer tokens or OAuth access tokens.
+"""``toolscout.auth``: who may call the HTTP gateway, one section per registered scheme.
 
-```json
-"toolscout": {"auth": {"tokens": {
-  "ci":    {"token": "${CI_TOKEN}", "servers": ["time", "git"]},
-  "alice": {"token": "${ALICE_TOKEN}", "tools": ["memory__read_*"], "deny": ["git__git_reset"]},
-  "prometheus": {"token": "${SCRAPE_TOKEN}", "servers": [], "admin": true}
-}}}
-```
-
-The key (``ci``, ``alice``) names the grant in logs and sessions; the secret itself is the
-``token`` value and is never logged. A grant with neither ``servers`` nor ``tools`` sees
-every tool. Every HTTP answer covers the caller's grant only (see `toolscout.gateway._viewers`);
-``/metrics`` answers ``admin`` grants alone. ``oauth`` (`OAuthSettings`) accepts access tokens an
-identity provider signs instead, or as well. Each section is one registered `Authenticator`
-(`toolscout.gateway._identity`); a missing or unknown token gets a 401 that says nothing about the catalog.
+Each scheme's module declares the model of its section with its registration (`register_authenticator`);
+`AuthSettings` is made from the schemes registered when this module is imported: the built-in ones,
+static ``tokens`` (`_tokens.py`) and ``oauth`` access tokens (`_oauth.py`), imported here first. It
+validates each section with its scheme's model, so an error names its key (``toolscout.auth.tokens.ci.token``),
+and gathers what the rest of the config needs from every section: its grants (server names in them are
+resolved) and its secrets (never logged).
 """
 
 from __future__ import annotations
 
-import hmac
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Self
 
-from mcp.server.auth.provider import AccessToken
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
-from starlette.routing import BaseRoute
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
-from ._grants import LABEL_RE, Credentials, Grant, GrantRule, Refusal, register_authenticator
-from ._oauth import OAuthSettings
+from . import _oauth, _tokens  # noqa: F401  the built-in schemes register themselves before AuthSettings is made
+from ._grants import GrantRule, SchemeSettings, registered_schemes
 
-__all__ = ["AuthSettings", "StaticTokenVerifier", "StaticTokens", "TokenGrant"]
-
-MIN_TOKEN_CHARS = 16
+__all__ = ["AuthSettings"]
 
 
-class TokenGrant(GrantRule):
-    """One bearer token and what it may reach."""
-
-    token: SecretStr
-    """The secret the client sends as ``Authorization: Bearer ...`` (use ``${VAR}``)."""
-
-    @field_validator("token")
-    @classmethod
-    def _long_enough(cls, value: SecretStr) -> SecretStr:
-        if len(value.get_secret_value()) < MIN_TOKEN_CHARS:
-            raise ValueError(f"use a random token of at least {MIN_TOKEN_CHARS} characters")
-        return value
-
-
-class AuthSettings(BaseModel):
-    """The ``toolscout.auth`` section: one or more schemes, asked in this order."""
+class AuthSections(BaseModel):
+    """The ``toolscout.auth`` section: one or more schemes, asked in their rank's order (static tokens first)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
-    tokens: dict[str, TokenGrant] | None = Field(default=None, min_length=1)
-    """Static bearer tokens: grants by name."""
-    oauth: OAuthSettings | None = None
-    """OAuth 2.1 access tokens (JWTs) an identity provider signs, mapped to grants by their scopes or claims."""
-
-    @field_validator("tokens")
-    @classmethod
-    def _distinct(cls, value: dict[str, TokenGrant] | None) -> dict[str, TokenGrant] | None:
-        if value is None:
-            return value
-        for label in value:
-            if not LABEL_RE.fullmatch(label):
-                raise ValueError(f"token name {label!r}: use 1-64 letters, digits, '.', '-' or '_'")
-        secrets = [grant.token.get_secret_value() for grant in value.values()]
-        if len(set(secrets)) != len(secrets):
-            raise ValueError("two grants use the same token; give each its own")
-        return value
-
     @model_validator(mode="after")
-    def _some_scheme(self) -> AuthSettings:
-        if not any(section is not None for _, section in self.sections()):
-            raise ValueError("give 'tokens', 'oauth', or both")
+    def _some_scheme(self) -> Self:
+        if not self.sections():
+            keys = [repr(key) for key in type(self).model_fields]
+            raise ValueError(f"give {', '.join(keys)}, or {'both' if len(keys) == 2 else 'several'}")
         return self
 
-    def sections(self) -> list[tuple[str, object]]:
+    def section(self, key: str) -> SchemeSettings | None:
+        """The settings of scheme `key`, None when that section is not set."""
+        value = getattr(self, key) if key in type(self).model_fields else None
+        return value if isinstance(value, SchemeSettings) else None
+
+    def sections(self) -> list[tuple[str, SchemeSettings]]:
         """The configured schemes, ``(key, settings)``, in the order they are asked."""
-        return [(key, getattr(self, key)) for key in type(self).model_fields if getattr(self, key) is not None]
+        found = [(key, self.section(key)) for key in type(self).model_fields]
+        return [(key, section) for key, section in found if section is not None]
 
     def grant_rules(self) -> Iterator[tuple[str, GrantRule]]:
         """Every configured grant by its dotted key (``tokens.ci``, ``oauth.grants.readers``)."""
-        for label, grant in (self.tokens or {}).items():
-            yield f"tokens.{label}", grant
-        for label, rule in (self.oauth.grants if self.oauth else {}).items():
-            yield f"oauth.grants.{label}", rule
+        for key, section in self.sections():
+            for name, rule in section.grant_rules():
+                yield f"{key}.{name}", rule
 
-    def with_grant_rules(self, rules: Mapping[str, GrantRule]) -> AuthSettings:
+    def with_grant_rules(self, rules: Mapping[str, GrantRule]) -> Self:
         """A copy with the grants `grant_rules` named replaced by `rules` (same keys)."""
-        update: dict[str, object] = {}
-        if self.tokens is not None:
-            update["tokens"] = {label: rules[f"tokens.{label}"] for label in self.tokens}
-        if self.oauth is not None:
-            grants = {label: rules[f"oauth.grants.{label}"] for label in self.oauth.grants}
-            update["oauth"] = self.oauth.model_copy(update={"grants": grants})
+        update: dict[str, Any] = {}
+        for key, section in self.sections():
+            prefix = f"{key}."
+            own = {name.removeprefix(prefix): rule for name, rule in rules.items() if name.startswith(prefix)}
+            update[key] = section.with_grant_rules(own)
         return self.model_copy(update=update)
 
     def secrets(self) -> list[str]:
         """The values no log or error may show (the static tokens)."""
-        return [grant.token.get_secret_value() for grant in (self.tokens or {}).values()]
+        return [secret for _, section in self.sections() for secret in section.secrets()]
 
 
-class StaticTokenVerifier:
-    """The SDK `TokenVerifier` for configured tokens: the grant's name becomes the client id."""
-
-    def __init__(self, settings: AuthSettings) -> None:
-        """Index the grants of `settings`."""
-        self._grants = [
-            (label, grant.token.get_secret_value().encode()) for label, grant in (settings.tokens or {}).items()
-        ]
-
-    async def verify_token(self, token: str) -> AccessToken | None:
-        """Return an access token naming the grant, or None for an unknown token."""
-        offered = token.encode()
-        found: str | None = None
-        for label, secret in self._grants:
-            # Compare against every grant so the time taken does not say which one nearly matched.
-            if hmac.compare_digest(offered, secret):
-                found = label
-        if found is None:
-            return None
-        return AccessToken(token="[redacted]", client_id=found, scopes=[])
+def _auth_settings() -> type[AuthSections]:
+    """`AuthSections` with one optional field per registered scheme, typed by its settings model."""
+    fields: dict[str, Any] = {
+        scheme.key: (scheme.settings | None, Field(default=None, description=_summary(scheme.settings)))
+        for scheme in registered_schemes()
+    }
+    return create_model(
+        "AuthSettings", __base__=AuthSections, __module__=__name__, __doc__=AuthSections.__doc__, **fields
+    )
 
 
-class StaticTokens:
-    """The `Authenticator` of ``toolscout.auth.tokens``: a configured token gets its grant, named by its key."""
-
-    def __init__(self, tokens: Mapping[str, TokenGrant]) -> None:
-        """Index the grants of `tokens`."""
-        self._verifier = StaticTokenVerifier(AuthSettings(tokens=dict(tokens)))
-        self._rules = dict(tokens)
-
-    async def authenticate(self, credentials: Credentials) -> Grant | Refusal | None:
-        """The grant of a configured token; None for any other (another scheme may know it)."""
-        if credentials.bearer is None:
-            return None
-        access = await self._verifier.verify_token(credentials.bearer)
-        if access is None:
-            return None
-        return self._rules[access.client_id].grant(access.client_id)
-
-    @property
-    def challenge(self) -> Mapping[str, str]:
-        """None: static tokens are handed out by hand."""
-        return {}
-
-    @property
-    def routes(self) -> Sequence[BaseRoute]:
-        """None."""
-        return ()
+def _summary(model: type[SchemeSettings]) -> str:
+    return " ".join((model.__doc__ or "").strip().split("\n\n")[0].split())
 
 
-register_authenticator("tokens", StaticTokens)
+if TYPE_CHECKING:
+    AuthSettings = AuthSections
+else:
+    AuthSettings = _auth_settings()

@@ -1,8 +1,9 @@
 """Who an HTTP caller is: the `Authenticator` seam, the `Grant` it hands out, and its registry.
 
 Every scheme of ``toolscout.auth`` (static ``tokens``, ``oauth`` access tokens) is one
-`Authenticator` built by the factory registered under its settings key (`register_authenticator`).
-The gateway asks them in the settings' order; the first that recognises the credentials decides.
+`Authenticator` built by the factory registered under its section's key, with the `SchemeSettings`
+model of that section (`register_authenticator`). The gateway asks them in their rank's order; the
+first that recognises the credentials decides.
 Everything downstream (sessions, the session cap and rate, the page, ``/metrics``) reads only the
 `Grant`, never a scheme's settings.
 """
@@ -10,9 +11,9 @@ Everything downstream (sessions, the session cap and rate, the page, ``/metrics`
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, Self
 
 from pydantic import BaseModel, ConfigDict, StrictBool, field_validator
 from starlette.routing import BaseRoute
@@ -27,9 +28,12 @@ __all__ = [
     "GrantRule",
     "Refusal",
     "GRANT_KEY",
+    "Scheme",
+    "SchemeSettings",
     "authenticator_for",
     "grant_of",
     "register_authenticator",
+    "registered_schemes",
 ]
 
 LABEL_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -144,25 +148,70 @@ class Authenticator(Protocol):
 AuthenticatorFactory = Callable[[Any], Authenticator]
 """Builds an authenticator from its section of ``toolscout.auth`` (a validated settings model)."""
 
-_FACTORIES: dict[str, AuthenticatorFactory] = {}
+
+class SchemeSettings:
+    """What the settings model of a scheme's section tells the rest of the config (mixed into that model).
+
+    The defaults suit a scheme without grants or secrets of its own.
+    """
+
+    def grant_rules(self) -> Iterator[tuple[str, GrantRule]]:
+        """Every grant of the section by its dotted key within it (``ci``, ``grants.readers``).
+
+        Server names in them are resolved like every other (`with_grant_rules` takes them back).
+        """
+        return iter(())
+
+    def with_grant_rules(self, rules: Mapping[str, GrantRule]) -> Self:
+        """A copy with the grants `grant_rules` named replaced by `rules` (same keys)."""
+        return self
+
+    def secrets(self) -> list[str]:
+        """The values no log or error may show."""
+        return []
 
 
-def register_authenticator(key: str, factory: AuthenticatorFactory) -> None:
+@dataclass(frozen=True, slots=True)
+class Scheme:
+    """One registered scheme: its section's key and model, and how to build its authenticator."""
+
+    key: str
+    factory: AuthenticatorFactory
+    settings: type[SchemeSettings]
+    rank: int
+
+
+_SCHEMES: dict[str, Scheme] = {}
+
+
+def register_authenticator(
+    key: str, factory: AuthenticatorFactory, *, settings: type[SchemeSettings], rank: int = 100
+) -> None:
     """Build the authenticator of ``toolscout.auth.<key>`` with `factory` when that section is set.
 
-    The section itself is a field `key` of `AuthSettings` (so it is validated and documented).
+    Args:
+        key: The section's key in ``toolscout.auth``.
+        factory: Builds the authenticator from the validated section.
+        settings: The section's pydantic model (with `SchemeSettings` mixed in): `AuthSettings` validates
+            and documents the section with it.
+        rank: Schemes are asked by rank, lowest first (static tokens 0, OAuth 10), then by key.
     """
-    _FACTORIES[key] = factory
+    _SCHEMES[key] = Scheme(key, factory, settings, rank)
+
+
+def registered_schemes() -> list[Scheme]:
+    """Every registered scheme, in the order they are asked."""
+    return sorted(_SCHEMES.values(), key=lambda scheme: (scheme.rank, scheme.key))
 
 
 def authenticator_for(sections: Sequence[tuple[str, object]]) -> Authenticator:
     """One authenticator asking each configured section's, in order (see `AuthSettings.sections`)."""
     chain: list[Authenticator] = []
     for key, section in sections:
-        factory = _FACTORIES.get(key)
-        if factory is None:
+        scheme = _SCHEMES.get(key)
+        if scheme is None:
             raise LookupError(f"no authenticator is registered for toolscout.auth.{key}")
-        chain.append(factory(section))
+        chain.append(scheme.factory(section))
     return _Chain(tuple(chain))
 
 

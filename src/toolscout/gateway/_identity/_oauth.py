@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -39,7 +39,7 @@ from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field, field_validator, 
 from starlette.routing import BaseRoute, Route
 
 from ..._validation import Finite
-from ._grants import LABEL_RE, Credentials, Grant, GrantRule, Refusal, register_authenticator
+from ._grants import LABEL_RE, Credentials, Grant, GrantRule, Refusal, SchemeSettings, register_authenticator
 from ._jwks import JwksCache, JwksUnavailable
 
 __all__ = ["JwtAuthenticator", "OAuthGrant", "OAuthSettings"]
@@ -84,8 +84,11 @@ def _url(value: str, *, what: str) -> str:
     return value
 
 
-class OAuthSettings(BaseModel):
-    """The ``toolscout.auth.oauth`` section: which issuer's access tokens the gateway accepts, and what they grant."""
+class OAuthSettings(BaseModel, SchemeSettings):
+    """OAuth 2.1 access tokens (JWTs) an identity provider signs, mapped to grants by their scopes or claims.
+
+    The ``toolscout.auth.oauth`` section: which issuer's access tokens the gateway accepts, and what they grant.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
@@ -162,6 +165,15 @@ class OAuthSettings(BaseModel):
                 later = ", ".join(name for name, _ in rules[index + 1 :])
                 raise ValueError(f"grant {label!r} matches every token, so {later} would never apply: move it last")
         return self
+
+    def grant_rules(self) -> Iterator[tuple[str, GrantRule]]:
+        """Every grant by its key within the section (``grants.readers``)."""
+        for label, rule in self.grants.items():
+            yield f"grants.{label}", rule
+
+    def with_grant_rules(self, rules: Mapping[str, GrantRule]) -> OAuthSettings:
+        """A copy with every grant replaced by the one of the same key in `rules`."""
+        return self.model_copy(update={"grants": {label: rules[f"grants.{label}"] for label in self.grants}})
 
     @property
     def audiences(self) -> tuple[str, ...]:
@@ -285,4 +297,4 @@ def _label(subject: str) -> str:
     return f"oauth/~{hashlib.sha256(subject.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}"
 
 
-register_authenticator("oauth", JwtAuthenticator)
+register_authenticator("oauth", JwtAuthenticator, settings=OAuthSettings, rank=10)
