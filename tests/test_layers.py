@@ -29,17 +29,28 @@ def _owner_of_private(module: str) -> str | None:
     return ".".join(parts[: private[-1]]) if private else None
 
 
+def _part_of(home: str, owner: str) -> bool:
+    """Whether package `home` is `owner` or one of its private sub-packages (the gateway's rooms)."""
+    if home == owner:
+        return True
+    inner = home.removeprefix(owner + ".")
+    return inner != home and all(part.startswith("_") for part in inner.split("."))
+
+
 def private_imports_across_packages(graph: grimp.ImportGraph) -> list[tuple[str, str]]:
     """(importer, imported) for each import of a package's `_module` from outside that package.
 
-    A private sub-package's modules are its own: ``gateway._upstream._pool`` is for ``gateway._upstream``
-    alone, while ``gateway._upstream`` itself (its ``__init__``) serves the rest of ``gateway``.
+    A package's private sub-packages are part of it (``gateway._http`` may import ``gateway._server`` and
+    ``gateway._upstream``), but their own modules are theirs alone (``gateway._upstream._pool`` is for
+    ``gateway._upstream``); a public sub-package is another package (``search.embeddings``).
     """
+    packages = {module.rsplit(".", 1)[0] for module in graph.modules}
     found = []
     for importer in sorted(graph.modules):
+        home = importer if importer in packages else importer.rsplit(".", 1)[0]
         for imported in graph.find_modules_directly_imported_by(importer):
             owner = _owner_of_private(imported)
-            if owner not in (None, "toolscout") and importer != owner and not importer.startswith(owner + "."):
+            if owner not in (None, "toolscout") and not _part_of(home, owner):
                 found.append((importer, imported))
     return found
 

@@ -1,6 +1,6 @@
 """The gateway's HTTP app: ``/mcp``, ``/metrics``, the ``/ui/`` page (all behind the bearer tokens), ``/healthz``.
 
-Each caller sees only its grant (see `toolscout.gateway._viewers`); bound to loopback, every path
+Each caller sees only its grant (see `toolscout.gateway._http._viewers`); bound to loopback, every path
 answers only loopback ``Host`` and ``Origin`` headers.
 """
 

@@ -10,7 +10,7 @@
 
 The key (``ci``, ``alice``) names the grant in logs and sessions; the secret itself is the
 ``token`` value and is never logged. A grant with neither ``servers`` nor ``tools`` sees
-every tool. Every HTTP answer covers the caller's grant only (see `toolscout.gateway._viewers`);
+every tool. Every HTTP answer covers the caller's grant only (see `toolscout.gateway._http._viewers`);
 ``/metrics`` answers ``admin`` grants alone. ``oauth`` (`OAuthSettings`) accepts access tokens an
 identity provider signs instead, or as well. This module is the whole scheme: its settings
 (`StaticTokenSettings`), its `Authenticator` and their registration; a missing or unknown token gets a

@@ -15,7 +15,7 @@ Session ids are chosen so that discoveries outlive a connection and a gateway re
   ``Mcp-Session-Id`` lives in one replica's SDK session manager).
 
 HTTP ids are prefixed with the caller's grant label (a static token's name, ``oauth/<sub>`` for an
-access token: `toolscout.gateway._identity.Grant`), so two callers never share a session whatever
+access token: `toolscout.gateway.Grant`), so two callers never share a session whatever
 headers they send, and one user's refreshed tokens keep theirs. Ids that are too long or not printable are hashed.
 
 A session's `Lifetime` says when it can never be used again: a stateless request's session

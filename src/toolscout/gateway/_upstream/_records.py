@@ -82,7 +82,7 @@ class ToolListing:
     tools: tuple[UpstreamTool, ...]
     """Usable tools, in the server's order."""
     repaired: tuple[str, ...] = ()
-    """Upstream names of tools whose input schema was normalized (see `toolscout.gateway._lenient`)."""
+    """Upstream names of tools whose input schema was normalized (see `toolscout.gateway._upstream._lenient`)."""
     problems: tuple[ToolProblem, ...] = ()
     """Tools left out, by name where they have one."""
     complete: bool = True
