@@ -47,7 +47,7 @@ SMALL = ROOT / "bench" / "servers" / "small_server.py"
 LIMIT_S = 900.0
 IMPORTS = {
     "MCP SDK server (any Python MCP server)": "import mcp.server.lowlevel, mcp.server.stdio",
-    "toolscout serve's whole stack": "import toolscout.cli._main, toolscout.gateway._serve",
+    "toolscout serve's whole stack": "import toolscout.cli._main, toolscout.gateway._http._serve",
 }
 
 

@@ -12,7 +12,7 @@ import typing
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, RootModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
@@ -60,6 +60,8 @@ def type_name(annotation: Any) -> str:
         return f"list of {type_name(args[0])}" if args else "list"
     if origin is dict:
         return f"table of {type_name(args[0])} → {type_name(args[1])}"
+    if isinstance(annotation, type) and issubclass(annotation, RootModel):  # a section that is a table of tables
+        return type_name(annotation.model_fields["root"].annotation)
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return f"table ({annotation.__name__})"
     names = {str: "string", int: "integer", float: "number", bool: "boolean"}
@@ -73,6 +75,8 @@ def constraints(field: FieldInfo) -> str:
         if typing.get_origin(arg) is typing.Annotated:
             metadata += [item for item in typing.get_args(arg)[1:] if hasattr(item, "metadata")]
             metadata += [meta for item in typing.get_args(arg)[1:] for meta in getattr(item, "metadata", ())]
+        if isinstance(arg, type) and issubclass(arg, RootModel):
+            metadata += arg.model_fields["root"].metadata
     parts: list[str] = []
     for item in metadata:
         for name, symbol in (("gt", ">"), ("ge", ">="), ("lt", "<"), ("le", "<="), ("min_length", "min length")):

@@ -108,7 +108,7 @@ def test_a_switch_refuses_other_words_and_numbers(monkeypatch: pytest.MonkeyPatc
 
 
 def test_offloading_turns_off_from_an_environment_variable(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    from toolscout.gateway._config import load_config
+    from toolscout.gateway._config._model import load_config
 
     config = tmp_path / "gw.json"
     config.write_text('{"mcpServers": {"a": {"command": "true"}}}')

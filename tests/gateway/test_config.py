@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from toolscout._errors import ConfigError
-from toolscout.gateway._config import GatewayConfig, HttpServer, StdioServer, load_config
+from toolscout.gateway._config._model import GatewayConfig, HttpServer, StdioServer, load_config
 
 JSON_CONFIG = {
     "mcpServers": {
@@ -319,7 +319,7 @@ def test_scope_and_grants_name_servers_loosely_and_server_tool_patterns_name_ups
     assert settings.scope.tools == ("github:github__create_*", "github:*", "x*")
     assert settings.scope.deny == ("*:y",)
     assert settings.auth is not None
-    grant = settings.auth.tokens["t"]
+    grant = settings.auth.section("tokens")["t"]
     assert grant.servers == ("github",) and grant.tools == ("google-sheets:google-sheets__get",)
 
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from toolscout.gateway._diagnose import StderrCapture
+from toolscout.gateway._upstream._diagnose import StderrCapture
 
 CHATTY = (
     "import sys\n"

@@ -7,8 +7,8 @@ import anyio.abc
 import pytest
 
 from toolscout.gateway import ChangeFeed, Deliver, register_feed
-from toolscout.gateway._feed import LocalFeed, open_feed
-from toolscout.gateway._redisfeed import RedisFeed
+from toolscout.gateway._sessions._feed import LocalFeed, open_feed
+from toolscout.gateway._sessions._redisfeed import RedisFeed
 
 pytestmark = pytest.mark.anyio
 

@@ -11,7 +11,7 @@ from functools import partial
 import anyio
 import pytest
 
-from toolscout.gateway._heap import keep_heap_settled, settle_heap
+from toolscout.gateway._http._heap import keep_heap_settled, settle_heap
 
 pytestmark = pytest.mark.anyio
 

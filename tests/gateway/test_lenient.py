@@ -12,8 +12,8 @@ from mcp.shared.message import SessionMessage
 from mcp.types import Tool
 from mcp_types import JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
-from toolscout.gateway._dump import mcp_definition
-from toolscout.gateway._lenient import RepairLog, lenient_tool_listing, namespaced_tools, repair_tools
+from toolscout.gateway._upstream._dump import mcp_definition
+from toolscout.gateway._upstream._lenient import RepairLog, lenient_tool_listing, namespaced_tools, repair_tools
 
 GOOD = {"name": "good", "description": "Fine.", "inputSchema": {"type": "object", "properties": {}}}
 # What @modelcontextprotocol/server-gitlab 2025.4.25 sends when installed on its own.

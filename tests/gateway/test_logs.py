@@ -5,7 +5,7 @@ import logging
 
 import pytest
 
-from toolscout.gateway._logs import JsonFormatter, configure_logging
+from toolscout.gateway._http._logs import JsonFormatter, configure_logging
 
 
 def test_json_lines_carry_the_message_and_every_extra_field() -> None:

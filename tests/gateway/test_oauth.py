@@ -11,6 +11,7 @@ from typing import Any
 
 import anyio
 import pytest
+from pydantic import RootModel
 
 from tests.gateway.issuer import RESOURCE, Issuer, SigningKey, oauth_settings, running_issuer
 from toolscout import Scope, ToolSpec
@@ -26,7 +27,7 @@ from toolscout.gateway import (
     Refusal,
     register_authenticator,
 )
-from toolscout.gateway._identity import authenticator_for
+from toolscout.gateway._identity._grants import SchemeSettings, authenticator_for
 
 pytestmark = pytest.mark.anyio
 
@@ -241,19 +242,22 @@ async def test_static_tokens_and_oauth_together_each_recognise_their_own(issuer:
 
 
 async def test_a_registered_authenticator_is_built_from_its_section() -> None:
+    class HeaderKeySettings(RootModel[dict[str, str]], SchemeSettings):
+        pass
+
     class HeaderKeys:
-        def __init__(self, section: dict[str, str]) -> None:
+        def __init__(self, section: HeaderKeySettings) -> None:
             self.section = section
 
         async def authenticate(self, credentials: Credentials) -> Grant | Refusal | None:
-            label = self.section.get(credentials.headers.get("x-api-key", ""))
+            label = self.section.root.get(credentials.headers.get("x-api-key", ""))
             return None if label is None else Grant(label=label, scope=Scope.select(servers=["time"]))
 
         challenge: dict[str, str] = {}
         routes = ()
 
-    register_authenticator("test-header-keys", HeaderKeys)
-    auth = authenticator_for([("test-header-keys", {"k-123": "robot"})])
+    register_authenticator("test-header-keys", HeaderKeys, settings=HeaderKeySettings)
+    auth = authenticator_for([("test-header-keys", HeaderKeySettings({"k-123": "robot"}))])
     grant = await auth.authenticate(Credentials(bearer=None, headers={"x-api-key": "k-123"}))
     assert isinstance(grant, Grant) and grant.label == "robot"
     assert await auth.authenticate(Credentials(bearer=None, headers={"x-api-key": "nope"})) is None
@@ -291,8 +295,9 @@ def test_the_readme_identity_provider_example_is_a_valid_config() -> None:
     block = next(block for block in re.findall(r"```json\n(.*?)```", readme, flags=re.DOTALL) if '"oauth"' in block)
     servers = {"time": {"command": "x"}, "github": {"command": "y"}}
     config = GatewayConfig.from_mapping({"mcpServers": servers, **json.loads(block)})
-    assert config.settings.auth is not None and config.settings.auth.oauth is not None
-    assert list(config.settings.auth.oauth.grants) == ["ops", "readers", "staff"]
+    assert config.settings.auth is not None
+    oauth = config.settings.auth.section("oauth")
+    assert isinstance(oauth, OAuthSettings) and list(oauth.grants) == ["ops", "readers", "staff"]
 
 
 async def test_a_key_server_that_drips_its_answer_is_given_up_after_jwks_timeout_s_in_all(issuer: Issuer) -> None:

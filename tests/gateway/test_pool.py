@@ -13,8 +13,8 @@ from mcp_types import TextContent
 
 from tests.gateway.conftest import LIMIT_S, SERVERS, fragile_server, slow_server
 from toolscout.gateway import GatewayConfig, UpstreamError
-from toolscout.gateway._pool import UpstreamPool
-from toolscout.gateway._remembered import RememberedListings
+from toolscout.gateway._upstream._pool import UpstreamPool
+from toolscout.gateway._upstream._remembered import RememberedListings
 
 pytestmark = pytest.mark.anyio
 

@@ -13,9 +13,9 @@ from mcp_types import (
 )
 
 from toolscout._scope import Scope
-from toolscout.gateway._capabilities import offered_capabilities
-from toolscout.gateway._listings import PAGE_SIZE, page
-from toolscout.gateway._resources import namespaced_uri, original_uri
+from toolscout.gateway._proxy._capabilities import offered_capabilities
+from toolscout.gateway._proxy._listings import PAGE_SIZE, page
+from toolscout.gateway._proxy._resources import namespaced_uri, original_uri
 
 ADVERTISED = {"tools": {"listChanged": True}, "resources": {}, "prompts": {}, "completions": {}, "logging": {}}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from toolscout.gateway._reaper import SessionReaper
+from toolscout.gateway._sessions._reaper import SessionReaper
 
 pytestmark = pytest.mark.anyio
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from toolscout._scope import Scope
-from toolscout.gateway._relisting import MAX_TRACKED, RevealReach
-from toolscout.gateway._sessions import Caller, Lifetime
+from toolscout.gateway._sessions._callers import Caller, Lifetime
+from toolscout.gateway._sessions._relisting import MAX_TRACKED, RevealReach
 
 
 def caller(session_id: str, lifetime: Lifetime = "durable") -> Caller:

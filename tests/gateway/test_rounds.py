@@ -15,7 +15,7 @@ from mcp_types import (
     TextContent,
 )
 
-from toolscout.gateway._rounds import Exchange, InputRounds
+from toolscout.gateway._upstream._rounds import Exchange, InputRounds
 
 pytestmark = pytest.mark.anyio
 

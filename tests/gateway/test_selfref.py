@@ -28,8 +28,8 @@ from tests.gateway.conftest import (
     tools_once,
     write_config,
 )
-from toolscout.gateway._chain import gateway_id
-from toolscout.gateway._config import load_config
+from toolscout.gateway._config._chain import gateway_id
+from toolscout.gateway._config._model import load_config
 
 
 def serve(config: Path, *extra: str) -> subprocess.CompletedProcess[str]:

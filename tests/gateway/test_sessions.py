@@ -27,8 +27,8 @@ from tests.gateway.conftest import (
 )
 from toolscout._types import Transport
 from toolscout.gateway import Credentials, GatewayConfig, Grant, StaticTokens, TokenGrant
-from toolscout.gateway._identity import GRANT_KEY
-from toolscout.gateway._sessions import Identities
+from toolscout.gateway._identity._grants import GRANT_KEY
+from toolscout.gateway._sessions._callers import Identities
 
 pytestmark = pytest.mark.anyio
 

@@ -19,7 +19,7 @@ from mcp_types import ToolListChangedNotification
 
 from tests.gateway.conftest import LIMIT_S, TOOLSCOUT, names, slow_server, text, write_config
 from toolscout.gateway import GatewayConfig
-from toolscout.gateway._pool import UpstreamPool
+from toolscout.gateway._upstream._pool import UpstreamPool
 
 pytestmark = pytest.mark.anyio
 

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from toolscout import ConfigError, MemoryStore, SqliteStore, StoreError
-from toolscout.gateway._stores import TimedStore, default_store_path, open_store
+from toolscout.gateway._config._datadir import default_store_path
+from toolscout.gateway._sessions._stores import TimedStore, open_store
 
 
 def test_the_default_store_is_an_sqlite_file_in_the_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

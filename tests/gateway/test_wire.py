@@ -5,9 +5,9 @@ from mcp_types import CallToolResult, TextContent
 from tests.gateway.conftest import text
 from toolscout import BridgeNames, ToolError, ToolOutcome, ToolSpec
 from toolscout.disclosure._bridge import bridge_tools
-from toolscout.gateway._faults import upstream_fault
-from toolscout.gateway._records import UpstreamError, UpstreamFailure
-from toolscout.gateway._wire import call_result, mcp_tool
+from toolscout.gateway._proxy._wire import call_result, mcp_tool
+from toolscout.gateway._upstream._faults import upstream_fault
+from toolscout.gateway._upstream._records import UpstreamError, UpstreamFailure
 
 NAMES = BridgeNames()
 

@@ -1,29 +1,51 @@
 """The MCP gateway: config, upstream connections, the downstream server."""
 
-from ._auth import AuthSettings, StaticTokens, StaticTokenVerifier, TokenGrant
-from ._config import GatewayConfig, GatewaySettings, HttpServer, ServerConfig, StdioServer, load_config
-from ._dump import CatalogDump, ServerReport, dump_catalog, mcp_definition
-from ._envsubst import expand_env, required_variables
-from ._feed import ChangeFeed, Deliver, FeedFactory, register_feed
-from ._files import read_document
+from ._config import (
+    GatewayConfig,
+    GatewaySettings,
+    HttpServer,
+    ServerConfig,
+    StdioServer,
+    expand_env,
+    load_config,
+    read_document,
+    required_variables,
+)
+from ._http import configure_logging, run_gateway, serve_http, serve_stdio
 from ._identity import (
     Authenticator,
     AuthenticatorFactory,
+    AuthSettings,
     Credentials,
     Grant,
     GrantRule,
+    JwtAuthenticator,
+    OAuthGrant,
+    OAuthSettings,
     Refusal,
+    StaticTokens,
+    StaticTokenVerifier,
+    TokenGrant,
     register_authenticator,
 )
-from ._lenient import repair_tools
-from ._logs import configure_logging
-from ._oauth import JwtAuthenticator, OAuthGrant, OAuthSettings
-from ._pool import UpstreamPool, UpstreamState, UpstreamStatus
-from ._records import ToolListing, ToolProblem, UpstreamError, UpstreamFailure, UpstreamTool
-from ._serve import run_gateway, serve_http, serve_stdio
 from ._server import Gateway
-from ._sessions import SESSION_HEADER
-from ._upstream import Upstream
+from ._sessions import SESSION_HEADER, ChangeFeed, Deliver, FeedFactory, register_feed
+from ._upstream import (
+    CatalogDump,
+    ServerReport,
+    ToolListing,
+    ToolProblem,
+    Upstream,
+    UpstreamError,
+    UpstreamFailure,
+    UpstreamPool,
+    UpstreamState,
+    UpstreamStatus,
+    UpstreamTool,
+    dump_catalog,
+    mcp_definition,
+    repair_tools,
+)
 
 __all__ = [
     "Authenticator",

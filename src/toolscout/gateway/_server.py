@@ -61,31 +61,13 @@ from .._types import Transport
 from .._version import __version__
 from ..disclosure import Assembly, assemble
 from ..dispatch import BridgeRead, SearchAnswer, ServerNotReady, ToolCall, ToolError, ToolOutcome
-from ..learning import UsageBounds, UsageStore, open_usage_store
-from ..observe import ActivityLog, Metrics, Tracing
-from ..offload import Offloader, open_output_store
 from ..search import resolve_backend, resolve_search_mode
-from ..search.embeddings import default_cache_dir
 from ..session import DiscoveryStore
-from ._capabilities import offered_capabilities
-from ._chain import GatewayChain
-from ._config import GatewayConfig, GatewaySettings
-from ._faults import UpstreamFault, unrouted_fault, upstream_fault
-from ._feed import open_feed
-from ._health import visible_servers
-from ._outbox import Outboxes
-from ._pool import UpstreamPool
-from ._prompts import PromptProxy
-from ._reaper import SessionReaper
-from ._records import UpstreamError
-from ._relay import Relay
-from ._relisting import RevealReach
-from ._remembered import RememberedListings
-from ._resources import ResourceProxy, namespaced_blocks
-from ._rounds import Exchange, InputRounds
-from ._sessions import Caller, ChangeBus, Identities, LegacySessions
-from ._stores import TimedOutputStore, TimedStore, open_store
-from ._wire import call_result, mcp_tool
+from ._compose import Hooks, compose
+from ._config import GatewayChain, GatewayConfig
+from ._proxy import call_result, mcp_tool, namespaced_blocks, offered_capabilities
+from ._sessions import Caller, TimedOutputStore
+from ._upstream import Exchange, UpstreamError, UpstreamFault, unrouted_fault, upstream_fault, visible_servers
 
 __all__ = ["Gateway"]
 
@@ -132,66 +114,39 @@ class Gateway:
             ConfigError: The store setting is unusable, or this gateway is already in its chain.
             StoreError: The store cannot be opened.
         """
-        settings = config.settings
+        hooks = Hooks(
+            execute=self._execute,
+            tools_changed=self._tools_changed,
+            upstream_notified=self._upstream_notified,
+            set_upstream_level=self._set_upstream_level,
+            scoped_caller=self._scoped_caller,
+            end_session=self._end_session,
+        )
+        parts = compose(
+            config, hooks, transport=transport, store=store, start_concurrency=start_concurrency, chain=chain
+        )
         self.config = config
-        self.chain = chain if chain is not None else GatewayChain.enter(config)
-        self.store = TimedStore(
-            store if store is not None else open_store(settings.store), timeout_s=settings.store_timeout_s
-        )
-        offload = None
-        if settings.offload.enabled:
-            outputs = TimedOutputStore(open_output_store(settings.offload), timeout_s=settings.store_timeout_s)
-            offload = Offloader(settings.offload, store=outputs)
-        self.activity = ActivityLog(max_bytes=settings.activity_max_bytes)
-        self.tracing = Tracing(arguments=self.activity.log_arguments) if settings.tracing else None
-        usage, settings = _usage_store(settings)
-        self.scout = ToolScout(
-            (),
-            activity=self.activity,
-            settings=settings,
-            store=self.store,
-            executor=self._execute,
-            offload=offload,
-            usage_store=usage,
-        )
-        remembered = (
-            RememberedListings(default_cache_dir(), separator=settings.separator) if settings.remember_tools else None
-        )
-        self.relay = Relay()
-        self.pool = UpstreamPool(
-            config,
-            on_change=self._tools_changed,
-            start_concurrency=start_concurrency,
-            chain=self.chain,
-            remembered=remembered,
-            relay=self.relay,
-            on_notification=self._upstream_notified,
-        )
+        self.chain = parts.chain
+        self.store = parts.store
+        self.activity = parts.activity
+        self.tracing = parts.tracing
+        self.scout = parts.scout
+        self.relay = parts.relay
+        self.pool = parts.pool
+        self.rounds = parts.rounds
+        self.outbox = parts.outbox
+        self.resources = parts.resources
+        self.prompts = parts.prompts
+        self.identities = parts.identities
+        self.metrics = parts.metrics
+        self.changes = parts.changes
+        self.feed = parts.feed
+        self.reach = parts.reach
+        self.reaper = parts.reaper
+        self._legacy = parts.legacy
+        self._settings_scope = parts.settings_scope
         self._attach_deadline = 0.0
-        self.relay.set_upstream_level = self._set_upstream_level
-        self.rounds = InputRounds(timeout_s=settings.call_timeout_s, per_token=settings.max_waiting_calls_per_token)
-        self._settings_scope = settings.scope.scope()
-        self.outbox = Outboxes()
-        self.resources = ResourceProxy(self.pool, self.relay, caller=self._scoped_caller, outbox=self.outbox)
-        self.prompts = PromptProxy(self.pool, self.relay, caller=self._scoped_caller)
         self._wait_for_upstreams = wait_for_upstreams
-        self.identities = Identities(config, transport)
-        self.metrics = Metrics()
-        self.activity.add_listener(self.metrics.observe)
-        self.metrics.track_upstreams(lambda: [(status.name, status.state) for status in self.pool.status()])
-        self.changes = ChangeBus()
-        self.feed = open_feed(settings.store, timeout_s=settings.store_timeout_s)
-        self._legacy = LegacySessions()
-        self.reach = RevealReach()
-        # A shared output store expires idle sessions itself: one idle here may be busy on another replica.
-        shared = offload is not None and offload.store.shared
-        self.reaper = SessionReaper(
-            idle_s=settings.session_idle_s,
-            end=self._end_session,
-            per_token=settings.max_sessions_per_token,
-            ends_durable=not shared,
-        )
-        self.metrics.track_sessions(lambda: len(self.reaper))
         self._tasks: anyio.abc.TaskGroup | None = None
         self.server: Server[Any] = Server(
             "toolscout",
@@ -629,18 +584,3 @@ def _log_call(call: ToolCall, server: str, tool: str, result: object, latency_s:
             "argument_names": sorted(call.arguments),
         },
     )
-
-
-def _usage_store(settings: GatewaySettings) -> tuple[UsageStore | None, GatewaySettings]:
-    """The usage store learning records in (``learning.store``, else the session store's spec), when on.
-
-    A store that cannot be opened (Redis down) leaves learning off with one warning: the gateway serves without it.
-    """
-    learning = settings.learning
-    if not learning.enabled:
-        return None, settings
-    try:
-        return open_usage_store(settings.usage_store_spec(), UsageBounds.from_settings(learning)), settings
-    except StoreError as exc:
-        logger.warning("learning is off: the usage store cannot be opened: %s", exc)
-        return None, settings.model_copy(update={"learning": learning.model_copy(update={"enabled": False})})

@@ -1,0 +1,84 @@
+"""``toolscout.auth``: who may call the HTTP gateway, one section per registered scheme.
+
+Each scheme's module declares the model of its section with its registration (`register_authenticator`);
+`AuthSettings` is made from the schemes registered when this module is imported: the built-in ones,
+static ``tokens`` (`_tokens.py`) and ``oauth`` access tokens (`_oauth.py`), imported here first. It
+validates each section with its scheme's model, so an error names its key (``toolscout.auth.tokens.ci.token``),
+and gathers what the rest of the config needs from every section: its grants (server names in them are
+resolved) and its secrets (never logged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Self
+
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+
+from . import _oauth, _tokens  # noqa: F401  the built-in schemes register themselves before AuthSettings is made
+from ._grants import GrantRule, SchemeSettings, registered_schemes
+
+__all__ = ["AuthSettings"]
+
+
+class AuthSections(BaseModel):
+    """The ``toolscout.auth`` section: one or more schemes, asked in their rank's order (static tokens first)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    @model_validator(mode="after")
+    def _some_scheme(self) -> Self:
+        if not self.sections():
+            keys = [repr(key) for key in type(self).model_fields]
+            raise ValueError(f"give {', '.join(keys)}, or {'both' if len(keys) == 2 else 'several'}")
+        return self
+
+    def section(self, key: str) -> SchemeSettings | None:
+        """The settings of scheme `key`, None when that section is not set."""
+        value = getattr(self, key) if key in type(self).model_fields else None
+        return value if isinstance(value, SchemeSettings) else None
+
+    def sections(self) -> list[tuple[str, SchemeSettings]]:
+        """The configured schemes, ``(key, settings)``, in the order they are asked."""
+        found = [(key, self.section(key)) for key in type(self).model_fields]
+        return [(key, section) for key, section in found if section is not None]
+
+    def grant_rules(self) -> Iterator[tuple[str, GrantRule]]:
+        """Every configured grant by its dotted key (``tokens.ci``, ``oauth.grants.readers``)."""
+        for key, section in self.sections():
+            for name, rule in section.grant_rules():
+                yield f"{key}.{name}", rule
+
+    def with_grant_rules(self, rules: Mapping[str, GrantRule]) -> Self:
+        """A copy with the grants `grant_rules` named replaced by `rules` (same keys)."""
+        update: dict[str, Any] = {}
+        for key, section in self.sections():
+            prefix = f"{key}."
+            own = {name.removeprefix(prefix): rule for name, rule in rules.items() if name.startswith(prefix)}
+            update[key] = section.with_grant_rules(own)
+        return self.model_copy(update=update)
+
+    def secrets(self) -> list[str]:
+        """The values no log or error may show (the static tokens)."""
+        return [secret for _, section in self.sections() for secret in section.secrets()]
+
+
+def _auth_settings() -> type[AuthSections]:
+    """`AuthSections` with one optional field per registered scheme, typed by its settings model."""
+    fields: dict[str, Any] = {
+        scheme.key: (scheme.settings | None, Field(default=None, description=_summary(scheme.settings)))
+        for scheme in registered_schemes()
+    }
+    return create_model(
+        "AuthSettings", __base__=AuthSections, __module__=__name__, __doc__=AuthSections.__doc__, **fields
+    )
+
+
+def _summary(model: type[SchemeSettings]) -> str:
+    return " ".join((model.__doc__ or "").strip().split("\n\n")[0].split())
+
+
+if TYPE_CHECKING:
+    AuthSettings = AuthSections
+else:
+    AuthSettings = _auth_settings()

@@ -1,0 +1,17 @@
+"""What the gateway offers downstream besides search: upstream resources and prompts, capabilities, wire shapes."""
+
+from __future__ import annotations
+
+from ._capabilities import offered_capabilities
+from ._prompts import PromptProxy
+from ._resources import ResourceProxy, namespaced_blocks
+from ._wire import call_result, mcp_tool
+
+__all__ = [
+    "call_result",
+    "mcp_tool",
+    "namespaced_blocks",
+    "offered_capabilities",
+    "PromptProxy",
+    "ResourceProxy",
+]
