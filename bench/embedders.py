@@ -63,7 +63,7 @@ def load_worker(backend: str, threads: int) -> None:
 
 def make(backend: str, threads: int) -> Embedder:
     """The `backend` embedder on `threads` CPU threads (torch's are process-wide)."""
-    from toolscout.search import get_embedder
+    from toolscout.search._internal import get_embedder
     from toolscout.search.embeddings import EmbeddingSettings
 
     if backend == "onnx-fp32":

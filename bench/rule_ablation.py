@@ -29,7 +29,7 @@ from model_compare import RESULTS, Labelled, recall
 
 from toolscout import Catalog, ScoutSettings, ToolScout
 from toolscout.data import sample_catalog_path, sample_queries_path
-from toolscout.search import DEFAULT_EXPANDERS, shared_embedder
+from toolscout.search._internal import DEFAULT_EXPANDERS, shared_embedder
 from toolscout.search.embeddings import EmbeddingSettings
 
 ENGINES = ("lexical", "hybrid")

@@ -98,7 +98,7 @@ def memory_child(mode: SearchMode) -> None:
     catalog = grow(load_bfcl().catalog, SIZES[-1])
     build: Callable[[], SearchIndex] = partial(build_index, catalog)
     if mode == "hybrid":
-        from toolscout.search import shared_embedder
+        from toolscout.search._internal import shared_embedder
         from toolscout.search.embeddings import EmbeddingSettings
 
         embedder = shared_embedder(EmbeddingSettings())  # the default model, loaded before the baseline is read

@@ -15,8 +15,8 @@ import pytest
 
 from tests.conftest import require
 from toolscout import Catalog, ScoutSettings, ToolScout, ToolSpec
-from toolscout.search import shared_embedder
 from toolscout.search._background import BackgroundHybrid
+from toolscout.search._internal import shared_embedder
 from toolscout.search.embeddings import EmbeddingSettings
 from toolscout.search.embeddings._base import Embedder
 

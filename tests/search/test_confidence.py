@@ -12,7 +12,8 @@ from tests.conftest import require
 from toolscout import Catalog, ConfigError, ScoutSettings, ToolScout, ToolSpec
 from toolscout._texts import Search
 from toolscout.data import sample_catalog_path
-from toolscout.search import HitEvidence, IndexConfig, LogisticCalibrator, build_index, get_calibrator, shared_embedder
+from toolscout.search import HitEvidence, IndexConfig
+from toolscout.search._internal import LogisticCalibrator, build_index, get_calibrator, shared_embedder
 from toolscout.search.embeddings import EmbeddingSettings
 
 HAS_SEMANTIC = importlib.util.find_spec("onnxruntime") is not None

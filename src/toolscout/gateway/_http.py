@@ -19,7 +19,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._settings import ScoutSettings
-from ..observe import CONTENT_TYPE
+from ..observe._internal import CONTENT_TYPE
 from ._bodies import body_limit, json_error, refuse_oversized
 from ._chain import CHAIN_HEADER, REACH_HEADER, GatewayChain
 from ._guard import Guard

@@ -25,7 +25,7 @@ from mcp.server.stdio import stdio_server
 
 from .._errors import ConfigError
 from .._types import Transport
-from ..observe import install_provider_from_environment
+from ..observe._internal import install_provider_from_environment
 from ._chain import GatewayChain
 from ._config import GatewayConfig
 from ._files import warn_if_others_may_write

@@ -59,13 +59,18 @@ from .._scout import ScoutSession, ToolScout
 from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT, Search, Upstream
 from .._types import Transport
 from .._version import __version__
-from ..disclosure import Assembly, assemble
-from ..dispatch import BridgeRead, SearchAnswer, ServerNotReady, ToolCall, ToolError, ToolOutcome
-from ..learning import UsageBounds, UsageStore, open_usage_store
-from ..observe import ActivityLog, Metrics, Tracing
-from ..offload import Offloader, open_output_store
-from ..search import resolve_backend, resolve_search_mode
-from ..search.embeddings import default_cache_dir
+from ..disclosure import Assembly
+from ..disclosure._internal import assemble
+from ..dispatch import SearchAnswer, ToolCall, ToolError, ToolOutcome
+from ..dispatch._internal import BridgeRead, ServerNotReady
+from ..learning import UsageStore
+from ..learning._internal import UsageBounds, open_usage_store
+from ..observe import ActivityLog
+from ..observe._internal import Metrics, Tracing
+from ..offload import Offloader
+from ..offload._internal import open_output_store
+from ..search._internal import resolve_backend, resolve_search_mode
+from ..search.embeddings._internal import default_cache_dir
 from ..session import DiscoveryStore
 from ._capabilities import offered_capabilities
 from ._chain import GatewayChain

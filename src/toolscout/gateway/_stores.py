@@ -13,7 +13,7 @@ from typing import TypeVar
 from .._errors import StoreError
 from ..offload import OffloadStore, OutputKind, OutputMeta
 from ..session import DiscoveryStore
-from ..session import open_store as open_session_store
+from ..session._internal import open_store as open_session_store
 
 __all__ = ["TimedOutputStore", "TimedStore", "default_store_path", "open_store"]
 

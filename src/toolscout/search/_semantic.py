@@ -10,7 +10,8 @@ from ..catalog import Catalog
 from ._hybrid import HybridFusion
 from ._index import IndexConfig, ToolIndex, build_index
 from ._language import known_share_in
-from .embeddings import DenseRanker, Embedder, EmbeddingCache, shared_embedder
+from .embeddings import Embedder
+from .embeddings._internal import DenseRanker, EmbeddingCache, shared_embedder
 
 __all__ = ["build_hybrid_index"]
 
