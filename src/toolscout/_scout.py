@@ -17,6 +17,7 @@ import anyio
 import anyio.to_thread
 
 from ._errors import ConfigError
+from ._plugins import load_plugins
 from ._presearch import presearch_queries, presearched
 from ._scope import Scope
 from ._settings import ScoutSettings
@@ -111,6 +112,7 @@ class ToolScout:
             ConfigError: ``tracing`` is on and OpenTelemetry is not installed.
             ConfigError: A bridge tool is named like an offload tool.
         """
+        load_plugins()
         self._settings = settings or ScoutSettings()
         if offload is not None and offload.names.intersection(self._settings.bridge_names.all):
             raise ConfigError(
