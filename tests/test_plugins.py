@@ -1,4 +1,4 @@
-"""Plug-ins from installed packages: the entry-point group ``toolscout.plugins``, loaded by the CLI and the library.
+"""Plug-ins from installed packages: the group ``toolscout.plugins``, loaded by the CLI, the gateway and the library.
 
 The plug-in package is installed the way pip leaves one (a module and its ``.dist-info`` with an
 ``entry_points.txt``) into a folder on the subprocess's path, so the test runs offline.
@@ -12,8 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import anyio
 import pytest
 
+from tests.gateway.conftest import LIMIT_S, SERVERS, payload, stdio_gateway, write_config
 from toolscout import Catalog
 from toolscout.data import sample_catalog_path
 
@@ -105,3 +107,25 @@ def test_without_the_plugin_the_setting_names_what_is_registered(tmp_path: Path)
 
     assert done.returncode != 0
     assert "reverse-names" in done.stderr and "lexical" in done.stderr
+
+
+@pytest.mark.anyio
+async def test_the_gateway_searches_with_a_plugins_engine_its_config_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    install_plugin_package(site)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.delenv("TOOLSCOUT_SEARCH_MODE")  # the tests' lexical default would override the config
+    server = {"command": sys.executable, "args": [str(SERVERS / "named.py"), "apples", "melons", "pears"]}
+    config = write_config(tmp_path / "gw.json", {"fruit": server}, search_mode="reverse-names")
+
+    with anyio.fail_after(LIMIT_S):
+        async with stdio_gateway(config) as client:
+            answer = payload(await client.call_tool("tool_search", {"query": "saved recipes", "limit": 3}))
+
+    assert [tool["name"] for tool in answer["tools"]] == ["fruit__pears", "fruit__melons", "fruit__apples"]
+    assert "plug-in 'broken' (ts_probe_broken, from ts-probe-plugins) failed to load" in (
+        tmp_path / "gateway.log"
+    ).read_text(encoding="utf-8")
