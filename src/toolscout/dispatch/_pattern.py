@@ -1,6 +1,6 @@
 """The tools of a catalog a ``tool_search`` pattern matches, for filtering a keyword search by it.
 
-Matching is the regex search's (`toolscout.search.RegexIndex`: RE2, case-insensitive, over each
+Matching is the regex search's (`RegexIndex` of `search/_regex.py`: RE2, case-insensitive, over each
 tool's name, description and parameter texts); the texts are gathered once per catalog.
 """
 
