@@ -52,3 +52,21 @@ def test_no_module_imports_another_packages_private_modules() -> None:
     assert found == [], f"import these from the package or its {FACE} face instead:\n" + "\n".join(
         f"{a} -> {b}" for a, b in found
     )
+
+
+def test_the_private_face_is_the_only_private_module_another_package_may_import() -> None:
+    graph = grimp.ImportGraph()
+    for module in (
+        "toolscout",
+        "toolscout.a",
+        "toolscout.a._x",
+        "toolscout.a._internal",
+        "toolscout.b",
+        "toolscout.b._y",
+    ):
+        graph.add_module(module)
+    graph.add_import(importer="toolscout.b._y", imported="toolscout.a._internal")
+    graph.add_import(importer="toolscout.b._y", imported="toolscout.a._x")
+    graph.add_import(importer="toolscout.a._internal", imported="toolscout.a._x")
+
+    assert private_imports_across_packages(graph) == [("toolscout.b._y", "toolscout.a._x")]
