@@ -52,9 +52,8 @@ from tune_hybrid import LIVE_CATEGORIES
 from toolscout import Catalog, ScoutSettings, ToolScout, ToolSpec
 from toolscout.data import sample_catalog_path, sample_queries_path
 from toolscout.search._evaluation import summarize
-from toolscout.search._internal import shared_embedder
 from toolscout.search.embeddings import EmbeddingSettings
-from toolscout.search.embeddings._internal import DenseRanker, EmbeddingCache
+from toolscout.search.embeddings._internal import DenseRanker, EmbeddingCache, shared_embedder
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

@@ -12,8 +12,7 @@ import pytest
 
 from toolscout import ConfigError
 from toolscout.search import load_language, register_language
-from toolscout.search._internal import Language, languages
-from toolscout.search.languages import get_language
+from toolscout.search.languages import Language, get_language, languages
 from toolscout.search.languages._internal import SCRIPTS
 
 BUILT_IN = ("en", "zh", "ja", "ko", "th", "es", "fr", "de", "pt", "ru")

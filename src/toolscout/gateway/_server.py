@@ -69,8 +69,8 @@ from ..observe import ActivityLog
 from ..observe._internal import Metrics, Tracing
 from ..offload import Offloader
 from ..offload._internal import open_output_store
-from ..search._internal import resolve_backend, resolve_search_mode
-from ..search.embeddings._internal import default_cache_dir
+from ..search._internal import resolve_search_mode
+from ..search.embeddings._internal import default_cache_dir, resolve_backend
 from ..session import DiscoveryStore
 from ._capabilities import offered_capabilities
 from ._chain import GatewayChain

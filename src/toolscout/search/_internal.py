@@ -19,28 +19,21 @@ from ._regex import MAX_PATTERN_LENGTH, PatternError, RegexIndex
 from ._select import request_mode, resolve_search_mode
 from ._synonyms import ActionSynonyms
 from ._tokenize import tokenize, words
-from .embeddings._internal import CrossEncoderReranker, embedder_names, get_embedder, resolve_backend, shared_embedder
-from .languages import Language, languages
 
 __all__ = [
     "ActionSynonyms",
     "build_index",
-    "CrossEncoderReranker",
     "DEFAULT_EXPANDERS",
-    "embedder_names",
     "engine_names",
     "engine_query_mode",
     "EvalReport",
     "evaluate",
     "FIELD_NAMES",
     "get_calibrator",
-    "get_embedder",
     "get_engine",
     "HybridFusion",
     "HybridIndex",
     "IndexCache",
-    "Language",
-    "languages",
     "load_labelled_queries",
     "load_queries",
     "LogisticCalibrator",
@@ -49,9 +42,7 @@ __all__ = [
     "QueryFileError",
     "RegexIndex",
     "request_mode",
-    "resolve_backend",
     "resolve_search_mode",
-    "shared_embedder",
     "tokenize",
     "tool_fields",
     "words",
