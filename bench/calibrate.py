@@ -47,10 +47,12 @@ from bfcl import TUNING_CATEGORIES, _lines, _schema, _user_text, _wheel, load_bf
 
 from toolscout import Catalog, ScoutSettings, ToolSpec
 from toolscout.data import sample_catalog_path, sample_queries_path
-from toolscout.search import IndexConfig, SearchPipeline, build_index, shared_embedder
+from toolscout.search import IndexConfig, SearchPipeline
 from toolscout.search._confidence import CALIBRATION_FILE, HitEvidence, register_calibrator
-from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSettings
+from toolscout.search._internal import build_index
+from toolscout.search.embeddings import EmbeddingSettings
 from toolscout.search.embeddings._base import Embedder, Vectors
+from toolscout.search.embeddings._internal import DenseRanker, EmbeddingCache, shared_embedder
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"

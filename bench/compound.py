@@ -23,11 +23,13 @@ from pathlib import Path
 
 from model_compare import Labelled, labelled_sets, tooldata_dev
 
-from toolscout.search import SearchIndex, SearchPipeline, build_index, shared_embedder
+from toolscout.search import SearchIndex, SearchPipeline
 from toolscout.search._evaluation import summarize
+from toolscout.search._internal import build_index
 from toolscout.search._parts import request_parts
 from toolscout.search._pipeline import PartsStage
-from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSettings
+from toolscout.search.embeddings import EmbeddingSettings
+from toolscout.search.embeddings._internal import DenseRanker, EmbeddingCache, shared_embedder
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"

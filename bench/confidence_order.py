@@ -34,8 +34,9 @@ from model_compare import Labelled, labelled_sets
 from sklearn.linear_model import LogisticRegression
 
 from toolscout.catalog import Catalog
-from toolscout.search import HybridFusion, shared_embedder
-from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSettings
+from toolscout.search._internal import HybridFusion
+from toolscout.search.embeddings import EmbeddingSettings
+from toolscout.search.embeddings._internal import DenseRanker, EmbeddingCache, shared_embedder
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

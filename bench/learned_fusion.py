@@ -33,8 +33,9 @@ import numpy.typing as npt
 import torch
 from model_compare import Labelled, labelled_sets
 
-from toolscout.search import HybridFusion, build_index, shared_embedder
-from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSettings
+from toolscout.search._internal import HybridFusion, build_index
+from toolscout.search.embeddings import EmbeddingSettings
+from toolscout.search.embeddings._internal import DenseRanker, EmbeddingCache, shared_embedder
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

@@ -51,9 +51,9 @@ from tune_hybrid import LIVE_CATEGORIES
 
 from toolscout import Catalog, ScoutSettings, ToolScout, ToolSpec
 from toolscout.data import sample_catalog_path, sample_queries_path
-from toolscout.search import shared_embedder
 from toolscout.search._evaluation import summarize
-from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSettings
+from toolscout.search.embeddings import EmbeddingSettings
+from toolscout.search.embeddings._internal import DenseRanker, EmbeddingCache, shared_embedder
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -280,7 +280,7 @@ def main(argv: Sequence[str]) -> None:
 
 def speed(rounds: int = 3) -> dict[str, object]:
     """Catalog embedding (pooled BFCL catalog, no cache) and query p50 for every model, interleaved, one process."""
-    from toolscout.search.embeddings import tool_text
+    from toolscout.search.embeddings._internal import tool_text
 
     tuning = load_bfcl(TUNING_CATEGORIES)
     texts = [tool_text(tool) for tool in tuning.catalog]

@@ -19,8 +19,9 @@ import numpy as np
 from bfcl import TUNING_CATEGORIES, BfclData, load_bfcl
 from tune_hybrid import LIVE_CATEGORIES
 
-from toolscout.search import build_index, shared_embedder
-from toolscout.search.embeddings import DenseRanker, EmbeddingCache, EmbeddingSettings, tool_text
+from toolscout.search._internal import build_index
+from toolscout.search.embeddings import EmbeddingSettings
+from toolscout.search.embeddings._internal import DenseRanker, EmbeddingCache, shared_embedder, tool_text
 
 RESULTS = Path(__file__).resolve().parent / "results"
 CUTS = (0.95, 0.9, 0.85)

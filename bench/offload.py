@@ -28,7 +28,8 @@ from offload_data import big_outputs, tasks
 
 from toolscout import ScoutSettings, ToolScout, ToolSpec, default_token_counter
 from toolscout._tokens import TokenCounter, schema_tokens
-from toolscout.offload import FileOffloadStore, Offloader, OffloadSettings, offload_tools
+from toolscout.offload import Offloader, OffloadSettings
+from toolscout.offload._internal import FileOffloadStore, offload_tools
 
 RESULTS = Path(__file__).resolve().parent / "results"
 WARM_RUNS = 15

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from bfcl import TUNING_CATEGORIES, load_bfcl
 
-from toolscout.search import CrossEncoderReranker, shared_embedder
-from toolscout.search.embeddings import EmbeddingSettings, tool_text
+from toolscout.search.embeddings import EmbeddingSettings
+from toolscout.search.embeddings._internal import CrossEncoderReranker, shared_embedder, tool_text
 
 REQUESTS = 200
 

@@ -29,8 +29,9 @@ from model_compare import RESULTS, Labelled, recall
 
 from toolscout import Catalog, ScoutSettings, ToolScout
 from toolscout.data import sample_catalog_path, sample_queries_path
-from toolscout.search import DEFAULT_EXPANDERS, shared_embedder
+from toolscout.search._internal import DEFAULT_EXPANDERS
 from toolscout.search.embeddings import EmbeddingSettings
+from toolscout.search.embeddings._internal import shared_embedder
 
 ENGINES = ("lexical", "hybrid")
 

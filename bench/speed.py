@@ -98,8 +98,8 @@ def memory_child(mode: SearchMode) -> None:
     catalog = grow(load_bfcl().catalog, SIZES[-1])
     build: Callable[[], SearchIndex] = partial(build_index, catalog)
     if mode == "hybrid":
-        from toolscout.search import shared_embedder
         from toolscout.search.embeddings import EmbeddingSettings
+        from toolscout.search.embeddings._internal import shared_embedder
 
         embedder = shared_embedder(EmbeddingSettings())  # the default model, loaded before the baseline is read
         build = partial(build_hybrid_index, catalog, embedder=embedder)

@@ -16,7 +16,7 @@ from tokenizers import Tokenizer
 
 from toolscout import Catalog
 from toolscout.data import sample_catalog_path
-from toolscout.search.embeddings import tool_text
+from toolscout.search.embeddings._internal import tool_text
 from toolscout.search.embeddings._onnx import find_tokenizer
 
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -21,9 +21,10 @@ from pathlib import Path
 
 from model_compare import Labelled, labelled_sets, tooldata_dev
 
-from toolscout.search import HybridFusion, build_index, shared_embedder
 from toolscout.search._evaluation import summarize
-from toolscout.search.embeddings import DenseRanker, Embedder, EmbeddingCache, EmbeddingSettings
+from toolscout.search._internal import HybridFusion, build_index
+from toolscout.search.embeddings import Embedder, EmbeddingSettings
+from toolscout.search.embeddings._internal import DenseRanker, EmbeddingCache, shared_embedder
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"

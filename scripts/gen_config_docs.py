@@ -17,15 +17,8 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 from toolscout import BridgeNames, ScopeSettings, ScoutSettings
-from toolscout.gateway import (
-    AuthSettings,
-    GatewaySettings,
-    HttpServer,
-    OAuthGrant,
-    OAuthSettings,
-    StdioServer,
-    TokenGrant,
-)
+from toolscout.gateway import AuthSettings, GatewaySettings
+from toolscout.gateway._internal import HttpServer, OAuthGrant, OAuthSettings, StdioServer, TokenGrant
 from toolscout.offload import OffloadSettings
 from toolscout.search import RerankSettings
 from toolscout.search.embeddings import EmbeddingSettings

@@ -22,6 +22,10 @@ def test_settings_never_import_search() -> None:
     assert not chains
 
 
+FACE = "_internal"
+"""The one private module of a package that other toolscout packages may import: its private face."""
+
+
 def _owner_of_private(module: str) -> str | None:
     """The package a private module is private to: the one right above its last ``_part``."""
     parts = module.split(".")
@@ -38,7 +42,7 @@ def _part_of(home: str, owner: str) -> bool:
 
 
 def private_imports_across_packages(graph: grimp.ImportGraph) -> list[tuple[str, str]]:
-    """(importer, imported) for each import of a package's `_module` from outside that package.
+    """(importer, imported) for each import of a package's `_module` from outside that package, other than its face.
 
     A package's private sub-packages are part of it (``gateway._http`` may import ``gateway._server`` and
     ``gateway._upstream``), but their own modules are theirs alone (``gateway._upstream._pool`` is for
@@ -50,11 +54,41 @@ def private_imports_across_packages(graph: grimp.ImportGraph) -> list[tuple[str,
         home = importer if importer in packages else importer.rsplit(".", 1)[0]
         for imported in graph.find_modules_directly_imported_by(importer):
             owner = _owner_of_private(imported)
-            if owner not in (None, "toolscout") and not _part_of(home, owner):
+            if owner not in (None, "toolscout") and not _part_of(home, owner) and imported != f"{owner}.{FACE}":
                 found.append((importer, imported))
     return found
 
 
 def test_no_module_imports_another_packages_private_modules() -> None:
     found = private_imports_across_packages(grimp.build_graph("toolscout"))
-    assert found == [], "import these from the package instead:\n" + "\n".join(f"{a} -> {b}" for a, b in found)
+    assert found == [], f"import these from the package or its {FACE} face instead:\n" + "\n".join(
+        f"{a} -> {b}" for a, b in found
+    )
+
+
+def test_the_private_face_is_the_only_private_module_another_package_may_import() -> None:
+    graph = grimp.ImportGraph()
+    for module in (
+        "toolscout",
+        "toolscout.a",
+        "toolscout.a._x",
+        "toolscout.a._internal",
+        "toolscout.a._room",
+        "toolscout.a._room._z",
+        "toolscout.b",
+        "toolscout.b._y",
+    ):
+        graph.add_module(module)
+    graph.add_import(importer="toolscout.b._y", imported="toolscout.a._internal")
+    graph.add_import(importer="toolscout.b._y", imported="toolscout.a._x")
+    graph.add_import(importer="toolscout.b._y", imported="toolscout.a._room._z")
+    graph.add_import(importer="toolscout.a._internal", imported="toolscout.a._x")
+    graph.add_import(importer="toolscout.a._internal", imported="toolscout.a._room")
+    graph.add_import(importer="toolscout.a._room._z", imported="toolscout.a._x")
+    graph.add_import(importer="toolscout.a._x", imported="toolscout.a._room._z")
+
+    assert sorted(private_imports_across_packages(graph)) == [
+        ("toolscout.a._x", "toolscout.a._room._z"),
+        ("toolscout.b._y", "toolscout.a._room._z"),
+        ("toolscout.b._y", "toolscout.a._x"),
+    ]

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from toolscout.search.embeddings import tool_text
+from toolscout.search.embeddings._internal import tool_text
 
 from ._data import Corpus, Pair, Tool
 from ._negatives import normalised

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolscout.catalog import ToolSpec
-from toolscout.search.embeddings import tool_text
+from toolscout.search.embeddings._internal import tool_text
 
 __all__ = ["EXCLUDED_SOURCES", "Pair", "Tool", "Corpus", "load_corpus", "sample_by_source"]
 

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from toolscout.catalog import Catalog, ToolSpec
-from toolscout.search import build_index
+from toolscout.search._internal import build_index
 
 from ._data import Corpus, Pair
 from ._examples import MINERS, Group, Triple

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from toolscout.search._evaluation import summarize
-from toolscout.search.embeddings import tool_text
+from toolscout.search.embeddings._internal import tool_text
 
 from ._bfcl import load_tuning, request_half
 from ._data import Corpus, Pair, load_corpus

@@ -11,8 +11,10 @@ from ._settings import ScoutSettings, Style
 from ._tokens import TokenCounter, tool_tokens
 from ._types import JsonObject
 from .catalog import Catalog, ToolSpec
-from .disclosure import Assembly, assemble, plan_turn
-from .offload import OffloadSettings, offload_tools
+from .disclosure import Assembly
+from .disclosure._internal import assemble, plan_turn
+from .offload import OffloadSettings
+from .offload._internal import offload_tools
 
 __all__ = ["CostReport", "NamespaceCost", "measure_cost"]
 

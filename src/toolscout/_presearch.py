@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from ._settings import PresearchSettings, ScoutSettings
 from ._tokens import TokenCounter, tool_tokens
 from .disclosure import TurnPlan
-from .dispatch import BridgeAnswer, Resolution, SearchAnswer
+from .dispatch import BridgeAnswer, SearchAnswer
+from .dispatch._internal import Resolution
 
 __all__ = ["presearch_queries", "presearched"]
 

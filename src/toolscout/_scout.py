@@ -17,42 +17,30 @@ import anyio
 import anyio.to_thread
 
 from ._errors import ConfigError
+from ._plugins import load_plugins
 from ._presearch import presearch_queries, presearched
 from ._scope import Scope
 from ._settings import ScoutSettings
 from ._tokens import TokenCounter, default_token_counter
 from ._types import DeferPolicy
-from .catalog import Catalog, ToolSpec, iter_tool_specs, tool_from_callable
+from .catalog import Catalog, ToolSpec, tool_from_callable
+from .catalog._internal import iter_tool_specs
 from .data import sample_catalog_path
-from .disclosure import Assembly, TurnPlan, assemble, deconflict, plan_turn, plans_alike
-from .dispatch import (
-    AfterCall,
-    BeforeCall,
-    BridgeAnswer,
-    Handler,
-    Resolution,
-    ToolCall,
-    ToolOutcome,
-    resolve_call,
-    run_resolution,
-)
-from .learning import UsageRecorder, UsageStore
-from .search import (
-    HybridIndex,
-    IndexBuilder,
-    IndexCache,
-    SearchIndex,
-    SearchMode,
-    SearchPipeline,
-    SearchStatus,
-    resolve_search_mode,
-)
+from .disclosure import Assembly, TurnPlan
+from .disclosure._internal import assemble, deconflict, plan_turn, plans_alike
+from .dispatch import AfterCall, BeforeCall, BridgeAnswer, Handler, ToolCall, ToolOutcome
+from .dispatch._internal import Resolution, resolve_call, run_resolution
+from .learning import UsageStore
+from .learning._internal import UsageRecorder
+from .search import IndexBuilder, SearchIndex, SearchMode, SearchPipeline, SearchStatus
+from .search._internal import HybridIndex, IndexCache, resolve_search_mode
 from .session import DiscoveryStore, MemoryStore
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Span
 
-    from .observe import ActivityLog, Tracing
+    from .observe import ActivityLog
+    from .observe._internal import Tracing
     from .offload import Offloader
 
 __all__ = ["ScoutSession", "ToolScout"]
@@ -124,6 +112,7 @@ class ToolScout:
             ConfigError: ``tracing`` is on and OpenTelemetry is not installed.
             ConfigError: A bridge tool is named like an offload tool.
         """
+        load_plugins()
         self._settings = settings or ScoutSettings()
         if offload is not None and offload.names.intersection(self._settings.bridge_names.all):
             raise ConfigError(
@@ -555,7 +544,7 @@ class ScoutSession:
             event = activity.event_of(outcome, session=self.session_id, upstream=upstream, mode=mode, bridge=bridge)
             activity.record(event)
         else:
-            from .observe import activity_event
+            from .observe._internal import activity_event
 
             event = activity_event(outcome, session=self.session_id, upstream=upstream, mode=mode, bridge=bridge)
         if span is not None and tracing is not None:
@@ -612,7 +601,7 @@ def _tracing(settings: ScoutSettings, activity: ActivityLog | None) -> Tracing |
     if not settings.tracing:
         return None
     try:
-        from .observe import Tracing
+        from .observe._internal import Tracing
     except ImportError:
         raise ConfigError(
             "is on but OpenTelemetry is not installed: pip install 'toolscout[otel]'", key="tracing"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from toolscout import Catalog, ToolSpec
-from toolscout.catalog import Deprecation
+from toolscout.catalog._internal import Deprecation
 
 LIVE = ToolSpec(name="fs__read_text_file", description="Read a file as text.")
 

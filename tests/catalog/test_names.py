@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from toolscout import Catalog, ToolSpec
-from toolscout.catalog import ToolNames
+from toolscout.catalog._internal import ToolNames
 
 NAMES = ToolNames(
     Catalog(

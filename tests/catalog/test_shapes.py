@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolscout import Catalog, CatalogError, ToolSpec
-from toolscout.catalog import iter_tool_specs, normalize_parameters
+from toolscout.catalog._internal import iter_tool_specs, normalize_parameters
 
 WEATHER_SCHEMA: dict[str, object] = {
     "type": "object",

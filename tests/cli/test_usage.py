@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from toolscout.learning import SqliteUsageStore, UsagePair
+from toolscout.learning import UsagePair
+from toolscout.learning._internal import SqliteUsageStore
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from toolscout import ConfigError, ScoutSettings
 from toolscout.cli import main
-from toolscout.compat import KeyNote, Translated, register_translator, translate_config, translators
+from toolscout.compat import KeyNote, Translated, register_translator, translate_config
+from toolscout.compat._internal import translators
 from toolscout.gateway import GatewayConfig, load_config
 
 OK = {"command": "x"}

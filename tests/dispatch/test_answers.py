@@ -5,7 +5,8 @@ import json
 import pytest
 
 from toolscout import ScoutSettings
-from toolscout.dispatch import FoundTool, LoadAnswer, NamespaceCount, SearchAnswer, ServerNotReady
+from toolscout.dispatch import FoundTool, LoadAnswer, NamespaceCount, SearchAnswer
+from toolscout.dispatch._internal import ServerNotReady
 
 pytestmark = pytest.mark.anyio
 

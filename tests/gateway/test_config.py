@@ -355,7 +355,7 @@ def test_a_scope_naming_an_unknown_server_is_an_error_naming_the_closest(scope: 
     ],
 )
 def test_any_server_name_gets_a_namespace_that_providers_accept(name: str, namespace: str) -> None:
-    from toolscout.providers import ANTHROPIC_NAMES, GEMINI_NAMES, OPENAI_NAMES
+    from toolscout.providers._internal import ANTHROPIC_NAMES, GEMINI_NAMES, OPENAI_NAMES
 
     config = GatewayConfig.from_mapping({"mcpServers": {name: OK}})
     assert list(config.servers) == [namespace]

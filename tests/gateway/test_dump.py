@@ -8,7 +8,8 @@ import anyio
 import pytest
 
 from toolscout import Catalog, ToolSpec
-from toolscout.gateway import GatewayConfig, dump_catalog, mcp_definition
+from toolscout.gateway import GatewayConfig
+from toolscout.gateway._internal import dump_catalog, mcp_definition
 
 pytestmark = pytest.mark.anyio
 

@@ -6,7 +6,8 @@ import anyio
 import anyio.abc
 import pytest
 
-from toolscout.gateway import ChangeFeed, Deliver, register_feed
+from toolscout.gateway import ChangeFeed, register_feed
+from toolscout.gateway._internal import Deliver
 from toolscout.gateway._sessions._feed import LocalFeed, open_feed
 from toolscout.gateway._sessions._redisfeed import RedisFeed
 

@@ -18,7 +18,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
 from tests.conftest import free_port
-from toolscout.gateway import GatewayConfig, StdioServer, Upstream, UpstreamError, UpstreamPool
+from toolscout.gateway import GatewayConfig
+from toolscout.gateway._internal import StdioServer, Upstream, UpstreamError, UpstreamPool
 
 from .conftest import (
     LIMIT_S,

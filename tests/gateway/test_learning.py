@@ -11,7 +11,7 @@ from mcp.client import Client
 
 from tests.gateway.conftest import LIMIT_S, SERVERS
 from toolscout.gateway import Gateway, GatewayConfig
-from toolscout.learning import SqliteUsageStore
+from toolscout.learning._internal import SqliteUsageStore
 
 pytestmark = pytest.mark.anyio
 

@@ -17,17 +17,9 @@ from tests.gateway.issuer import RESOURCE, Issuer, SigningKey, oauth_settings, r
 from toolscout import Scope, ToolSpec
 from toolscout._errors import ConfigError
 from toolscout._validation import validate_section
-from toolscout.gateway import (
-    AuthSettings,
-    Credentials,
-    GatewayConfig,
-    Grant,
-    JwtAuthenticator,
-    OAuthSettings,
-    Refusal,
-    register_authenticator,
-)
+from toolscout.gateway import AuthSettings, Credentials, GatewayConfig, Grant, Refusal, register_authenticator
 from toolscout.gateway._identity._grants import SchemeSettings, authenticator_for
+from toolscout.gateway._internal import JwtAuthenticator, OAuthSettings
 
 pytestmark = pytest.mark.anyio
 

@@ -12,7 +12,8 @@ import pytest
 from mcp_types import TextContent
 
 from tests.gateway.conftest import LIMIT_S, SERVERS, fragile_server, slow_server
-from toolscout.gateway import GatewayConfig, UpstreamError
+from toolscout.gateway import GatewayConfig
+from toolscout.gateway._internal import UpstreamError
 from toolscout.gateway._upstream._pool import UpstreamPool
 from toolscout.gateway._upstream._remembered import RememberedListings
 

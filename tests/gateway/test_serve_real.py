@@ -21,7 +21,7 @@ from tests.gateway.conftest import (
     text,
     write_config,
 )
-from toolscout.gateway import StdioServer, Upstream
+from toolscout.gateway._internal import StdioServer, Upstream
 
 pytestmark = pytest.mark.anyio
 

@@ -26,8 +26,9 @@ from tests.gateway.conftest import (
     write_config,
 )
 from toolscout._types import Transport
-from toolscout.gateway import Credentials, GatewayConfig, Grant, StaticTokens, TokenGrant
+from toolscout.gateway import Credentials, GatewayConfig, Grant
 from toolscout.gateway._identity._grants import GRANT_KEY
+from toolscout.gateway._internal import StaticTokens, TokenGrant
 from toolscout.gateway._sessions._callers import Identities
 
 pytestmark = pytest.mark.anyio

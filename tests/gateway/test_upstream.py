@@ -11,7 +11,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp_types import TextContent
 from pydantic import ValidationError
 
-from toolscout.gateway import HttpServer, StdioServer, Upstream, UpstreamError
+from toolscout.gateway._internal import HttpServer, StdioServer, Upstream, UpstreamError
 
 pytestmark = pytest.mark.anyio
 

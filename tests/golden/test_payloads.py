@@ -35,7 +35,7 @@ def test_later_turns_keep_the_first_turns_tools_as_a_byte_identical_prefix(provi
 
 
 def test_every_registered_provider_has_golden_payloads_in_bridge_style() -> None:
-    from toolscout.providers import provider_names
+    from toolscout.providers._internal import provider_names
 
     pinned = {provider for provider, style, _ in CASES if style == "bridge"}
     assert pinned == set(provider_names()), "add the provider's cases to tests/golden/regen.py and regenerate"

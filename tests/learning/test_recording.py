@@ -12,7 +12,8 @@ import pytest
 
 from toolscout import ScoutSettings, ToolScout
 from toolscout._settings import LearningSettings
-from toolscout.learning import MemoryUsageStore, SqliteUsageStore, UsagePair
+from toolscout.learning import UsagePair
+from toolscout.learning._internal import MemoryUsageStore, SqliteUsageStore
 
 
 def create_issue(title: str) -> str:

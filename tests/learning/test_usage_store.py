@@ -12,15 +12,8 @@ from pathlib import Path
 import pytest
 
 from toolscout import StoreError
-from toolscout.learning import (
-    MemoryUsageStore,
-    SqliteUsageStore,
-    UsageBounds,
-    UsagePair,
-    UsageStore,
-    export_pairs,
-    open_usage_store,
-)
+from toolscout.learning import UsagePair, UsageStore
+from toolscout.learning._internal import MemoryUsageStore, SqliteUsageStore, UsageBounds, export_pairs, open_usage_store
 
 MakeStore = Callable[..., UsageStore]
 

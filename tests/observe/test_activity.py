@@ -11,7 +11,8 @@ from mcp.types import CallToolResult, TextContent
 
 from toolscout import BridgeNames, ScoutSettings, ToolScout
 from toolscout.gateway._http._logs import JsonFormatter
-from toolscout.observe import ActivityLog, Metrics, summarise
+from toolscout.observe import ActivityLog
+from toolscout.observe._internal import Metrics, summarise
 
 CRM = [{"name": f"crm__op_{i}", "description": f"CRM operation {i}", "namespace": "crm"} for i in range(40)]
 

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from toolscout import StoreError
-from toolscout.offload import FileOffloadStore, OutputMissing, is_handle
+from toolscout.offload import OutputMissing
+from toolscout.offload._internal import FileOffloadStore, is_handle
 
 MIB = 1 << 20
 

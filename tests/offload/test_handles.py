@@ -1,6 +1,6 @@
 import pytest
 
-from toolscout.offload import is_handle, new_handle
+from toolscout.offload._internal import is_handle, new_handle
 
 
 def test_new_handles_are_valid_and_unique():

@@ -14,7 +14,8 @@ import pytest
 
 from tests.conftest import require
 from toolscout import CharsPerToken, ScoutSettings, ToolError, ToolScout, ToolSpec
-from toolscout.offload import FileOffloadStore, Offloader, OffloadSettings
+from toolscout.offload import Offloader, OffloadSettings
+from toolscout.offload._internal import FileOffloadStore
 
 pytestmark = pytest.mark.anyio
 

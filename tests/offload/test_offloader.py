@@ -3,7 +3,8 @@ import json
 import pytest
 
 from toolscout import CatalogError, CharsPerToken, Scope, ScoutSettings, ToolOutcome, ToolScout, ToolSpec
-from toolscout.offload import FileOffloadStore, Offloader, OffloadSettings, offload_tools
+from toolscout.offload import Offloader, OffloadSettings
+from toolscout.offload._internal import FileOffloadStore, offload_tools
 
 pytestmark = pytest.mark.anyio
 

@@ -13,15 +13,8 @@ from pathlib import Path
 import pytest
 
 from toolscout import ConfigError, StoreError
-from toolscout.offload import (
-    FileOffloadStore,
-    OffloadSettings,
-    OffloadStore,
-    OutputMissing,
-    is_handle,
-    open_output_store,
-    output_store_schemes,
-)
+from toolscout.offload import OffloadSettings, OffloadStore, OutputMissing
+from toolscout.offload._internal import FileOffloadStore, is_handle, open_output_store, output_store_schemes
 
 MIB = 1 << 20
 Make = Callable[..., OffloadStore]

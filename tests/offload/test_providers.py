@@ -5,7 +5,8 @@ import json
 import pytest
 
 from toolscout import CharsPerToken, ScoutSettings, ToolScout, ToolSpec
-from toolscout.offload import FileOffloadStore, Offloader, OffloadSettings
+from toolscout.offload import Offloader, OffloadSettings
+from toolscout.offload._internal import FileOffloadStore
 from toolscout.providers import anthropic, gemini, openai_chat, openai_responses
 from toolscout.providers._calls import dispatch_call
 

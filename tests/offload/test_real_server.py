@@ -15,8 +15,9 @@ import pytest
 
 from tests.conftest import require
 from toolscout import CharsPerToken, ScoutSettings, ToolScout
-from toolscout.gateway import StdioServer, Upstream
-from toolscout.offload import FileOffloadStore, Offloader, OffloadSettings
+from toolscout.gateway._internal import StdioServer, Upstream
+from toolscout.offload import Offloader, OffloadSettings
+from toolscout.offload._internal import FileOffloadStore
 
 pytestmark = pytest.mark.anyio
 

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from toolscout import CharsPerToken
-from toolscout.offload import FileOffloadStore
+from toolscout.offload._internal import FileOffloadStore
 from toolscout.offload._stub import offload_result
 
 COUNTER = CharsPerToken()

@@ -1,7 +1,8 @@
 import pytest
 
 from toolscout import ConfigError
-from toolscout.providers import choose_style, native_supported
+from toolscout.providers import choose_style
+from toolscout.providers._internal import native_supported
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
 import pytest
 
-from toolscout.providers import anthropic, dispatch_call, presented
+from toolscout.providers import anthropic, dispatch_call
 from toolscout.providers._calls import ProviderCall
+from toolscout.providers._internal import presented
 
 pytestmark = pytest.mark.anyio
 

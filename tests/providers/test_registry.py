@@ -13,19 +13,15 @@ from click.testing import CliRunner
 from toolscout import ConfigError
 from toolscout.cli import main
 from toolscout.providers import (
-    Adapter,
     NameMap,
     ProviderAdapter,
     ProviderCall,
-    Rendering,
-    build_surface,
     choose_style,
     dispatch_call,
     get_provider,
-    name_map,
-    provider_names,
     register_provider,
 )
+from toolscout.providers._internal import Adapter, Rendering, build_surface, name_map, provider_names
 from toolscout.providers._names import OPENAI_NAMES
 
 

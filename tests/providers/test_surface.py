@@ -1,5 +1,6 @@
 from toolscout import ScoutSettings, ToolScout
-from toolscout.providers import anthropic, build_surface, openai_responses
+from toolscout.providers import anthropic, openai_responses
+from toolscout.providers._internal import build_surface
 
 
 def test_native_with_deferral_inactive_sends_everything_in_full_without_a_search_tool(tools):

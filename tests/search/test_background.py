@@ -15,10 +15,10 @@ import pytest
 
 from tests.conftest import require
 from toolscout import Catalog, ScoutSettings, ToolScout, ToolSpec
-from toolscout.search import shared_embedder
 from toolscout.search._background import BackgroundHybrid
 from toolscout.search.embeddings import EmbeddingSettings
 from toolscout.search.embeddings._base import Embedder
+from toolscout.search.embeddings._internal import shared_embedder
 
 require(importlib.util.find_spec("onnxruntime") is not None, "hybrid search needs toolscout[semantic]")
 

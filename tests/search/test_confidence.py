@@ -12,8 +12,10 @@ from tests.conftest import require
 from toolscout import Catalog, ConfigError, ScoutSettings, ToolScout, ToolSpec
 from toolscout._texts import Search
 from toolscout.data import sample_catalog_path
-from toolscout.search import HitEvidence, IndexConfig, LogisticCalibrator, build_index, get_calibrator, shared_embedder
+from toolscout.search import HitEvidence, IndexConfig
+from toolscout.search._internal import LogisticCalibrator, build_index, get_calibrator
 from toolscout.search.embeddings import EmbeddingSettings
+from toolscout.search.embeddings._internal import shared_embedder
 
 HAS_SEMANTIC = importlib.util.find_spec("onnxruntime") is not None
 

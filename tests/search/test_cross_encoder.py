@@ -9,8 +9,8 @@ import pytest
 
 from tests.conftest import require
 from toolscout import Catalog, ConfigError, ScoutSettings, ToolScout, ToolSpec
-from toolscout.search import CrossEncoderReranker
 from toolscout.search.embeddings import EmbeddingError
+from toolscout.search.embeddings._internal import CrossEncoderReranker
 from toolscout.search.embeddings._onnx import TOOLS_MODEL
 
 require(

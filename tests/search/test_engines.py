@@ -7,20 +7,11 @@ import importlib.util
 import pytest
 
 from toolscout import Catalog, ConfigError, ToolSpec
-from toolscout.search import (
-    EngineOptions,
-    IndexBuilder,
-    SearchIndex,
-    build_index,
-    embedder_names,
-    engine_names,
-    get_embedder,
-    get_engine,
-    register_engine,
-    resolve_search_mode,
-)
+from toolscout.search import EngineOptions, IndexBuilder, SearchIndex, register_engine
 from toolscout.search._engines import _ENGINES
+from toolscout.search._internal import build_index, engine_names, get_engine, resolve_search_mode
 from toolscout.search.embeddings import EmbeddingSettings
+from toolscout.search.embeddings._internal import embedder_names, get_embedder
 
 
 def test_the_built_in_modes_each_have_an_engine() -> None:

@@ -12,11 +12,12 @@ import numpy.typing as npt
 import pytest
 
 from toolscout import Catalog, ToolSpec
-from toolscout.search import build_index, shared_embedder
 from toolscout.search._hybrid import HybridFusion
+from toolscout.search._internal import build_index
 from toolscout.search._semantic import build_hybrid_index
-from toolscout.search.embeddings import DenseRanker, EmbeddingSettings
+from toolscout.search.embeddings import EmbeddingSettings
 from toolscout.search.embeddings._base import EmbeddingError
+from toolscout.search.embeddings._internal import DenseRanker, shared_embedder
 
 CATALOG = Catalog(
     [

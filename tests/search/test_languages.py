@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from toolscout import ConfigError
-from toolscout.search import Language, languages, load_language, register_language
-from toolscout.search.languages import SCRIPTS, get_language
+from toolscout.search import load_language, register_language
+from toolscout.search.languages import Language, get_language, languages
+from toolscout.search.languages._internal import SCRIPTS
 
 BUILT_IN = ("en", "zh", "ja", "ko", "th", "es", "fr", "de", "pt", "ru")
 

@@ -8,7 +8,8 @@ import pytest
 
 from tests.conftest import require
 from toolscout import Catalog, ScoutSettings, ToolScout, ToolSpec
-from toolscout.search import SearchHit, SearchPipeline, SearchResult, build_index
+from toolscout.search import SearchHit, SearchPipeline, SearchResult
+from toolscout.search._internal import build_index
 from toolscout.search._parts import merge_parts, request_parts
 from toolscout.search._pipeline import PartsStage
 

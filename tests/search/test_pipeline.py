@@ -11,18 +11,17 @@ import pytest
 
 from toolscout import Catalog, ConfigError, ScoutSettings, ToolScout, ToolSpec
 from toolscout.search import (
-    DEFAULT_EXPANDERS,
     EngineOptions,
     ExpandedQuery,
     ExpansionContext,
     IndexBuilder,
     IndexConfig,
-    build_index,
     register_engine,
     register_expander,
 )
 from toolscout.search._engines import _ENGINES
 from toolscout.search._expanders import _EXPANDERS
+from toolscout.search._internal import DEFAULT_EXPANDERS, build_index
 
 SAMPLE = Catalog.from_file(str(resources.files("toolscout") / "data" / "sample_catalog.json"))
 SAMPLE_QUERIES = [

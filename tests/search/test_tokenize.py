@@ -66,7 +66,7 @@ def test_latin_words_in_chinese_text_match_the_same_words_in_english() -> None:
 
 def test_text_without_han_characters_never_loads_the_chinese_segmenter() -> None:
     code = (
-        "import sys; from toolscout.search import tokenize; "
+        "import sys; from toolscout.search._internal import tokenize; "
         "tokenize('Send a message, café, 메시지, 天気を取得'); print('rjieba' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -171,7 +171,7 @@ def test_a_negative_translation_weight_is_a_config_error_naming_the_key() -> Non
 
 def test_english_catalogs_and_queries_never_load_the_chinese_segmenter() -> None:
     code = (
-        "import sys; from toolscout import Catalog, ToolSpec; from toolscout.search import build_index; "
+        "import sys; from toolscout import Catalog, ToolSpec; from toolscout.search._internal import build_index; "
         "index = build_index(Catalog([ToolSpec(name='send_email', description='Send an email.')])); "
         "index.search('send an email'); index.search('envía un correo'); print('rjieba' in sys.modules)"
     )

@@ -11,8 +11,8 @@ from tests.conftest import require
 from tests.search.test_hybrid import CATALOG, ConceptEmbedder
 from toolscout import Catalog, ConfigError, ScoutSettings, ToolScout
 from toolscout.data import sample_catalog_path
-from toolscout.search import HybridFusion
 from toolscout.search._index import IndexConfig, ToolIndex
+from toolscout.search._internal import HybridFusion
 from toolscout.search._semantic import build_hybrid_index
 
 

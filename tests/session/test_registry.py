@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from toolscout import ConfigError, MemoryStore, SqliteStore
-from toolscout.session import open_store, register_store, store_schemes
+from toolscout.session import register_store
+from toolscout.session._internal import open_store, store_schemes
 
 
 def test_the_built_in_specs_open_the_built_in_stores(tmp_path: Path) -> None:

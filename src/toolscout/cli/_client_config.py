@@ -119,7 +119,7 @@ def _settings(config: Path) -> GatewaySettings:
 
 def _required_variables(config: Path) -> list[str]:
     """The environment variables CONFIG's ``${VAR}`` references need (those without a default), sorted."""
-    from ..gateway import read_document, required_variables
+    from ..gateway._internal import read_document, required_variables
 
     try:
         return sorted(required_variables(read_document(config)))

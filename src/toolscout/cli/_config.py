@@ -45,8 +45,10 @@ def import_command(file: Path, output_format: Literal["json", "yaml"] | None) ->
     import yaml
 
     from .._validation import validate_section
-    from ..compat import translate_config, translators
-    from ..gateway import GatewaySettings, expand_env, read_document
+    from ..compat import translate_config
+    from ..compat._internal import translators
+    from ..gateway import GatewaySettings
+    from ..gateway._internal import expand_env, read_document
 
     source = str(file)
     try:

@@ -16,7 +16,8 @@ import click
 from .._errors import ToolscoutError
 from .._settings import ScoutSettings
 from ..catalog import Catalog
-from ..search import SearchIndex, SearchMode, build_searcher, engine_names, engine_query_mode, resolve_search_mode
+from ..search import SearchIndex, SearchMode, build_searcher
+from ..search._internal import engine_names, engine_query_mode, resolve_search_mode
 
 __all__ = [
     "SAMPLE",

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from .._errors import SearchError
-from ..search import EvalReport, QueryFileError, evaluate, load_labelled_queries
+from ..search._internal import EvalReport, QueryFileError, evaluate, load_labelled_queries
 from ._engine import (
     build_for_mode,
     default_mode,

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from .._plugins import load_plugins
 from .._redact import redact
 from .._version import __version__
 
@@ -32,6 +33,8 @@ class _RedactingGroup(click.Group):
 def main() -> None:
     """Keep hundreds of tools, send a handful: tool search for LLM agents."""
 
+
+load_plugins()  # installed plug-ins register before the subcommands' options list what is registered
 
 from ._catalog import catalog_group  # noqa: E402
 from ._client_config import client_config_command  # noqa: E402

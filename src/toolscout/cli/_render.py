@@ -12,7 +12,8 @@ from .._errors import ConfigError, ToolscoutError
 from .._scout import ToolScout
 from .._settings import DeferralMode, ScoutSettings, Style
 from .._tokens import default_token_counter
-from ..providers import NativeSearch, Provider, Rendering, choose_style, get_provider, measure_rendering, provider_names
+from ..providers import Provider, choose_style, get_provider
+from ..providers._internal import NativeSearch, Rendering, measure_rendering, provider_names
 from ..session import DiscoveryStore, MemoryStore, SqliteStore
 from ._engine import load_catalog
 

@@ -9,7 +9,7 @@ import click
 
 from .._errors import ToolscoutError
 from ..catalog import Catalog
-from ..observe import summarise
+from ..observe._internal import summarise
 
 __all__ = ["report_command"]
 

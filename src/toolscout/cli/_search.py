@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from .._errors import SearchError
-from ..search import QueryFileError, SearchIndex, SearchResult, load_queries
+from ..search import SearchIndex, SearchResult
+from ..search._internal import QueryFileError, load_queries
 from ._engine import build_for_mode, default_mode, load_catalog, mode_option, query_mode, warnings_on_stderr
 
 __all__ = ["search"]

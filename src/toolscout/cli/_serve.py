@@ -62,7 +62,8 @@ def serve_command(
     # Imported here: the MCP stack takes a while to import and other commands do not need it.
     import anyio
 
-    from ..gateway import configure_logging, load_config, run_gateway
+    from ..gateway import load_config, run_gateway
+    from ..gateway._internal import configure_logging
 
     configure_logging(verbose=verbose, style=log_format)
     try:

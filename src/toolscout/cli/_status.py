@@ -50,7 +50,7 @@ def status_command(ctx: click.Context, config: Path | None, url: str | None, tok
         if loaded is None:
             raise click.ClickException(f"no gateway answers at {target}: {exc}") from None
         click.echo(f"no gateway answers at {target}; starting each upstream once to probe it", err=True)
-        from ..gateway import dump_catalog
+        from ..gateway._internal import dump_catalog
 
         dump = anyio.run(dump_catalog, loaded)
         report = _probe_report(dump.servers)

@@ -13,7 +13,8 @@ import click
 
 from .._errors import ToolscoutError
 from .._settings import LearningSettings
-from ..learning import UsageBounds, UsageStore, export_pairs, open_usage_store
+from ..learning import UsageStore
+from ..learning._internal import UsageBounds, export_pairs, open_usage_store
 
 __all__ = ["usage_group"]
 

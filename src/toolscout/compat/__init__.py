@@ -7,26 +7,23 @@ reads those blocks from its config file, ``toolscout config import FILE`` prints
 Each system is one `ConfigTranslator` in a registry (`register_translator` adds another).
 """
 
-from ._astrbot import AstrBotTranslator
+from . import _astrbot, _everruns, _hermes, _mcpagent
 from ._base import ConfigTranslator, KeyNote, Translated
-from ._everruns import EverrunsTranslator
-from ._hermes import HermesTranslator
-from ._mcpagent import McpAgentTranslator
-from ._registry import Translation, register_translator, translate_config, translators
+from ._registry import Translation, register_translator, translate_config
 
-for _translator in (HermesTranslator(), EverrunsTranslator(), AstrBotTranslator(), McpAgentTranslator()):
+for _translator in (
+    _hermes.HermesTranslator(),
+    _everruns.EverrunsTranslator(),
+    _astrbot.AstrBotTranslator(),
+    _mcpagent.McpAgentTranslator(),
+):
     register_translator(_translator)
 
 __all__ = [
-    "AstrBotTranslator",
     "ConfigTranslator",
-    "EverrunsTranslator",
-    "HermesTranslator",
     "KeyNote",
-    "McpAgentTranslator",
     "register_translator",
     "translate_config",
     "Translated",
     "Translation",
-    "translators",
 ]

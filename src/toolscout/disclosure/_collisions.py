@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 
 from .._settings import BridgeNames
 from .._texts import Bridge
-from ..catalog import Catalog, ToolSpec, canonical_json
+from ..catalog import Catalog, ToolSpec
+from ..catalog._internal import canonical_json
 from ._bridge import bridge_tools
 
 __all__ = ["Deconflicted", "deconflict"]

@@ -21,9 +21,10 @@ from .._errors import SearchError
 from .._settings import ScoutSettings
 from .._texts import Dispatch, Search
 from .._types import JsonObject
-from ..catalog import ToolNames
+from ..catalog._internal import ToolNames
 from ..disclosure import TurnPlan
-from ..search import MAX_PATTERN_LENGTH, PatternError, SearchIndex, SearchResult, request_mode
+from ..search import SearchIndex, SearchResult
+from ..search._internal import MAX_PATTERN_LENGTH, PatternError, request_mode
 from ._answers import BridgeRead, FoundTool, LoadAnswer, NamespaceCount, SearchAnswer
 from ._entries import bad_request, tool_entry
 from ._errors import ToolError

@@ -12,7 +12,7 @@ import dataclasses
 
 from .._settings import ScoutSettings
 from .._texts import Search
-from ..catalog import ToolNames
+from ..catalog._internal import ToolNames
 from ..disclosure import TurnPlan
 from ._answers import LoadAnswer
 from ._entries import bad_request, candidates, tool_entry, unknown_tools_error

@@ -1,6 +1,6 @@
 """The tools of a catalog a ``tool_search`` pattern matches, for filtering a keyword search by it.
 
-Matching is the regex search's (`toolscout.search.RegexIndex`: RE2, case-insensitive, over each
+Matching is the regex search's (`RegexIndex` of `search/_regex.py`: RE2, case-insensitive, over each
 tool's name, description and parameter texts); the texts are gathered once per catalog.
 """
 
@@ -11,7 +11,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..catalog import Catalog
-from ..search import RegexIndex, tool_fields
+from ..search._internal import RegexIndex, tool_fields
 
 __all__ = ["pattern_matches"]
 

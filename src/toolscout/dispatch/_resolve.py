@@ -11,9 +11,11 @@ from collections.abc import Mapping
 from .._settings import BridgeNames, ScoutSettings
 from .._texts import Dispatch
 from .._types import JsonObject
-from ..catalog import ToolNames, ToolSpec
+from ..catalog import ToolSpec
+from ..catalog._internal import ToolNames
 from ..disclosure import TurnPlan
-from ..search import MAX_PATTERN_LENGTH, SearchIndex
+from ..search import SearchIndex
+from ..search._internal import MAX_PATTERN_LENGTH
 from ._arguments import parse_arguments, validate_arguments
 from ._bridge_reads import answer_describe, answer_search
 from ._call import BridgeAnswer, Resolution, ToolCall

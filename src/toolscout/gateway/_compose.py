@@ -15,10 +15,13 @@ from .._scope import Scope
 from .._scout import ToolScout
 from .._types import Transport
 from ..dispatch import Handler
-from ..learning import UsageBounds, UsageStore, open_usage_store
-from ..observe import ActivityLog, Metrics, Tracing
-from ..offload import Offloader, open_output_store
-from ..search.embeddings import default_cache_dir
+from ..learning import UsageStore
+from ..learning._internal import UsageBounds, open_usage_store
+from ..observe import ActivityLog
+from ..observe._internal import Metrics, Tracing
+from ..offload import Offloader
+from ..offload._internal import open_output_store
+from ..search.embeddings._internal import default_cache_dir
 from ..session import DiscoveryStore
 from ._config import GatewayChain, GatewayConfig, GatewaySettings
 from ._proxy import PromptProxy, ResourceProxy

@@ -59,9 +59,12 @@ from .._scout import ScoutSession, ToolScout
 from .._texts import STORE_DOWN, SUBSCRIPTION_LIMIT, Search, Upstream
 from .._types import Transport
 from .._version import __version__
-from ..disclosure import Assembly, assemble
-from ..dispatch import BridgeRead, SearchAnswer, ServerNotReady, ToolCall, ToolError, ToolOutcome
-from ..search import resolve_backend, resolve_search_mode
+from ..disclosure import Assembly
+from ..disclosure._internal import assemble
+from ..dispatch import SearchAnswer, ToolCall, ToolError, ToolOutcome
+from ..dispatch._internal import BridgeRead, ServerNotReady
+from ..search._internal import resolve_search_mode
+from ..search.embeddings._internal import resolve_backend
 from ..session import DiscoveryStore
 from ._compose import Hooks, compose
 from ._config import GatewayChain, GatewayConfig

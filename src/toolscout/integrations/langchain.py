@@ -55,7 +55,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from .._scout import ScoutSession
 from .._texts import Dispatch
 from ..catalog import ToolSpec
-from ..disclosure import bridge_tools
+from ..disclosure._internal import bridge_tools
 from ..dispatch import ToolError
 from ._checks import require_session
 

@@ -42,11 +42,12 @@ from mcp_types import TextContent
 
 from .._scout import ScoutSession, ToolScout
 from .._settings import ScoutSettings
-from ..catalog import NAMESPACE_SEPARATOR, ToolSpec
-from ..disclosure import bridge_tools
+from ..catalog import ToolSpec
+from ..catalog._internal import NAMESPACE_SEPARATOR
+from ..disclosure._internal import bridge_tools
 from ..dispatch import ToolCall
-from ..providers import OPENAI_NAMES, as_json, provider_name
-from ..providers.loops import user_texts
+from ..providers._internal import OPENAI_NAMES, as_json, provider_name
+from ..providers.loops._internal import user_texts
 from ._checks import note_sent_in_full, require_session
 
 __all__ = ["scout_instructions", "scout_mcp_servers", "scout_tools"]

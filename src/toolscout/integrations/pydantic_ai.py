@@ -45,7 +45,8 @@ from pydantic_core import SchemaValidator, core_schema
 
 from .._scout import ScoutSession, ToolScout
 from .._settings import ScoutSettings
-from ..catalog import ToolSpec, canonical_json
+from ..catalog import ToolSpec
+from ..catalog._internal import canonical_json
 from ..disclosure import Assembly
 from ..dispatch import ToolCall
 from ._checks import note_sent_in_full, require_session

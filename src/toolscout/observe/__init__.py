@@ -9,22 +9,11 @@ call to an upstream a ``toolscout.upstream`` span, on the global tracer provider
 activity log keeps argument values.
 """
 
-from ._activity import ActivityEvent, ActivityKind, ActivityListener, ActivityLog, activity_event
-from ._metrics import CONTENT_TYPE, Metrics
-from ._report import ActivityReport, UpstreamErrors, summarise
-from ._tracing import Tracing, install_provider_from_environment
+from ._activity import ActivityEvent, ActivityKind, ActivityListener, ActivityLog
 
 __all__ = [
-    "activity_event",
     "ActivityEvent",
     "ActivityKind",
     "ActivityListener",
     "ActivityLog",
-    "ActivityReport",
-    "CONTENT_TYPE",
-    "install_provider_from_environment",
-    "Metrics",
-    "summarise",
-    "Tracing",
-    "UpstreamErrors",
 ]

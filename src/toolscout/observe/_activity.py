@@ -30,7 +30,7 @@ import pydantic_core
 from .._clipping import clip
 from .._settings import BridgeNames
 from ..dispatch import SearchAnswer, ToolOutcome
-from ..offload import OFFLOAD_NAMES
+from ..offload._internal import OFFLOAD_NAMES
 
 __all__ = ["ActivityEvent", "ActivityKind", "ActivityListener", "ActivityLog", "activity_event"]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .._errors import StoreError
 from .._files import write_atomically
-from ..session import check_session_id
+from ..session._internal import check_session_id
 from ._handles import is_handle, new_handle
 from ._store import FOREIGN_SESSION, LOCAL_PRINCIPAL, OutputKind, OutputMeta, OutputMissing, check_caps, full_message
 

@@ -10,7 +10,8 @@ import anyio.to_thread
 from .._errors import CatalogError
 from .._tokens import TokenCounter, default_token_counter
 from .._types import JsonObject
-from ..catalog import Catalog, ToolSpec, canonical_json
+from ..catalog import Catalog, ToolSpec
+from ..catalog._internal import canonical_json
 from ..dispatch import ToolCall, ToolError, ToolOutcome
 from ._answer import answer_call
 from ._document import DocumentCache

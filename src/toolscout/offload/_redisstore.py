@@ -10,7 +10,7 @@ import redis
 
 from .._errors import ConfigError, StoreError
 from .._redact import redacted_url
-from ..session import check_session_id
+from ..session._internal import check_session_id
 from ._handles import is_handle, new_handle
 from ._store import FOREIGN_SESSION, LOCAL_PRINCIPAL, OutputKind, OutputMeta, OutputMissing, check_caps, full_message
 

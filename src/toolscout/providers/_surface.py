@@ -21,7 +21,8 @@ from .._scout import ScoutSession
 from .._settings import BridgeNames
 from .._texts import Bridge, Guidance
 from ..catalog import ToolSpec
-from ..disclosure import Assembly, Listing, bridge_tools, render_guidance, render_listing
+from ..disclosure import Assembly
+from ..disclosure._internal import Listing, bridge_tools, render_guidance, render_listing
 from ._names import NameMap, NameRules
 
 __all__ = [

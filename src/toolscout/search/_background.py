@@ -24,7 +24,8 @@ from ._base import SearchMode, SearchResult
 from ._hybrid import HybridFusion
 from ._index import IndexConfig, ToolIndex, build_index
 from ._language import known_share_in
-from .embeddings import NATIVE_WORK, DenseRanker, Embedder, EmbeddingCache, InterpreterExiting, shared_embedder
+from .embeddings import Embedder
+from .embeddings._internal import NATIVE_WORK, DenseRanker, EmbeddingCache, InterpreterExiting, shared_embedder
 
 __all__ = ["BackgroundHybrid", "EmbeddingState", "HybridIndex", "SearchStatus"]
 

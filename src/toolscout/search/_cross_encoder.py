@@ -11,7 +11,7 @@ from pathlib import Path
 from .._errors import ConfigError
 from .._search_settings import RerankSettings
 from ._rerank import register_reranker
-from .embeddings import CrossEncoderReranker
+from .embeddings._internal import CrossEncoderReranker
 
 __all__: list[str] = []
 

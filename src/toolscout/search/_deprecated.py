@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Set
 from dataclasses import replace
 
-from ..catalog import Catalog, Deprecation
+from ..catalog import Catalog
+from ..catalog._internal import Deprecation
 from ._base import SearchHit, SearchIndex, SearchMode, SearchResult
 
 __all__ = ["DeprecatedStage", "demote_deprecated"]

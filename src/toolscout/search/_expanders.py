@@ -26,7 +26,8 @@ from ._fuzzy import FuzzyVocabulary
 from ._lexical import QueryTerms
 from ._synonyms import ActionSynonyms, Translation, default_translations, synonym_groups
 from ._tokenize import stem, stopwords, words
-from .languages import languages, on_languages_changed
+from .languages import languages
+from .languages._internal import on_languages_changed
 
 __all__ = ["expander_names", "get_expander", "plain_request", "register_expander"]
 

@@ -41,7 +41,7 @@ _ENGLISH = frozenset({"en"})
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HybridFusion:
-    """Fuses a lexical and a dense ranking into one ranking (a `toolscout.search.Fusion`).
+    """Fuses a lexical and a dense ranking into one ranking (a `Fusion`, `_index.py`).
 
     The lexical weight is chosen for the packaged tool-retrieval model on BFCL tuning and the tooldata dev split
     (``bench/tune_fusion.py``); the rest was tuned for all-MiniLM-L6-v2 on BFCL tuning. Another embedding

@@ -40,7 +40,8 @@ from pydantic import Field, field_validator
 from .._errors import SearchError
 from .._search_settings import DEFAULT_EXPANDERS, TOP_BAND, check_expanders
 from .._validation import CheckedModel, Finite, NoBool
-from ..catalog import Catalog, ToolNames
+from ..catalog import Catalog
+from ..catalog._internal import ToolNames
 from ._base import SearchHit, SearchMode, SearchResult
 from ._confidence import Calibrator, HitEvidence, check_calibrator, get_calibrator
 from ._expand import ExpandedQuery, ExpansionContext

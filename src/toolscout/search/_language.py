@@ -19,7 +19,8 @@ from collections.abc import Callable, Set
 
 from ._synonyms import latin_language
 from ._tokenize import words
-from .languages import SCRIPTS, languages, script_named
+from .languages import languages
+from .languages._internal import SCRIPTS, script_named
 
 __all__ = ["known_share", "known_share_in", "word_languages"]
 

@@ -24,7 +24,8 @@ from typing import Protocol, TypeAlias
 
 from .._errors import SearchError
 from .._settings import ScoutSettings
-from ..catalog import Catalog, ToolNames
+from ..catalog import Catalog
+from ..catalog._internal import ToolNames
 from ._base import IndexBuilder, SearchHit, SearchIndex, SearchMode, SearchResult
 from ._deprecated import DeprecatedStage
 from ._parts import merge_parts, request_parts

@@ -7,7 +7,7 @@ from .._settings import ScoutSettings
 from ._base import IndexBuilder, SearchMode
 from ._engines import EngineOptions, engine_query_mode, get_engine
 from ._index import IndexConfig
-from .embeddings import resolve_backend
+from .embeddings._internal import resolve_backend
 
 __all__ = ["engine_options", "request_mode", "resolve_search_mode", "search_engine"]
 

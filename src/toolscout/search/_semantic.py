@@ -10,7 +10,8 @@ from ..catalog import Catalog
 from ._hybrid import HybridFusion
 from ._index import IndexConfig, ToolIndex, build_index
 from ._language import known_share_in
-from .embeddings import DenseRanker, Embedder, EmbeddingCache, shared_embedder
+from .embeddings import Embedder
+from .embeddings._internal import DenseRanker, EmbeddingCache, shared_embedder
 
 __all__ = ["build_hybrid_index"]
 
@@ -29,7 +30,7 @@ def build_hybrid_index(
     """Build the search index of `catalog` with embeddings for ``mode="hybrid"``, embedding now.
 
     This waits for the embeddings (right for a one-shot command); a long-running host uses
-    `toolscout.search.BackgroundHybrid`, which answers lexically while they are computed. Tool
+    `BackgroundHybrid` (`_background.py`), which answers lexically while they are computed. Tool
     embeddings are read from, and new ones written to, an on-disk cache keyed by content, so only
     new or changed tools are embedded. Embedding never breaks search: when no backend is installed
     or the embedder fails, a warning is logged on the ``toolscout.search`` logger and the index

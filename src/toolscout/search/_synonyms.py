@@ -29,7 +29,8 @@ from functools import cache
 import Stemmer
 
 from ._tokenize import stem, stopwords, tokenize, words
-from .languages import HUB, Language, bigrams, languages, on_languages_changed, script_named
+from .languages import Language, languages
+from .languages._internal import HUB, bigrams, on_languages_changed, script_named
 
 __all__ = [
     "ActionSynonyms",

@@ -34,7 +34,8 @@ import numpy as np
 import numpy.typing as npt
 import Stemmer
 
-from .languages import SCRIPTS, SEGMENTERS, bigrams, languages, on_languages_changed, script_named
+from .languages import languages
+from .languages._internal import SCRIPTS, SEGMENTERS, bigrams, on_languages_changed, script_named
 
 __all__ = ["encode_many", "stem", "stopwords", "tokenize", "words"]
 

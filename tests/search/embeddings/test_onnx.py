@@ -16,10 +16,10 @@ import pytest
 from tests.conftest import require
 from toolscout import Catalog
 from toolscout.data import sample_catalog_path
-from toolscout.search import get_embedder, resolve_backend
 from toolscout.search.embeddings import EmbeddingSettings
 from toolscout.search.embeddings._base import EmbeddingError
 from toolscout.search.embeddings._dense import tool_text
+from toolscout.search.embeddings._internal import get_embedder, resolve_backend
 
 require(importlib.util.find_spec("onnxruntime") is not None, "the ONNX embedder needs toolscout[semantic]")
 onnx = importlib.import_module("toolscout.search.embeddings._onnx")

@@ -14,9 +14,9 @@ import pytest
 from tests.conftest import require
 from toolscout import Catalog
 from toolscout.data import sample_catalog_path, sample_queries_path
-from toolscout.search import get_embedder, resolve_backend
 from toolscout.search._evaluation import summarize
-from toolscout.search.embeddings import DenseRanker, EmbeddingSettings
+from toolscout.search.embeddings import EmbeddingSettings
+from toolscout.search.embeddings._internal import DenseRanker, get_embedder, resolve_backend
 
 require(importlib.util.find_spec("onnxruntime") is not None, "the ONNX embedder needs toolscout[semantic]")
 onnx = importlib.import_module("toolscout.search.embeddings._onnx")

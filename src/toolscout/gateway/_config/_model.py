@@ -47,7 +47,7 @@ from ..._redact import add_secrets, names_a_secret
 from ..._settings import ScoutSettings
 from ..._types import JsonObject
 from ..._validation import Finite, NoBool, Switch, did_you_mean, unknown_setting, validate_section
-from ...catalog import NAMESPACE_SEPARATOR
+from ...catalog._internal import NAMESPACE_SEPARATOR
 from ...compat import KeyNote, translate_config
 from ...offload import OffloadSettings
 from .._identity import AuthSettings

@@ -19,7 +19,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..._settings import ScoutSettings
-from ...observe import CONTENT_TYPE
+from ...observe._internal import CONTENT_TYPE
 from .._config import CHAIN_HEADER, REACH_HEADER, GatewayChain
 from .._identity import Guard, grant_of
 from .._server import Gateway

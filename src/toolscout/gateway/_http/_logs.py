@@ -15,7 +15,7 @@ from typing import Literal
 
 from ..._clipping import clip
 from ..._redact import redact
-from ...catalog import INVISIBLE_CHARACTERS
+from ...catalog._internal import INVISIBLE_CHARACTERS
 
 __all__ = [
     "MAX_MESSAGE_CHARS",

@@ -25,7 +25,7 @@ from mcp.server.stdio import stdio_server
 
 from ..._errors import ConfigError
 from ..._types import Transport
-from ...observe import install_provider_from_environment
+from ...observe._internal import install_provider_from_environment
 from .._config import GatewayChain, GatewayConfig, check_not_self_referencing, warn_if_others_may_write
 from .._server import Gateway
 from ._app import MCP_PATH, http_app

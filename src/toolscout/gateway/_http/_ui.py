@@ -33,8 +33,10 @@ from ..._tokens import tool_tokens
 from ..._types import JsonObject
 from ...catalog import Catalog
 from ...observe import ActivityLog
-from ...providers import get_provider, measure_rendering, provider_names
-from ...search import FIELD_NAMES, SearchMode, tokenize, tool_fields
+from ...providers import get_provider
+from ...providers._internal import measure_rendering, provider_names
+from ...search import SearchMode
+from ...search._internal import FIELD_NAMES, tokenize, tool_fields
 from ._viewers import Viewer
 
 __all__ = ["UI_PATH", "AsgiEndpoint", "UiSource", "ui_routes"]

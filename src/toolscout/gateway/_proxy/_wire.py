@@ -7,7 +7,7 @@ from mcp_types import SERVER_INFO_META_KEY, CallToolResult, TextContent, Tool, T
 from ..._settings import BridgeNames
 from ...catalog import ToolSpec
 from ...dispatch import ToolOutcome
-from ...offload import OFFLOAD_NAMES
+from ...offload._internal import OFFLOAD_NAMES
 
 __all__ = ["call_result", "mcp_tool"]
 

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import anyio
 
-from ...session import DEFAULT_MAX_SESSIONS
+from ...session._internal import DEFAULT_MAX_SESSIONS
 from ._callers import Lifetime
 
 __all__ = ["SessionReaper"]

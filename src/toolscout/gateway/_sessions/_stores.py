@@ -11,7 +11,7 @@ from typing import TypeVar
 from ..._errors import StoreError
 from ...offload import OffloadStore, OutputKind, OutputMeta
 from ...session import DiscoveryStore
-from ...session import open_store as open_session_store
+from ...session._internal import open_store as open_session_store
 from .._config import default_store_path
 
 __all__ = ["TimedOutputStore", "TimedStore", "open_store"]

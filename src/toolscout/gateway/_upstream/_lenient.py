@@ -37,7 +37,7 @@ from pydantic import ValidationError
 from ..._clipping import clip
 from ..._errors import CatalogError
 from ..._types import JsonObject
-from ...catalog import iter_tool_specs, normalize_parameters
+from ...catalog._internal import iter_tool_specs, normalize_parameters
 from ._records import DEFAULT_LIMITS, ToolProblem, UpstreamLimits, UpstreamTool
 
 __all__ = [

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..._errors import CatalogError
 from ..._files import write_atomically
 from ..._types import JsonObject
-from ...catalog import iter_tool_specs
+from ...catalog._internal import iter_tool_specs
 from .._config import HttpServer, ServerConfig
 from ._dump import mcp_definition
 from ._records import ToolListing, UpstreamTool

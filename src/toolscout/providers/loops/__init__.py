@@ -5,6 +5,8 @@ Import the module you need: `toolscout.providers.loops.anthropic_loop` or
 is missing.
 """
 
-from ._turn import TurnResult, user_texts
+from ._turn import TurnResult
 
-__all__ = ["TurnResult", "user_texts"]
+__all__ = [
+    "TurnResult",
+]

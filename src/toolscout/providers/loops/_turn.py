@@ -9,7 +9,8 @@ from typing import Any, Literal
 
 from ..._scout import ScoutSession
 from ...dispatch import ToolOutcome
-from .. import NameMap, ProviderCall, Rendering, StyleChoice, as_json, dispatch_call
+from .. import NameMap, ProviderCall, StyleChoice, dispatch_call
+from .._internal import Rendering, as_json
 
 __all__ = ["ToolLoop", "TurnResult", "call_sdk", "run_tool_loop", "user_texts"]
 

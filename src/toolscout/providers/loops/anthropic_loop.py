@@ -10,8 +10,9 @@ except ImportError as exc:  # the optional `anthropic` extra
     raise ImportError("the anthropic SDK is not installed; run: pip install 'toolscout[anthropic]'") from exc
 
 from ..._scout import ScoutSession
-from .. import ProviderStyle, as_json, choose_style
 from .. import anthropic as adapter
+from .. import choose_style
+from .._internal import ProviderStyle, as_json
 from ._turn import ToolLoop, TurnResult, run_tool_loop, user_texts
 
 __all__ = ["run_anthropic_turn"]

@@ -15,7 +15,8 @@ except ImportError as exc:  # the optional `openai` extra
 
 from ..._scout import ScoutSession
 from ..._types import JsonObject
-from .. import ProviderStyle, as_json, choose_style, dicts, openai_chat, openai_responses
+from .. import choose_style, openai_chat, openai_responses
+from .._internal import ProviderStyle, as_json, dicts
 from ._turn import ToolLoop, TurnResult, run_tool_loop, user_texts
 
 __all__ = ["run_chat_turn", "run_responses_turn"]

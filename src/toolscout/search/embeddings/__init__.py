@@ -9,37 +9,14 @@ toolscout's int8 tool-retrieval model, or the plain all-MiniLM-L6-v2, on onnxrun
 """
 
 from ..._search_settings import EmbeddingSettings
-from ._backends import (
-    EmbedderFactory,
-    embedder_names,
-    get_embedder,
-    register_embedder,
-    resolve_backend,
-    shared_embedder,
-)
-from ._base import Embedder, EmbeddingError, Vectors, normalize_rows
-from ._cache import EmbeddingCache, default_cache_dir
-from ._cross_encoder import CrossEncoderReranker
-from ._dense import DenseRanker, tool_text
-from ._native import NATIVE_WORK, InterpreterExiting
+from ._backends import EmbedderFactory, register_embedder
+from ._base import Embedder, EmbeddingError, Vectors
 
 __all__ = [
-    "CrossEncoderReranker",
-    "default_cache_dir",
-    "DenseRanker",
     "Embedder",
-    "embedder_names",
     "EmbedderFactory",
-    "EmbeddingCache",
     "EmbeddingError",
     "EmbeddingSettings",
-    "get_embedder",
-    "InterpreterExiting",
-    "NATIVE_WORK",
-    "normalize_rows",
     "register_embedder",
-    "resolve_backend",
-    "shared_embedder",
-    "tool_text",
     "Vectors",
 ]

@@ -6,23 +6,13 @@ lexicon. The tokenizer, the lexicon translation and the query rules read them th
 a new language is one file and `register_language(load_language(path))`.
 """
 
-from ._language import Idiom, Language, SynonymGroups, load_language
-from ._registry import HUB, get_language, languages, on_languages_changed, register_language
-from ._scripts import SCRIPTS, SEGMENTERS, Script, bigrams, script_named
+from ._language import Language, load_language
+from ._registry import get_language, languages, register_language
 
 __all__ = [
-    "bigrams",
     "get_language",
-    "HUB",
-    "Idiom",
     "Language",
     "languages",
     "load_language",
-    "on_languages_changed",
     "register_language",
-    "Script",
-    "script_named",
-    "SCRIPTS",
-    "SEGMENTERS",
-    "SynonymGroups",
 ]

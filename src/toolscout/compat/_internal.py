@@ -1,0 +1,13 @@
+"""The private face of `toolscout.compat`: what the rest of toolscout uses of it and users do not.
+
+Users import from `toolscout.compat` (its `__all__`, pinned by `tests/public_api.json`). Other toolscout
+packages, the tests and the benchmarks import these names from here: the one private module of a
+package that code outside it may import (docs/ARCHITECTURE.md, "Rules"). `tests/internal_api.json`
+pins this list, which may only shrink.
+"""
+
+from ._registry import translators
+
+__all__ = [
+    "translators",
+]
