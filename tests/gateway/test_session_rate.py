@@ -131,3 +131,30 @@ async def test_new_toolscout_session_ids_count_like_new_mcp_sessions(tmp_path: P
     message = named[2].json()["error"]["message"]
     assert "new_sessions_per_minute (3)" in message and "Toolscout-Session" in message
     assert again.status_code == 200 and calm
+
+
+async def test_an_over_rate_caller_is_refused_before_its_body_is_read(tmp_path: Path) -> None:
+    import anyio
+
+    auth = {"tokens": {label: {"token": token} for label, token in TOKENS.items()}}
+    config = write_config(
+        tmp_path / "gw.json", {"time": real_servers(tmp_path)["time"]}, mode="on", auth=auth, new_sessions_per_minute=1
+    )
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+        assert await open_session(http, url, TOKENS["flood"])  # its bucket is empty now
+        host, port = url.split("//")[1].split("/")[0].rsplit(":", 1)
+        async with await anyio.connect_tcp(host, int(port)) as stream:
+            head = (
+                f"POST /mcp HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+                f"Accept: application/json, text/event-stream\r\nAuthorization: Bearer {TOKENS['flood']}\r\n"
+                "Content-Length: 500\r\n\r\n"
+            )
+            await stream.send(head.encode() + b'{"jsonrpc": "2.0", "id": 1, "method": "initiali')  # never ends
+            answer = b""
+            with anyio.move_on_after(5):
+                while b"\r\n" not in answer:
+                    answer += await stream.receive()
+        calm = await open_session(http, url, TOKENS["calm"])
+
+    assert answer.startswith(b"HTTP/1.1 429"), answer[:200] or "no answer while the body was still coming"
+    assert calm

@@ -8,7 +8,10 @@ minute. An ``initialize`` request (a ``POST`` without a session id whose JSON-RP
 parsed JSON reads it whatever escapes spell it, is ``initialize``: the only request that opens an
 MCP session), or a ``POST`` naming a ``Toolscout-Session`` id the caller has not used lately,
 arriving while its bucket is empty gets ``429 Too Many Requests`` with ``Retry-After`` before the
-SDK parses it; an ``initialize`` allowed through is marked (`OPENS_SESSION`) for `SessionCap`.
+SDK parses it; an ``initialize`` allowed through is marked (`OPENS_SESSION`) for `SessionCap`. A
+``POST`` without a session id on the 2025 wire (no ``MCP-Protocol-Version``, or a handshake version)
+can only succeed by opening a session, so one from a caller whose bucket is empty is refused before
+its body is read or parsed: a flood of them costs the gateway little more than its headers.
 Reading a body to tell stops at the body limit (``413``), so a body without a length never buffers
 more than that. Other requests never count, and no caller's bucket touches another's.
 """
@@ -22,6 +25,8 @@ from collections import OrderedDict
 
 import anyio.to_thread
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
+from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ._bodies import json_error, read_body, too_large
@@ -61,7 +66,8 @@ class SessionRate:
             await self._app(scope, receive, send)
             return
         initializes = False
-        if not in_session:
+        wait_s = self._wait(caller) if not in_session and _handshake_wire(scope) else 0.0
+        if not wait_s and not in_session:
             read = await read_body(receive, self._body_limit)
             if read is None:  # the client is gone
                 return
@@ -73,7 +79,8 @@ class SessionRate:
                 initializes = await anyio.to_thread.run_sync(_initializes, body)
             else:
                 initializes = _initializes(body)
-        wait_s = self._take(caller) if initializes or new_name else 0.0
+        if not wait_s:
+            wait_s = self._take(caller) if initializes or new_name else 0.0
         if wait_s == 0.0:
             if new_name and named is not None:
                 self._remember(caller, named)
@@ -98,6 +105,12 @@ class SessionRate:
         if len(self._named) > _MAX_IDLE_BUCKETS:
             del self._named[next(iter(self._named))]
 
+    def _wait(self, caller: str) -> float:
+        """The seconds until `caller`'s bucket holds a session (0: it holds one now); takes nothing."""
+        left, counted = self._buckets.get(caller, (float(self._per_minute), 0.0))
+        left += (time.monotonic() - counted) * self._per_minute / 60
+        return 0.0 if left >= 1 else (1 - left) * 60 / self._per_minute
+
     def _take(self, caller: str) -> float:
         """Take one session from `caller`'s bucket: 0 if there was one, else the seconds until there is."""
         now = time.monotonic()
@@ -120,6 +133,12 @@ class SessionRate:
         self._buckets = {
             caller: (left, counted) for caller, (left, counted) in self._buckets.items() if now - counted < refill_s
         }
+
+
+def _handshake_wire(scope: Scope) -> bool:
+    """Whether the SDK serves this request on the 2025 wire, where a request without a session opens one or fails."""
+    version = header_value(scope, MCP_PROTOCOL_VERSION_HEADER.lower().encode())
+    return version is None or version in HANDSHAKE_PROTOCOL_VERSIONS
 
 
 def _initializes(body: bytes) -> bool:
