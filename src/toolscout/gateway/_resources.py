@@ -126,8 +126,10 @@ class ResourceProxy:
     ) -> ListResourcesResult:
         """``resources/list``: every upstream's resources in scope, namespaced, in pages."""
         scope = self._caller(ctx).scope
-        found = await gather(self._pool, self._servers(), "resources/list", _resources_page)
-        visible = [(server, resource) for server, resource in found if scope.permits_namespace(server)]
+        servers = self._servers()
+        found = await gather(self._pool, servers, "resources/list", _resources_page)
+        permitted = {server for server in servers if scope.permits_namespace(server)}
+        visible = [(server, resource) for server, resource in found if server in permitted]
         entries, following = page(visible, params.cursor if params else None)  # only the page is namespaced
         resources = [
             resource.model_copy(update={"uri": namespaced_uri(server, resource.uri)}) for server, resource in entries
@@ -139,8 +141,10 @@ class ResourceProxy:
     ) -> ListResourceTemplatesResult:
         """``resources/templates/list``: every upstream's templates in scope, namespaced, in pages."""
         scope = self._caller(ctx).scope
-        found = await gather(self._pool, self._servers(), "resources/templates/list", _templates_page)
-        visible = [(server, template) for server, template in found if scope.permits_namespace(server)]
+        servers = self._servers()
+        found = await gather(self._pool, servers, "resources/templates/list", _templates_page)
+        permitted = {server for server in servers if scope.permits_namespace(server)}
+        visible = [(server, template) for server, template in found if server in permitted]
         entries, following = page(visible, params.cursor if params else None)  # only the page is namespaced
         templates = [
             template.model_copy(update={"uri_template": namespaced_uri(server, template.uri_template)})
