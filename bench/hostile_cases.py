@@ -379,19 +379,22 @@ def oversize_case(folder: Path) -> dict[str, Any]:
     servers = {"fs": [*RAW, "--name", "fs", "--big-resource", "20"], "b": [*RAW, "--name", "b"]}
     with gateway(folder, servers, mode="off", restart_backoff_s=0.2, max_restarts=4) as gw:
         client, shared = Client(gw.url), Client(gw.url)
-        victim, same = Victim(), Victim()  # the victim calls server b; `same` calls fs, as the abuser does
+        victim, same = Victim(), Victim()  # the victim calls server b; `same`, beside it, calls fs as the abuser does
 
-        def both(phase: str) -> Callable[[], str | None]:
-            def call() -> str | None:
-                same.once(phase, echo_call(shared, "fs__echo"))
-                return echo_call(client, "b__echo")()
+        def beside(phase: str, seconds: float, until: Callable[[], bool] | None = None) -> threading.Thread:
+            call = echo_call(shared, "fs__echo")
+            loop = threading.Thread(target=same.loop, args=(phase, call), kwargs={"seconds": seconds, "until": until})
+            loop.start()
+            return loop
 
-            return call
-
-        victim.loop("quiet", both("quiet"), seconds=QUIET_S)
+        quiet = beside("quiet", QUIET_S)
+        victim.loop("quiet", echo_call(client, "b__echo"), seconds=QUIET_S)
+        quiet.join()
         with Rss(gw.pid) as rss:
             attacker = Role("oversize", url=gw.url, reads=8, seconds=40)
-            victim.loop("abuse", both("abuse"), seconds=45, until=lambda: not attacker.running())
+            running = beside("abuse", 45, until=lambda: not attacker.running())
+            victim.loop("abuse", echo_call(client, "b__echo"), seconds=45, until=lambda: not attacker.running())
+            running.join()
             attack = attacker.result()
         time.sleep(1)
         after = failure(shared.call("fs__echo", {"text": "hello"}), "hello")
