@@ -158,3 +158,25 @@ async def test_an_over_rate_caller_is_refused_before_its_body_is_read(tmp_path: 
 
     assert answer.startswith(b"HTTP/1.1 429"), answer[:200] or "no answer while the body was still coming"
     assert calm
+
+
+async def test_a_caller_refused_again_and_again_waits_for_each_refusal_on_its_connection(tmp_path: Path) -> None:
+    """A client ignoring ``Retry-After`` gets each further refusal only after a delay, so a flood of them costs the
+    gateway a few requests a second per connection; another token opens its session meanwhile."""
+    import time
+
+    auth = {"tokens": {label: {"token": token} for label, token in TOKENS.items()}}
+    config = write_config(
+        tmp_path / "gw.json", {"time": real_servers(tmp_path)["time"]}, mode="on", auth=auth, new_sessions_per_minute=1
+    )
+    headers = {**ACCEPT, "Authorization": f"Bearer {TOKENS['flood']}"}
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+        assert await open_session(http, url, TOKENS["flood"])  # its bucket is empty now
+        started = time.monotonic()
+        refused = [(await http.post(url, json=INITIALIZE, headers=headers)).status_code for _ in range(4)]
+        flood_s = time.monotonic() - started
+        calm = await open_session(http, url, TOKENS["calm"])
+
+    assert refused == [429] * 4
+    assert flood_s >= 3 * 0.5, flood_s  # the three refusals after the first are each held back (a lower bound)
+    assert calm

@@ -11,7 +11,10 @@ arriving while its bucket is empty gets ``429 Too Many Requests`` with ``Retry-A
 SDK parses it; an ``initialize`` allowed through is marked (`OPENS_SESSION`) for `SessionCap`. A
 ``POST`` without a session id on the 2025 wire (no ``MCP-Protocol-Version``, or a handshake version)
 can only succeed by opening a session, so one from a caller whose bucket is empty is refused before
-its body is read or parsed: a flood of them costs the gateway little more than its headers.
+its body is read or parsed: a flood of them costs the gateway little more than its headers. A
+caller refused again within `_AGAIN_S` of its last refusal (it ignores ``Retry-After``) gets that
+refusal only after up to `_HOLD_S`, so each of its connections costs the gateway a request a second
+or so, not as many as it can send, and other callers' requests are not queued behind the flood.
 Reading a body to tell stops at the body limit (``413``), so a body without a length never buffers
 more than that. Other requests never count, and no caller's bucket touches another's.
 """
@@ -37,6 +40,8 @@ __all__ = ["SessionRate"]
 
 _MAX_IDLE_BUCKETS = 10_000
 _SCAN_IN_THREAD_BYTES = 64 << 10
+_AGAIN_S = 2.0  # a caller refused again within this many seconds of its last refusal is held back
+_HOLD_S = 1.0  # at most this long (less when its bucket refills sooner)
 
 
 class SessionRate:
@@ -50,6 +55,7 @@ class SessionRate:
         self._buckets: dict[str, tuple[float, float]] = {}  # caller -> (sessions left, when counted)
         self._named: dict[str, OrderedDict[str, None]] = {}  # caller -> the Toolscout-Session ids it used lately
         self._pruned = 0.0
+        self._refused: dict[str, float] = {}  # caller -> when it was last refused
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] != "POST":
@@ -93,6 +99,12 @@ class SessionRate:
             f"{who} opened new_sessions_per_minute ({self._per_minute}) new sessions (MCP sessions or "
             f"Toolscout-Session ids) within the last minute; retry in {retry} s, or keep using a session you have"
         )
+        last = self._refused.pop(caller, None)
+        if last is not None and time.monotonic() - last < _AGAIN_S:  # it ignores Retry-After: hold it back
+            await anyio.sleep(min(wait_s, _HOLD_S))
+        self._refused[caller] = time.monotonic()  # the most recently refused caller last
+        if len(self._refused) > _MAX_IDLE_BUCKETS:
+            del self._refused[next(iter(self._refused))]
         await json_error(send, 429, message, [(b"retry-after", str(retry).encode())])
 
     def _remember(self, caller: str, name: str) -> None:
