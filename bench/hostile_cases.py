@@ -4,12 +4,16 @@ Each case starts a gateway of its own, then a victim client makes ordinary calls
 (its quiet p50), then again while the abuse runs (its p50 under abuse); every victim call that fails, is
 cancelled, times out or finds its session gone counts as a failure. The gateway's RSS is sampled every
 50 ms: growth is the peak during the abuse less the RSS just before it. The abusers run in processes of
-their own (``--role``), so their client-side work cannot slow the victim's. Each case also checks what
+their own (``--role``) at niceness 10 (on a deployment they are other machines; here they share the victim's
+cores), so their client-side work cannot slow the victim's. Each case also checks what
 its defect broke (``checks``: the value and whether it is what the bar asks). Loops are bounded in count
 and time; everything stays on 127.0.0.1.
 
 - ``oversize``: another client of a shared stdio server reads a 20 MiB resource again and again (over
-  ``upstream_max_message_bytes``); is the server given up, do the victim's calls on it fail?
+  ``upstream_max_message_bytes``); is the server given up, do the calls of a client of that server fail?
+  The victim whose p50 is the row's calls another upstream (a stdio pipe is one line after another: a
+  caller of the same server waits for the 20 MiB ahead of its answer, so that client's p50 is a fact of
+  the row, its failures count).
 - ``exchanges``: one token leaves 1,030 2026-07-28 calls at ``input_required``; the other token's call on
   another server, in flight all that time, must still be answered.
 - ``sessions``: one token opens sessions with ``"initiali\\u007ae"`` for 6 s; sessions opened vs
@@ -18,7 +22,7 @@ and time; everything stays on 127.0.0.1.
   idle conversation keep its offloaded output and revealed tools?
 - ``jwks_drip`` / ``jwks_huge``: the issuer's key server starts answering one byte every 1.5 s / a 256 MiB
   body; the victim's valid token must keep working.
-- ``resources``: another client asks for ``resources/list`` of an upstream listing 500,000 resources.
+- ``resources``: another client pages through ``resources/list`` with an upstream listing 500,000 resources.
 - ``subscriber``: one subscriber stops reading its stream while its URI updates as fast as the gateway
   takes it (2 KB updates; the server tries 20,000 a second); the other subscriber must keep getting them.
 - ``subscribe_lock``: one client subscribes to a server that answers after 12 s; the victim subscribes
@@ -372,23 +376,38 @@ def outcome(victim: Victim, rss: Rss, checks: dict[str, tuple[Any, bool]], **fac
 
 def oversize_case(folder: Path) -> dict[str, Any]:
     """1. Another client reads a 20 MiB resource of a shared stdio server (over the 16 MiB cap) until it is given up."""
-    servers = {"fs": [*RAW, "--name", "fs", "--big-resource", "20"]}
+    servers = {"fs": [*RAW, "--name", "fs", "--big-resource", "20"], "b": [*RAW, "--name", "b"]}
     with gateway(folder, servers, mode="off", restart_backoff_s=0.2, max_restarts=4) as gw:
-        client = Client(gw.url)
-        victim = Victim()
-        victim.loop("quiet", echo_call(client, "fs__echo"), seconds=QUIET_S)
+        client, shared = Client(gw.url), Client(gw.url)
+        victim, same = Victim(), Victim()  # the victim calls server b; `same`, beside it, calls fs as the abuser does
+
+        def beside(phase: str, seconds: float, until: Callable[[], bool] | None = None) -> threading.Thread:
+            call = echo_call(shared, "fs__echo")
+            loop = threading.Thread(target=same.loop, args=(phase, call), kwargs={"seconds": seconds, "until": until})
+            loop.start()
+            return loop
+
+        quiet = beside("quiet", QUIET_S)
+        victim.loop("quiet", echo_call(client, "b__echo"), seconds=QUIET_S)
+        quiet.join()
         with Rss(gw.pid) as rss:
             attacker = Role("oversize", url=gw.url, reads=8, seconds=40)
-            victim.loop("abuse", echo_call(client, "fs__echo"), seconds=45, until=lambda: not attacker.running())
+            running = beside("abuse", 45, until=lambda: not attacker.running())
+            victim.loop("abuse", echo_call(client, "b__echo"), seconds=45, until=lambda: not attacker.running())
+            running.join()
             attack = attacker.result()
         time.sleep(1)
-        after = failure(client.call("fs__echo", {"text": "hello"}), "hello")
+        after = failure(shared.call("fs__echo", {"text": "hello"}), "hello")
         gave_up = next(up for up in gw.health()["upstreams"] if up["name"] == "fs").get("gave_up")
     checks = {
         "server given up": (gave_up, not gave_up),
-        "victim's call after the abuse": (after or "ok", after is None),
+        "its client's call after the abuse": (after or "ok", after is None),
     }
-    return outcome(victim, rss, checks, attack=attack)
+    victim.failures += same.failures
+    victim.examples += same.examples
+    fs = outcome(same, rss, {})
+    same_server = {key: fs[key] for key in ("victim_p50_quiet_ms", "victim_p50_abuse_ms", "ratio", "victim_calls")}
+    return outcome(victim, rss, checks, attack=attack, same_server_client=same_server)
 
 
 def exchanges_case(folder: Path) -> dict[str, Any]:
@@ -529,7 +548,7 @@ def jwks_case(folder: Path, mode: str, timeout_s: float) -> dict[str, Any]:
 
 
 def resources_case(folder: Path) -> dict[str, Any]:
-    """7. Another client lists the resources of an upstream with 500,000 of them (50 pages of 10,000)."""
+    """7. Another client pages through the resources of an upstream with 500,000 of them (50 pages of 10,000)."""
     servers = {"big": [*RAW, "--name", "big", "--resources", "10000", "--pages", "50"], "b": [*RAW, "--name", "b"]}
     with gateway(folder, servers, mode="off", call_timeout_s=300) as gw:
         client = Client(gw.url)
@@ -610,10 +629,22 @@ def subscribe_lock_case(folder: Path, delay_s: float = 12) -> dict[str, Any]:
                     failure(many.request("resources/subscribe", {"uri": f"toolscout://c/res://item/0/0?n={n}"})) is None
                 )
             many.close()
-            time.sleep(2)
-        released = json.loads(stats.read_text())["unsubscribe"]
+            released = released_upstream(stats, accepted)
     checks = {"subscriptions released when their session ended": (f"{released} of {accepted}", released >= accepted)}
     return outcome(victim, rss, checks, subscriptions_accepted=accepted)
+
+
+def released_upstream(stats: Path, accepted: int, limit_s: float = 20) -> int:
+    """The unsubscribes the server counted, once all `accepted` arrived or none arrived for 2 s (at most `limit_s`)."""
+    end, last, still = time.monotonic() + limit_s, -1, time.monotonic()
+    while time.monotonic() < end:
+        released = int(json.loads(stats.read_text())["unsubscribe"])
+        if released >= accepted or time.monotonic() - still > 2:
+            return released
+        if released != last:
+            last, still = released, time.monotonic()
+        time.sleep(0.2)
+    return released
 
 
 def listen_case(folder: Path, streams: int = 4_096) -> dict[str, Any]:
@@ -682,7 +713,7 @@ CASES: dict[str, Callable[[Path], dict[str, Any]]] = {
     "listen": listen_case,
 }
 LABELS = {
-    "oversize": "1. oversize answers from a shared stdio server",
+    "oversize": "1. oversize answers from a shared stdio server (victim on another)",
     "exchanges": "2. 1,030 2026-07-28 calls left at input_required",
     "sessions": '4. sessions opened with "initiali\\u007ae"',
     "session_ids": "5. 10,050 new Toolscout-Session ids",
@@ -749,6 +780,12 @@ def cases_markdown(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
             if missed:
                 notes.append(f"- {name}, {side}: " + "; ".join(missed))
             notes += [f"  - {side} failure: {example[:160]}" for example in row["failure_examples"][:1]]
+            if shared := row.get("same_server_client"):
+                notes.append(
+                    f"  - {side}: a client of the abused server itself: p50 {shared['victim_p50_quiet_ms']} ms quiet, "
+                    f"{shared['victim_p50_abuse_ms']} ms under abuse (ratio {shared['ratio']}; its calls wait for "
+                    "the 20 MiB lines ahead of theirs on the pipe)"
+                )
             if row.get("flood_short"):
                 notes.append(f"  - {side}: the flood fell short ({row['flood_short']} calls): inconclusive")
     return [*lines, "", *notes] if notes else lines
@@ -785,7 +822,8 @@ def role_oversize(url: str, reads: int, seconds: float) -> dict[str, Any]:
         answer = client.request("resources/read", {"uri": "toolscout://fs/res://big"})
         answers.append(f"{(failure(answer) or 'read')[:120]} in {time.monotonic() - started:.1f} s")
         while time.monotonic() < end:
-            fs = httpx2.get(f"{base}/healthz", timeout=10).json()["upstreams"][0]
+            upstreams = httpx2.get(f"{base}/healthz", timeout=10).json()["upstreams"]
+            fs = next(upstream for upstream in upstreams if upstream["name"] == "fs")
             gave_up = bool(fs.get("gave_up"))
             if gave_up or fs["state"] == "connected":
                 break
@@ -885,18 +923,26 @@ def role_session_ids(url: str, calls: int, seconds: float) -> dict[str, Any]:
     return {"calls": sum(kinds.values()), "s": elapsed, "answers": kinds, "first_refusal": refused[:1]}
 
 
-def role_lister(url: str, seconds: float) -> dict[str, Any]:
-    """Ask for the first page of ``resources/list``."""
+def role_lister(url: str, seconds: float, pages: int = 100) -> dict[str, Any]:
+    """Page through ``resources/list`` as a client listing everything does (at most `pages` pages)."""
     client = Client(url, timeout=seconds)
     print("ready", flush=True)
-    started = time.monotonic()
-    try:
-        answer = client.request("resources/list")
-    except httpx2.HTTPError as exc:
-        return {"error": type(exc).__name__, "s": round(time.monotonic() - started, 1)}
-    result = answer.get("result", {})
+    started, entries, cursor, read, first_s = time.monotonic(), 0, None, 0, 0.0
+    for read in range(1, pages + 1):
+        try:
+            answer = client.request("resources/list", {"cursor": cursor} if cursor else None)
+        except httpx2.HTTPError as exc:
+            return {"error": type(exc).__name__, "pages": read, "s": round(time.monotonic() - started, 1)}
+        first_s = first_s or time.monotonic() - started
+        result = answer.get("result", {})
+        entries += len(result.get("resources", []))
+        cursor = result.get("nextCursor")
+        if failure(answer) or not cursor:
+            break
     return {
-        "entries": len(result.get("resources", [])),
+        "entries": entries,
+        "pages": read,
+        "first_page_s": round(first_s, 2),
         "s": round(time.monotonic() - started, 1),
         "error": failure(answer),
     }
@@ -984,6 +1030,10 @@ def role_listeners(url: str, streams: int, seconds: float) -> dict[str, Any]:
     return asyncio.run(hold())
 
 
+ABUSER_NICENESS = 10
+"""An abuser runs at this niceness: on a deployment it is another machine, here it shares the victim's 2 cores."""
+UNNICED = frozenset({"reader"})  # the reading subscriber is a victim, not an abuser
+
 ROLES: dict[str, Callable[..., dict[str, Any]]] = {
     "oversize": role_oversize,
     "exchanges": role_exchanges,
@@ -1001,6 +1051,8 @@ def main() -> None:
     parser.add_argument("--role", choices=sorted(ROLES), required=True)
     parser.add_argument("args", help="the role's arguments as a JSON object")
     options = parser.parse_args()
+    if options.role not in UNNICED:
+        os.nice(ABUSER_NICENESS)
     print(json.dumps(ROLES[options.role](**json.loads(options.args))), flush=True)
 
 

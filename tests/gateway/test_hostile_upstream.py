@@ -310,6 +310,21 @@ async def test_resource_and_prompt_listings_are_capped_read_once_and_read_again_
         assert any("'hostile'" in message and setting in message for message in warnings), (setting, warnings)
 
 
+async def test_a_listing_reads_no_upstream_page_past_the_cap(tmp_path: Path) -> None:
+    """450 resources in pages of 150 with a cap of 300: the first two pages reach the cap, the third is never asked."""
+    count = tmp_path / "count"
+    server = hostile("--resources", "450", "--resource-page", "150", "--count", str(count))
+    config = write_config(tmp_path / "gateway.json", {"hostile": server}, mode="off", upstream_max_resources=300)
+    async with http_gateway(config) as url, http_client(url) as client:
+        with anyio.fail_after(LIMIT_S):
+            listed = await every_resource(client)
+            reads = count.read_text().splitlines()
+    assert listed == [f"toolscout://hostile/res://item/{n}" for n in range(300)]
+    assert reads == ["resources/list", "resources/list"]
+    warnings = [record["message"] for record in gateway_log(config) if record.get("level") == "warning"]
+    assert any("'hostile'" in message and "upstream_max_resources" in message for message in warnings), warnings
+
+
 @asynccontextmanager
 async def hostile_http(*args: str) -> AsyncIterator[dict[str, Any]]:
     """The hostile server over Streamable HTTP; yields its gateway server entry once it accepts connections."""

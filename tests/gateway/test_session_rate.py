@@ -131,3 +131,52 @@ async def test_new_toolscout_session_ids_count_like_new_mcp_sessions(tmp_path: P
     message = named[2].json()["error"]["message"]
     assert "new_sessions_per_minute (3)" in message and "Toolscout-Session" in message
     assert again.status_code == 200 and calm
+
+
+async def test_an_over_rate_caller_is_refused_before_its_body_is_read(tmp_path: Path) -> None:
+    import anyio
+
+    auth = {"tokens": {label: {"token": token} for label, token in TOKENS.items()}}
+    config = write_config(
+        tmp_path / "gw.json", {"time": real_servers(tmp_path)["time"]}, mode="on", auth=auth, new_sessions_per_minute=1
+    )
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+        assert await open_session(http, url, TOKENS["flood"])  # its bucket is empty now
+        host, port = url.split("//")[1].split("/")[0].rsplit(":", 1)
+        async with await anyio.connect_tcp(host, int(port)) as stream:
+            head = (
+                f"POST /mcp HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+                f"Accept: application/json, text/event-stream\r\nAuthorization: Bearer {TOKENS['flood']}\r\n"
+                "Content-Length: 500\r\n\r\n"
+            )
+            await stream.send(head.encode() + b'{"jsonrpc": "2.0", "id": 1, "method": "initiali')  # never ends
+            answer = b""
+            with anyio.move_on_after(5):
+                while b"\r\n" not in answer:
+                    answer += await stream.receive()
+        calm = await open_session(http, url, TOKENS["calm"])
+
+    assert answer.startswith(b"HTTP/1.1 429"), answer[:200] or "no answer while the body was still coming"
+    assert calm
+
+
+async def test_a_caller_refused_again_and_again_waits_for_each_refusal_on_its_connection(tmp_path: Path) -> None:
+    """A client ignoring ``Retry-After`` gets each further refusal only after a delay, so a flood of them costs the
+    gateway a few requests a second per connection; another token opens its session meanwhile."""
+    import time
+
+    auth = {"tokens": {label: {"token": token} for label, token in TOKENS.items()}}
+    config = write_config(
+        tmp_path / "gw.json", {"time": real_servers(tmp_path)["time"]}, mode="on", auth=auth, new_sessions_per_minute=1
+    )
+    headers = {**ACCEPT, "Authorization": f"Bearer {TOKENS['flood']}"}
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+        assert await open_session(http, url, TOKENS["flood"])  # its bucket is empty now
+        started = time.monotonic()
+        refused = [(await http.post(url, json=INITIALIZE, headers=headers)).status_code for _ in range(4)]
+        flood_s = time.monotonic() - started
+        calm = await open_session(http, url, TOKENS["calm"])
+
+    assert refused == [429] * 4
+    assert flood_s >= 3 * 0.5, flood_s  # the three refusals after the first are each held back (a lower bound)
+    assert calm

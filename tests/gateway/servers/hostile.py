@@ -1,7 +1,8 @@
 """A hostile MCP server: it lists too many, too large and oddly named tools, and answers with huge results.
 
     python hostile.py [--tools N] [--description-chars N] [--schema-bytes N] [--odd-names] [--pid FILE]
-                      [--resources N] [--prompts N] [--count FILE] [--http PORT [--json-response]]
+                      [--resources N [--resource-page N]] [--prompts N] [--count FILE]
+                      [--http PORT [--json-response]]
 
 Always listed: ``echo(text)`` (answers the text), ``blob(mb, late_s, id_last, notify)`` (answers ``mb`` MiB of
 text; over stdio, with ``late_s`` it writes that answer ``late_s`` seconds later whether or not the call was
@@ -14,10 +15,11 @@ adds tools named with a newline and ANSI escapes, a right-to-left override, and 
 ``--pid FILE`` writes the process id to FILE at start. ``--http PORT`` serves Streamable HTTP on
 ``http://127.0.0.1:PORT/mcp`` instead of stdio, answering over SSE, or with plain JSON bodies with
 ``--json-response``; there a call of ``endless`` is answered with a message that never ends.
-``--resources N`` lists N resources ``res://item/<n>`` (read as their URI) and reads ``res://blob/<mb>`` as
-``mb`` MiB of text; ``--prompts N`` lists N prompts ``prompt_<n>``; ``--count FILE`` appends the method of each
-``resources/list`` and ``prompts/list`` it answers. With either, ``grow(n)`` lists n more of both and sends
-``notifications/resources/list_changed`` and ``notifications/prompts/list_changed``.
+``--resources N`` lists N resources ``res://item/<n>`` (read as their URI; ``--resource-page N``: in pages of
+N, the cursor an offset) and reads ``res://blob/<mb>`` as ``mb`` MiB of text; ``--prompts N`` lists N prompts
+``prompt_<n>``; ``--count FILE`` appends the method of each ``resources/list`` and ``prompts/list`` it answers.
+With either, ``grow(n)`` lists n more of both and sends ``notifications/resources/list_changed`` and
+``notifications/prompts/list_changed``.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ parser.add_argument("--pid", type=Path)
 parser.add_argument("--http", type=int)
 parser.add_argument("--json-response", action="store_true")
 parser.add_argument("--resources", type=int)
+parser.add_argument("--resource-page", type=int)
 parser.add_argument("--prompts", type=int)
 parser.add_argument("--count", type=Path)
 options = parser.parse_args()
@@ -149,8 +152,11 @@ def _counted(method: str) -> None:
 async def list_resources(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
     _counted("resources/list")
     count = options.resources or 0
+    start = int(params.cursor) if params is not None and params.cursor else 0
+    end = min(count, start + options.resource_page) if options.resource_page else count
     return types.ListResourcesResult(
-        resources=[types.Resource(name=f"item {n}", uri=f"res://item/{n}") for n in range(count)]
+        resources=[types.Resource(name=f"item {n}", uri=f"res://item/{n}") for n in range(start, end)],
+        next_cursor=str(end) if end < count else None,
     )
 
 

@@ -8,7 +8,13 @@ minute. An ``initialize`` request (a ``POST`` without a session id whose JSON-RP
 parsed JSON reads it whatever escapes spell it, is ``initialize``: the only request that opens an
 MCP session), or a ``POST`` naming a ``Toolscout-Session`` id the caller has not used lately,
 arriving while its bucket is empty gets ``429 Too Many Requests`` with ``Retry-After`` before the
-SDK parses it; an ``initialize`` allowed through is marked (`OPENS_SESSION`) for `SessionCap`.
+SDK parses it; an ``initialize`` allowed through is marked (`OPENS_SESSION`) for `SessionCap`. A
+``POST`` without a session id on the 2025 wire (no ``MCP-Protocol-Version``, or a handshake version)
+can only succeed by opening a session, so one from a caller whose bucket is empty is refused before
+its body is read or parsed: a flood of them costs the gateway little more than its headers. A
+caller refused again within `_AGAIN_S` of its last refusal (it ignores ``Retry-After``) gets that
+refusal only after up to `_HOLD_S`, so each of its connections costs the gateway a request a second
+or so, not as many as it can send, and other callers' requests are not queued behind the flood.
 Reading a body to tell stops at the body limit (``413``), so a body without a length never buffers
 more than that. Other requests never count, and no caller's bucket touches another's.
 """
@@ -22,6 +28,8 @@ from collections import OrderedDict
 
 import anyio.to_thread
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
+from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .._sessions import SESSION_HEADER
@@ -32,6 +40,8 @@ __all__ = ["SessionRate"]
 
 _MAX_IDLE_BUCKETS = 10_000
 _SCAN_IN_THREAD_BYTES = 64 << 10
+_AGAIN_S = 2.0  # a caller refused again within this many seconds of its last refusal is held back
+_HOLD_S = 1.0  # at most this long (less when its bucket refills sooner)
 
 
 class SessionRate:
@@ -45,6 +55,7 @@ class SessionRate:
         self._buckets: dict[str, tuple[float, float]] = {}  # caller -> (sessions left, when counted)
         self._named: dict[str, OrderedDict[str, None]] = {}  # caller -> the Toolscout-Session ids it used lately
         self._pruned = 0.0
+        self._refused: dict[str, float] = {}  # caller -> when it was last refused
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] != "POST":
@@ -61,7 +72,8 @@ class SessionRate:
             await self._app(scope, receive, send)
             return
         initializes = False
-        if not in_session:
+        wait_s = self._wait(caller) if not in_session and _handshake_wire(scope) else 0.0
+        if not wait_s and not in_session:
             read = await read_body(receive, self._body_limit)
             if read is None:  # the client is gone
                 return
@@ -73,7 +85,8 @@ class SessionRate:
                 initializes = await anyio.to_thread.run_sync(_initializes, body)
             else:
                 initializes = _initializes(body)
-        wait_s = self._take(caller) if initializes or new_name else 0.0
+        if not wait_s:
+            wait_s = self._take(caller) if initializes or new_name else 0.0
         if wait_s == 0.0:
             if new_name and named is not None:
                 self._remember(caller, named)
@@ -86,6 +99,12 @@ class SessionRate:
             f"{who} opened new_sessions_per_minute ({self._per_minute}) new sessions (MCP sessions or "
             f"Toolscout-Session ids) within the last minute; retry in {retry} s, or keep using a session you have"
         )
+        last = self._refused.pop(caller, None)
+        if last is not None and time.monotonic() - last < _AGAIN_S:  # it ignores Retry-After: hold it back
+            await anyio.sleep(min(wait_s, _HOLD_S))
+        self._refused[caller] = time.monotonic()  # the most recently refused caller last
+        if len(self._refused) > _MAX_IDLE_BUCKETS:
+            del self._refused[next(iter(self._refused))]
         await json_error(send, 429, message, [(b"retry-after", str(retry).encode())])
 
     def _remember(self, caller: str, name: str) -> None:
@@ -97,6 +116,12 @@ class SessionRate:
             names.popitem(last=False)
         if len(self._named) > _MAX_IDLE_BUCKETS:
             del self._named[next(iter(self._named))]
+
+    def _wait(self, caller: str) -> float:
+        """The seconds until `caller`'s bucket holds a session (0: it holds one now); takes nothing."""
+        left, counted = self._buckets.get(caller, (float(self._per_minute), 0.0))
+        left += (time.monotonic() - counted) * self._per_minute / 60
+        return 0.0 if left >= 1 else (1 - left) * 60 / self._per_minute
 
     def _take(self, caller: str) -> float:
         """Take one session from `caller`'s bucket: 0 if there was one, else the seconds until there is."""
@@ -120,6 +145,12 @@ class SessionRate:
         self._buckets = {
             caller: (left, counted) for caller, (left, counted) in self._buckets.items() if now - counted < refill_s
         }
+
+
+def _handshake_wire(scope: Scope) -> bool:
+    """Whether the SDK serves this request on the 2025 wire, where a request without a session opens one or fails."""
+    version = header_value(scope, MCP_PROTOCOL_VERSION_HEADER.lower().encode())
+    return version is None or version in HANDSHAKE_PROTOCOL_VERSIONS
 
 
 def _initializes(body: bytes) -> bool:

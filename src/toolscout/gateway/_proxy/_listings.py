@@ -3,7 +3,8 @@
 ``resources/list``, ``resources/templates/list`` and ``prompts/list`` ask every connected upstream
 that declared the capability, at the same time, each followed through its own pages (at most
 ``_MAX_PAGES``, and ``upstream_max_resources`` or ``upstream_max_prompts`` entries: those past it are
-left out, with a warning naming the server and the setting); an upstream that fails or is not
+left out, with a warning naming the server and the setting, and no page is asked for once the cap is
+reached); an upstream that fails or is not
 connected is left out of that answer (logged), never failing the others. Each upstream's listing
 is read once and kept on its connection until it says that list changed (`ListingCache`), so
 paging through a listing, or many clients listing at once, reads each upstream once. The client
@@ -70,7 +71,7 @@ async def gather(
             for _ in range(_MAX_PAGES):
                 items, cursor = await fetch(client, cursor)
                 entries.extend(items)
-                if len(entries) > most:
+                if len(entries) > most or (len(entries) == most and cursor is not None):  # no page past the cap
                     logger.warning(
                         "upstream %r: lists more than %s entries in %s (toolscout.%s); those past the first %s "
                         "are left out",

@@ -53,13 +53,16 @@ class PromptProxy:
         scope = self._caller(ctx).scope
         servers = offering(self._pool, self._server_names(), lambda c: c.prompts is not None)
         found = await gather(self._pool, servers, "prompts/list", _prompts_page)
-        shown = [
-            prompt.model_copy(update={"name": f"{server}{self._separator}{prompt.name}"})
+        visible = [
+            (server, prompt)
             for server, prompt in found
             if scope.permits_name(server, f"{server}{self._separator}{prompt.name}")
         ]
-        entries, following = page(shown, params.cursor if params else None)
-        return ListPromptsResult(prompts=entries, next_cursor=following, ttl_ms=0, cache_scope="private")
+        entries, following = page(visible, params.cursor if params else None)  # only the page is namespaced
+        prompts = [
+            prompt.model_copy(update={"name": f"{server}{self._separator}{prompt.name}"}) for server, prompt in entries
+        ]
+        return ListPromptsResult(prompts=prompts, next_cursor=following, ttl_ms=0, cache_scope="private")
 
     async def get(self, ctx: ServerRequestContext[Any, Any], params: GetPromptRequestParams) -> GetPromptResult:
         """``prompts/get``: the prompt from its upstream, with the client's arguments."""

@@ -123,28 +123,32 @@ class ResourceProxy:
     ) -> ListResourcesResult:
         """``resources/list``: every upstream's resources in scope, namespaced, in pages."""
         scope = self._caller(ctx).scope
-        found = await gather(self._pool, self._servers(), "resources/list", _resources_page)
-        shown = [
-            resource.model_copy(update={"uri": namespaced_uri(server, resource.uri)}) for server, resource in found
+        servers = self._servers()
+        found = await gather(self._pool, servers, "resources/list", _resources_page)
+        permitted = {server for server in servers if scope.permits_namespace(server)}
+        visible = [(server, resource) for server, resource in found if server in permitted]
+        entries, following = page(visible, params.cursor if params else None)  # only the page is namespaced
+        resources = [
+            resource.model_copy(update={"uri": namespaced_uri(server, resource.uri)}) for server, resource in entries
         ]
-        visible = [resource for server, resource in _zip(found, shown) if scope.permits_namespace(server)]
-        entries, following = page(visible, params.cursor if params else None)
-        return ListResourcesResult(resources=entries, next_cursor=following, ttl_ms=0, cache_scope="private")
+        return ListResourcesResult(resources=resources, next_cursor=following, ttl_ms=0, cache_scope="private")
 
     async def list_templates(
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> ListResourceTemplatesResult:
         """``resources/templates/list``: every upstream's templates in scope, namespaced, in pages."""
         scope = self._caller(ctx).scope
-        found = await gather(self._pool, self._servers(), "resources/templates/list", _templates_page)
-        shown = [
+        servers = self._servers()
+        found = await gather(self._pool, servers, "resources/templates/list", _templates_page)
+        permitted = {server for server in servers if scope.permits_namespace(server)}
+        visible = [(server, template) for server, template in found if server in permitted]
+        entries, following = page(visible, params.cursor if params else None)  # only the page is namespaced
+        templates = [
             template.model_copy(update={"uri_template": namespaced_uri(server, template.uri_template)})
-            for server, template in found
+            for server, template in entries
         ]
-        visible = [template for server, template in _zip(found, shown) if scope.permits_namespace(server)]
-        entries, following = page(visible, params.cursor if params else None)
         return ListResourceTemplatesResult(
-            resource_templates=entries, next_cursor=following, ttl_ms=0, cache_scope="private"
+            resource_templates=templates, next_cursor=following, ttl_ms=0, cache_scope="private"
         )
 
     async def read(self, ctx: ServerRequestContext[Any, Any], params: ReadResourceRequestParams) -> ReadResourceResult:
@@ -225,10 +229,6 @@ async def _send(client: Any, request: SubscribeRequest | UnsubscribeRequest) -> 
     """Send a 2025-era subscription request (the SDK's helpers for them are deprecated, not gone)."""
     result: EmptyResult = await client.session.send_request(request, EmptyResult)
     return result
-
-
-def _zip(found: list[tuple[str, Any]], shown: list[Any]) -> list[tuple[str, Any]]:
-    return [(server, entry) for (server, _), entry in zip(found, shown, strict=True)]
 
 
 async def _resources_page(client: Any, cursor: str | None) -> tuple[list[Resource], str | None]:
