@@ -4,10 +4,12 @@ Every request of BFCL tuning, BFCL live (held out), the packaged sample requests
 `ToolIndex.search(mode="hybrid")` with the packaged model (the fusion inputs recorded as in `learned_fusion.py`);
 the blend's top 10 are then scored offline four ways:
 
-- ``blend, shipped confidence``: the engine's order with the shipped calibrator's confidences (fitted on each
-  search's best hit; its ``lead`` feature is measured against the next lower hit, so a second hit far ahead of the
-  third reads more confident than the first);
-- ``order by shipped confidence``: the same hits sorted by those confidences;
+- ``blend, previous confidence``: the engine's order with the calibrator shipped until this comparison (fitted on
+  each search's best hit over lexical share, cosine and ``lead``, measured against the next lower hit, so a second
+  hit far ahead of the third read more confident than the first; weights below as they were shipped);
+- ``order by previous confidence``: the same hits sorted by those confidences;
+- ``blend, shipped confidence``: the engine's order with the shipped calibrator (``calibration.json``: score, gap to
+  the best other hit and the search's top cosine, fitted per hit by ``bench/calibrate.py fit``);
 - ``per-hit (score, gap)``: a logistic regression fitted on every top-10 hit of BFCL tuning's training half (label:
   gold) over the fused score and the gap to the best other hit (``(s - best other) / s``), both non-increasing down
   the blend's order, so the confidences fall as the order does by construction;
@@ -54,6 +56,7 @@ def blend(request: Recorded) -> list[tuple[str, float]]:
 def features(request: Recorded, fused: Sequence[tuple[str, float]]) -> list[tuple[str, Features]]:
     shares, cosines = dict(request.lexical), dict(request.dense)
     unlisted = min(cosines.values(), default=0.0)
+    top_cosine = max(cosines.values(), default=0.0)
     scores = [score for _, score in fused]
     out = []
     for i, (name, score) in enumerate(fused):
@@ -70,17 +73,32 @@ def features(request: Recorded, fused: Sequence[tuple[str, float]]) -> list[tupl
                     "cos": cosines.get(name, unlisted),
                     "gap": gap,
                     "lead": lead,
+                    "top_cos": top_cosine,
                 },
             )
         )
     return out
 
 
+PREVIOUS = {"intercept": -7.1485, "lexical": 0.1909, "cosine": 12.5295, "lead": 3.5673}
+"""The hybrid weights shipped before the per-hit fit (calibration.json at commit d13e08d)."""
+
+
+def previous() -> Callable[[Features], float]:
+    fit = PREVIOUS
+
+    def confidence(f: Features) -> float:
+        z = fit["intercept"] + fit["lexical"] * f["lex"] + fit["cosine"] * f["cos"] + fit["lead"] * f["lead"]
+        return 1.0 / (1.0 + math.exp(-max(min(z, 60.0), -60.0)))
+
+    return confidence
+
+
 def shipped() -> Callable[[Features], float]:
     fit = json.loads(CALIBRATION.read_text(encoding="utf-8"))["hybrid"]
 
     def confidence(f: Features) -> float:
-        z = fit["intercept"] + fit["lexical"] * f["lex"] + fit["cosine"] * f["cos"] + fit["lead"] * f["lead"]
+        z = fit["intercept"] + fit["score"] * f["s"] + fit["gap"] * f["gap"] + fit["top_cosine"] * f["top_cos"]
         return 1.0 / (1.0 + math.exp(-max(min(z, 60.0), -60.0)))
 
     return confidence
@@ -128,8 +146,9 @@ def main() -> None:
         "everyday": record(everyday, DenseRanker(catalog, embedder, cache=EmbeddingCache())),
     }
     scorers = {
+        "blend, previous confidence": (previous(), False),
+        "order by previous confidence": (previous(), True),
         "blend, shipped confidence": (shipped(), False),
-        "order by shipped confidence": (shipped(), True),
         "per-hit (score, gap), blend order": (per_hit(train, ("s", "gap")), False),
         "per-hit (lexical, cosine, gap), its order": (per_hit(train, ("lex", "cos", "gap")), True),
     }
