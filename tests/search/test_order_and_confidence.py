@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,16 @@ import pytest
 from tests.conftest import require
 from toolscout import Catalog, ScoutSettings, ToolScout
 from toolscout.catalog import ToolSpec
-from toolscout.search import HitEvidence, LogisticCalibrator, SearchHit, SearchPipeline, SearchResult, build_index
+from toolscout.search import (
+    HitEvidence,
+    LogisticCalibrator,
+    SearchHit,
+    SearchIndex,
+    SearchMode,
+    SearchPipeline,
+    SearchResult,
+    build_index,
+)
 
 HAS_SEMANTIC = importlib.util.find_spec("onnxruntime") is not None
 DATA = Path(__file__).parents[2] / "bench" / "data"
@@ -91,7 +100,7 @@ def test_confidence_never_rises_as_score_and_gap_fall_and_grows_with_the_nearest
 
 
 def test_a_calibration_with_a_negative_score_weight_is_refused() -> None:
-    fitted = {
+    fitted: dict[str, object] = {
         "lexical": {"intercept": 0, "score": 1, "gap": 1, "top_cosine": 0, "coverage": 1, "threshold": 0.1},
         "hybrid": {"intercept": 0, "score": -1, "gap": 1, "top_cosine": 1, "coverage": 1, "threshold": 0.1},
     }
@@ -102,8 +111,17 @@ def test_a_calibration_with_a_negative_score_weight_is_refused() -> None:
 class _Reversing:
     """A stage that reverses the hits below it, as a reranker that disagrees with the engine would."""
 
-    def search(self, inner, query, *, limit, mode, allowed, catalog):  # type: ignore[no-untyped-def]
-        result: SearchResult = inner.search(query, limit=limit, mode=mode, allowed=allowed)
+    def search(
+        self,
+        inner: SearchIndex,
+        query: str,
+        *,
+        limit: int,
+        mode: SearchMode,
+        allowed: Set[str] | None,
+        catalog: Catalog,
+    ) -> SearchResult:
+        result = inner.search(query, limit=limit, mode=mode, allowed=allowed)
         return SearchResult(query=query, mode=result.mode, hits=result.hits[::-1], total=result.total)
 
 
