@@ -13,8 +13,8 @@ every search runs through `ToolIndex`, the engine ``tool_search`` runs, lexical 
 model); each of the top hits gives its `HitEvidence` and a label (is it a gold tool). Sets: BFCL tuning
 against the pooled BFCL catalog; BFCL tuning against seeded catalogs of 1-10 BFCL tools with the gold
 tool ("relevant") and without any gold tool ("irrelevant"); the tooldata dev requests against their own
-source's tools ("relevant") and against the next source's ("irrelevant"). A logistic regression per mode,
-fitted on each search's best-ranked hit (label: is it a gold tool), gives the confidence; the threshold is the
+source's tools ("relevant") and against the next source's ("irrelevant"). A logistic regression per mode over
+`FEATURES`, fitted on every top hit (label: is it a gold tool), gives the confidence; the threshold is the
 largest one that empties at most `EMPTIED_TARGET` of the requests of each of `THRESHOLD_SETS` (the bar is 1 %;
 the margin is for requests it never saw).
 
@@ -47,7 +47,7 @@ from bfcl import TUNING_CATEGORIES, _lines, _schema, _user_text, _wheel, load_bf
 
 from toolscout import Catalog, ScoutSettings, ToolSpec
 from toolscout.data import sample_catalog_path, sample_queries_path
-from toolscout.search import IndexConfig, SearchPipeline
+from toolscout.search import IndexConfig, SearchHit, SearchPipeline
 from toolscout.search._confidence import CALIBRATION_FILE, HitEvidence, register_calibrator
 from toolscout.search._internal import build_index
 from toolscout.search.embeddings import EmbeddingSettings
@@ -93,14 +93,30 @@ class Memo:
 
 
 class Recorder:
-    """A calibrator that records the evidence of every hit and never abstains (its confidence 0.5 marks it)."""
+    """A calibrator that records the evidence of every hit and never abstains.
+
+    Its confidence numbers the calls downwards (0.999, 0.998, ...: falling down the list, as the pipeline keeps
+    confidences), so a hit's confidence says which evidence is its own; a hit the request names has none and repeats
+    the number of the hit above it.
+    """
 
     def __init__(self) -> None:
         self.seen: list[HitEvidence] = []
 
     def confidence(self, evidence: HitEvidence) -> float:
         self.seen.append(evidence)
-        return 0.5
+        return 1.0 - len(self.seen) / 1000
+
+    def evidence(self, hits: Sequence[SearchHit]) -> list[tuple[str, HitEvidence | None]]:
+        """Each hit's name and own evidence (None: the request names it)."""
+        out: list[tuple[str, HitEvidence | None]] = []
+        previous = None
+        for hit in hits:
+            own = hit.confidence is not None and hit.confidence != previous
+            call = round((1.0 - hit.confidence) * 1000) if own and hit.confidence is not None else None
+            out.append((hit.name, self.seen[call - 1] if call is not None and 0 < call <= len(self.seen) else None))
+            previous = hit.confidence
+        return out
 
     def threshold(self, *, dense: bool) -> float:
         return 0.0
@@ -153,8 +169,7 @@ def record(engine: Engine, cases: Iterable[Case], mode: str) -> list[Searched]:
     for case in cases:
         RECORDER.seen.clear()
         result = engine.index(case.catalog).search(case.query, limit=LIMIT, mode=mode)
-        seen = iter(list(RECORDER.seen))
-        out.append(Searched(case, [(hit.name, next(seen) if hit.confidence == 0.5 else None) for hit in result.hits]))
+        out.append(Searched(case, RECORDER.evidence(result.hits)))
     return out
 
 
@@ -284,11 +299,23 @@ def terse_cases() -> list[Case]:
 
 # ---- fit --------------------------------------------------------------------------------------------------
 
-FEATURES = ("lexical", "cosine", "lead")
+RECORDED = ("lexical", "cosine", "score", "gap", "top_cosine", "coverage")
+"""What is recorded of each hit's evidence, in order."""
+FEATURES = ("score", "gap", "top_cosine", "coverage")
+"""What the calibrator reads: score and gap fall down a ranked list (their weights are kept non-negative, so
+confidences fall too); the top similarity (hybrid only) and the word coverage are the same for every hit of a
+search."""
 
 
 def features(evidence: HitEvidence) -> list[float | None]:
-    return [evidence.lexical, evidence.cosine, evidence.lead]
+    return [
+        evidence.lexical,
+        evidence.cosine,
+        evidence.score,
+        evidence.gap,
+        evidence.top_cosine,
+        evidence.coverage,
+    ]
 
 
 def fit_logistic(
@@ -310,7 +337,7 @@ def fit_logistic(
 
 
 Hit = tuple[float, list[float | None]]
-"""One recorded hit: is it a gold tool (1.0/0.0), and its features (lexical, cosine or None, lead)."""
+"""One recorded hit: is it a gold tool (1.0/0.0), and its evidence (`RECORDED`; cosine None in lexical search)."""
 Request = tuple[bool, list[Hit | None]]
 """One recorded search: whether a tool of its catalog serves it, and its hits (None: the request names the tool)."""
 EVIDENCE = ROOT / ".bench-data" / "calibration_evidence.json"
@@ -324,7 +351,7 @@ def kind(values: Sequence[float | None]) -> str:
 
 def confidence(fits: dict[str, dict[str, float]], values: Sequence[float | None]) -> float:
     weights = fits[kind(values)]
-    z = weights["intercept"] + sum(weights[f] * (v or 0.0) for f, v in zip(FEATURES, values, strict=True))
+    z = weights["intercept"] + sum(weights[f] * (values[RECORDED.index(f)] or 0.0) for f in FEATURES)
     return float(1.0 / (1.0 + np.exp(-np.clip(z, -60, 60))))
 
 
@@ -336,14 +363,6 @@ def decision(fits: dict[str, dict[str, float]], hits: Sequence[Hit | None]) -> t
     dense = any(values[1] is not None for values in scored)
     best = max([confidence(fits, values) for values in scored] + [1.0] * (len(hits) - len(scored)))
     return ("hybrid" if dense else "lexical"), best
-
-
-def _lexically_vouched(fits: dict[str, dict[str, float]], threshold: float, hits: Sequence[Hit | None]) -> bool:
-    """A hybrid search's keyword evidence alone clears the lexical threshold (`ToolIndex` then answers too)."""
-    scored = [hit[1] for hit in hits if hit is not None]
-    if not any(values[1] is not None for values in scored):
-        return False
-    return any(confidence(fits, [values[0], None, values[2]]) >= threshold for values in scored if values[0])
 
 
 def collect(args: argparse.Namespace) -> dict[str, object]:
@@ -380,15 +399,20 @@ def fit(args: argparse.Namespace) -> None:
     recorded = json.loads(EVIDENCE.read_text(encoding="utf-8")) if args.reuse else collect(args)
     model = recorded["model"]
     runs: dict[str, dict[str, list[Request]]] = {mode: recorded[mode] for mode in MODES}
-    # Fitted on each search's best-ranked hit (is it a right answer?): the decision abstention rests on, and not
-    # swamped by the many wrong hits ranked below a right one. Lexical evidence also comes from hybrid searches
-    # whose request the embedder cannot read.
-    tops = [hits[0] for run in runs.values() for group in run.values() for _, hits in group if hits and hits[0]]
+    # Fitted on every hit of every search (is it a right answer?), so that each hit's confidence estimates its own
+    # chance, not the best hit's. Lexical evidence also comes from hybrid searches whose request the embedder
+    # cannot read.
+    hits = [hit for run in runs.values() for group in run.values() for _, found in group for hit in found if hit]
     fits: dict[str, dict[str, float]] = {}
     for k in KINDS:
-        rows = [(label, values) for label, values in tops if kind(values) == k]
-        x = np.array([[1.0, *(v or 0.0 for v in values)] for _, values in rows])
-        w = fit_logistic(x, np.array([label for label, _ in rows]), fixed_zero=(2,) if k == "lexical" else ())
+        rows = [(label, values) for label, values in hits if kind(values) == k]
+        x = np.array([[1.0, *(values[RECORDED.index(f)] or 0.0 for f in FEATURES)] for _, values in rows])
+        y = np.array([label for label, _ in rows])
+        lexical_only = (3,) if k == "lexical" else ()
+        w = fit_logistic(x, y, fixed_zero=lexical_only)
+        negative = tuple(1 + at for at, weight in enumerate(w[1:3]) if weight < 0)
+        if negative:  # a negative score or gap weight would let a lower hit read more confident than a higher one
+            w = fit_logistic(x, y, fixed_zero=(*negative, *lexical_only))
         fits[k] = {
             "intercept": round(float(w[0]), 4),
             **{f: round(float(v), 4) for f, v in zip(FEATURES, w[1:], strict=True)},
@@ -413,11 +437,9 @@ def fit(args: argparse.Namespace) -> None:
         lines += [f"**{mode} search**", "", "| set | requests | abstained | no hits at all |", "|---|---:|---:|---:|"]
         for name, group in run.items():
             decided = [decision(fits, hits) for _, hits in group]
-            vouched = [_lexically_vouched(fits, thresholds["lexical"], hits) for _, hits in group]
-            abstained = sum(
-                d is not None and d[0] == "hybrid" and d[1] < thresholds["hybrid"] and not v
-                for d, v in zip(decided, vouched, strict=True)
-            ) / len(group)
+            abstained = sum(d is not None and d[0] == "hybrid" and d[1] < thresholds["hybrid"] for d in decided) / len(
+                group
+            )
             lines.append(
                 f"| {name} | {len(group)} | {abstained:.1%} | {sum(d is None for d in decided) / len(group):.1%} |"
             )

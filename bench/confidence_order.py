@@ -4,10 +4,13 @@ Every request of BFCL tuning, BFCL live (held out), the packaged sample requests
 `ToolIndex.search(mode="hybrid")` with the packaged model (the fusion inputs recorded as in `learned_fusion.py`);
 the blend's top 10 are then scored offline four ways:
 
-- ``blend, shipped confidence``: the engine's order with the shipped calibrator's confidences (fitted on each
-  search's best hit; its ``lead`` feature is measured against the next lower hit, so a second hit far ahead of the
-  third reads more confident than the first);
-- ``order by shipped confidence``: the same hits sorted by those confidences;
+- ``blend, previous confidence``: the engine's order with the calibrator shipped until this comparison (fitted on
+  each search's best hit over lexical share, cosine and ``lead``, measured against the next lower hit, so a second
+  hit far ahead of the third read more confident than the first; weights below as they were shipped);
+- ``order by previous confidence``: the same hits sorted by those confidences;
+- ``tool_search's pipeline, shipped confidence``: the answers themselves, as ``tool_search`` searches (`build_searcher`
+  with the default settings: every stage, the shipped calibrator fitted per hit by ``bench/calibrate.py fit`` over the
+  ranking score, the gap to the best other hit, the top cosine and the word coverage, abstention on);
 - ``per-hit (score, gap)``: a logistic regression fitted on every top-10 hit of BFCL tuning's training half (label:
   gold) over the fused score and the gap to the best other hit (``(s - best other) / s``), both non-increasing down
   the blend's order, so the confidences fall as the order does by construction;
@@ -33,8 +36,10 @@ from learned_fusion import Recorded, record
 from model_compare import Labelled, labelled_sets
 from sklearn.linear_model import LogisticRegression
 
+from toolscout import ScoutSettings
 from toolscout.catalog import Catalog
-from toolscout.search._internal import HybridFusion
+from toolscout.search import SearchPipeline
+from toolscout.search._internal import HybridFusion, build_index
 from toolscout.search.embeddings import EmbeddingSettings
 from toolscout.search.embeddings._internal import DenseRanker, EmbeddingCache, shared_embedder
 
@@ -44,7 +49,6 @@ from train._bfcl import request_half  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 DATA = ROOT / "bench" / "data"
-CALIBRATION = ROOT / "src" / "toolscout" / "search" / "calibration.json"
 Features = dict[str, float]
 
 
@@ -55,6 +59,7 @@ def blend(request: Recorded) -> list[tuple[str, float]]:
 def features(request: Recorded, fused: Sequence[tuple[str, float]]) -> list[tuple[str, Features]]:
     shares, cosines = dict(request.lexical), dict(request.dense)
     unlisted = min(cosines.values(), default=0.0)
+    top_cosine = max(cosines.values(), default=0.0)
     scores = [score for _, score in fused]
     out = []
     for i, (name, score) in enumerate(fused):
@@ -71,20 +76,45 @@ def features(request: Recorded, fused: Sequence[tuple[str, float]]) -> list[tupl
                     "cos": cosines.get(name, unlisted),
                     "gap": gap,
                     "lead": lead,
+                    "top_cos": top_cosine,
                 },
             )
         )
     return out
 
 
-def shipped() -> Callable[[Features], float]:
-    fit = json.loads(CALIBRATION.read_text(encoding="utf-8"))["hybrid"]
+PREVIOUS = {"intercept": -7.1485, "lexical": 0.1909, "cosine": 12.5295, "lead": 3.5673}
+"""The hybrid weights shipped before the per-hit fit (calibration.json at commit d13e08d)."""
+
+
+def previous() -> Callable[[Features], float]:
+    fit = PREVIOUS
 
     def confidence(f: Features) -> float:
         z = fit["intercept"] + fit["lexical"] * f["lex"] + fit["cosine"] * f["cos"] + fit["lead"] * f["lead"]
         return 1.0 / (1.0 + math.exp(-max(min(z, 60.0), -60.0)))
 
     return confidence
+
+
+def answered(data: Labelled, ranker: DenseRanker, keep: Callable[[Sequence[str]], bool]) -> str:
+    """R@1 / R@5 and the falling share of `tool_search`'s own answers to the requests of `data` that `keep` keeps."""
+    searcher = SearchPipeline.from_settings(ScoutSettings()).around(
+        build_index(data.catalog, dense=ranker), data.catalog
+    )
+    top1 = top5 = falling = n = 0
+    for query, gold in zip(data.queries, data.golds, strict=True):
+        if not keep(gold):
+            continue
+        hits = searcher.search(query, limit=10, mode="hybrid").hits
+        names = [data.canonical([hit.name])[0] for hit in hits]
+        values = [hit.confidence or 0.0 for hit in hits][:5]
+        gold_names = set(data.canonical(list(gold)))
+        n += 1
+        top1 += bool(names) and names[0] in gold_names
+        top5 += bool(set(names[:5]) & gold_names)
+        falling += all(a >= b for a, b in zip(values, values[1:], strict=False))
+    return f"{top1 / n:.3f} / {top5 / n:.3f} · {falling / n:.0%}"
 
 
 def per_hit(train: Sequence[Recorded], keys: Sequence[str]) -> Callable[[Features], float]:
@@ -122,15 +152,20 @@ def main() -> None:
     catalog = Catalog.from_file(DATA / "everyday_catalog.json")
     rows = [json.loads(line) for line in (DATA / "everyday_probe.jsonl").read_text(encoding="utf-8").splitlines()]
     everyday = Labelled(catalog, [r["query"] for r in rows], [r["gold"] for r in rows])
+    live, sample = sets["BFCL live (held out)"], sets["sample"]
+    rankers = {
+        "sample": DenseRanker(sample.catalog, embedder, cache=EmbeddingCache()),
+        "everyday": DenseRanker(catalog, embedder, cache=EmbeddingCache()),
+    }
     evaluated = {
         "BFCL tuning, held half": [r for r in recorded_tuning if request_half(sorted(r.gold)) == "held"],
-        "BFCL live (held out)": record(sets["BFCL live (held out)"], bfcl),
-        "sample": record(sets["sample"], DenseRanker(sets["sample"].catalog, embedder, cache=EmbeddingCache())),
-        "everyday": record(everyday, DenseRanker(catalog, embedder, cache=EmbeddingCache())),
+        "BFCL live (held out)": record(live, bfcl),
+        "sample": record(sample, rankers["sample"]),
+        "everyday": record(everyday, rankers["everyday"]),
     }
     scorers = {
-        "blend, shipped confidence": (shipped(), False),
-        "order by shipped confidence": (shipped(), True),
+        "blend, previous confidence": (previous(), False),
+        "order by previous confidence": (previous(), True),
         "per-hit (score, gap), blend order": (per_hit(train, ("s", "gap")), False),
         "per-hit (lexical, cosine, gap), its order": (per_hit(train, ("lex", "cos", "gap")), True),
     }
@@ -145,6 +180,14 @@ def main() -> None:
     for label, (confidence, reorder) in scorers.items():
         cells = [score(requests, confidence, reorder) for requests in evaluated.values()]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    everything: Callable[[Sequence[str]], bool] = lambda gold: True  # noqa: E731
+    shipped = [
+        answered(tuning, bfcl, lambda gold: request_half(sorted(gold)) == "held"),
+        answered(live, bfcl, everything),
+        answered(sample, rankers["sample"], everything),
+        answered(everyday, rankers["everyday"], everything),
+    ]
+    lines.append("| tool_search's pipeline, shipped confidence | " + " | ".join(shipped) + " |")
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "confidence_order.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))

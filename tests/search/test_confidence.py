@@ -134,8 +134,8 @@ def test_min_confidence_zero_never_abstains_and_the_threshold_comes_from_the_fit
 
 def test_confidence_grows_with_the_evidence() -> None:
     calibrator = LogisticCalibrator.packaged()
-    weak = HitEvidence(lexical=0.05, cosine=0.1, lead=0.0)
-    strong = HitEvidence(lexical=0.8, cosine=0.7, lead=0.3)
+    weak = HitEvidence(lexical=0.05, cosine=0.1, score=0.1, gap=0.0, top_cosine=0.1)
+    strong = HitEvidence(lexical=0.8, cosine=0.7, score=0.75, gap=0.3, top_cosine=0.7)
 
     assert 0.0 <= calibrator.confidence(weak) < calibrator.confidence(strong) <= 1.0
 

@@ -2,15 +2,20 @@
 
 A ranked search (lexical or hybrid) describes each candidate by its `HitEvidence`: the share of
 the request's best possible lexical score the tool reached, its embedding similarity (hybrid
-only) and its lead over the next candidate. A `Calibrator` turns that evidence into a confidence
-in [0, 1] (the estimated probability that the tool serves the request) and says the least
-confidence the best candidate needs for the search to answer; below it the search abstains:
-zero hits, with the candidates named as suggestions.
+only), the score it is ranked by, its gap to the best other candidate, how near any tool comes to the
+request and how many of its words the catalog knows. A `Calibrator` turns that
+evidence into a confidence in [0, 1] (the estimated probability that the tool serves the request)
+and says the least confidence the best candidate needs for the search to answer; below it the
+search abstains: zero hits, with the candidates named as suggestions.
 
-The built-in ``logistic`` calibrator reads its weights and thresholds from ``calibration.json``
-beside this module, written by ``bench/calibrate.py`` (fitted on the tooldata train/dev splits and
-BFCL's tuning categories for the shipped embedding model; rerun it for a new model). Calibrators
-are registered by name (`register_calibrator`) and chosen by ``search_calibrator``.
+The built-in ``logistic`` calibrator is one logistic regression over the ranking score and the gap,
+both of which fall down the ranked list, with non-negative weights, plus the search's top embedding
+similarity and word coverage, which are the same for every hit: its confidences fall as the order
+does, so the order and the confidences never disagree, while a search nothing in the catalog is near
+reads unconfident. It reads its weights and thresholds from ``calibration.json`` beside this module,
+written by ``bench/calibrate.py`` (fitted on every top hit of the tooldata dev split and BFCL's tuning
+categories for the shipped embedding model; rerun it for a new model). Calibrators are registered by
+name (`register_calibrator`) and chosen by ``search_calibrator``.
 """
 
 from __future__ import annotations
@@ -50,17 +55,26 @@ class HitEvidence:
     """The tool's lexical score as a share of the best score the whole request allows (0: no keyword matched)."""
     cosine: float | None
     """The embedding similarity of request and tool (None: lexical search, no embedder ran)."""
-    lead: float
-    """How far the candidate's score leads the next lower one, as a share of its own (1: none is lower; tools tied
-    with it do not count against it)."""
+    score: float
+    """The score the search ranks by: the lexical share (lexical search) or the fused score (hybrid)."""
+    gap: float
+    """How far `score` leads the best other candidate's, as a share of its own, in [-1, 1]: positive only for the
+    best candidate (1: no other), 0 for a tie, negative for every candidate ranked below another."""
+    top_cosine: float | None = None
+    """The highest embedding similarity of any tool to the request, the same for every candidate of a search (None:
+    lexical search): how near the catalog comes to the request at all."""
+    coverage: float = 1.0
+    """The share of the request's words (after translations and corrections) that some tool's text contains, the
+    same for every candidate of a search: 0 for a request no tool has a word of."""
 
 
 class Calibrator(Protocol):
     """Turns a candidate's evidence into a confidence, and sets the least confidence a search answers with.
 
     Contract: `confidence` is deterministic, thread-safe and returns a number in [0, 1] that grows
-    with the chance the tool serves the request; `threshold` is the least confidence of a search's
-    best candidate for the search to answer (0 never abstains), for lexical evidence (``dense``
+    with the chance the tool serves the request, and never rises when `HitEvidence.score` and
+    `HitEvidence.gap` both fall (so confidences fall down a ranked list); `threshold` is the least
+    confidence of a search's best candidate for the search to answer (0 never abstains), for lexical evidence (``dense``
     False) or evidence with an embedding similarity (``dense`` True).
     """
 
@@ -129,19 +143,27 @@ def _built(name: str) -> Calibrator:
 @dataclass(frozen=True, slots=True)
 class _Logistic:
     intercept: float
-    lexical: float
-    cosine: float
-    lead: float
+    score: float
+    gap: float
+    top_cosine: float
+    coverage: float
     threshold: float
 
+    def __post_init__(self) -> None:
+        if self.score < 0 or self.gap < 0:
+            raise ValueError(f"calibration weights must be non-negative (score {self.score}, gap {self.gap})")
+
     def __call__(self, evidence: HitEvidence) -> float:
-        z = self.intercept + self.lexical * evidence.lexical + self.lead * evidence.lead
-        z += self.cosine * (evidence.cosine or 0.0)
+        z = self.intercept + self.score * evidence.score + self.gap * evidence.gap
+        z += self.top_cosine * (evidence.top_cosine or 0.0) + self.coverage * evidence.coverage
         return 1.0 / (1.0 + math.exp(-max(min(z, 60.0), -60.0)))
 
 
 class LogisticCalibrator:
-    """Logistic regression over the evidence, one fit for lexical search and one for hybrid (``logistic``)."""
+    """Logistic regression over the evidence, one fit for lexical search and one for hybrid (``logistic``).
+
+    The weights of the ranking score and the gap are non-negative, so its confidences fall down a ranked list.
+    """
 
     def __init__(self, fitted: dict[str, object]) -> None:
         """Read the fitted weights: ``{"lexical": {...}, "hybrid": {...}}`` as ``bench/calibrate.py`` writes them."""
@@ -167,7 +189,7 @@ def _weights(fitted: dict[str, object], mode: str) -> dict[str, float]:
     section = fitted.get(mode)
     if not isinstance(section, dict):
         raise ValueError(f"calibration has no {mode!r} section")
-    return {key: float(section[key]) for key in ("intercept", "lexical", "cosine", "lead", "threshold")}
+    return {key: float(section[key]) for key in ("intercept", "score", "gap", "top_cosine", "coverage", "threshold")}
 
 
 register_calibrator("logistic", LogisticCalibrator.packaged)

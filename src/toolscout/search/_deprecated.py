@@ -13,7 +13,7 @@ __all__ = ["DeprecatedStage", "demote_deprecated"]
 
 
 class DeprecatedStage:
-    """`demote_deprecated` over the hits of the stages below; the same hits, each with its own confidence."""
+    """`demote_deprecated` over the hits below (the pipeline then hands the confidences out by position)."""
 
     def search(
         self,

@@ -11,9 +11,10 @@ first, then the engine:
 6. the engine (``search_mode``, `register_engine`): its query expanders, relevance floor, top band and
    calibrated confidence with abstention.
 
-Patterns (mode ``regex``) and browsing (an empty query) go to the engine alone. `build_searcher` is the one
-place a searcher is made from settings: `ToolScout` (``tool_search``), ``toolscout search`` and ``eval``, the
-gateway's page and the benchmarks all search what it builds.
+Whatever the stages did, the confidences of a ranked search's answer fall down its list
+(`_confidences_by_position`). Patterns (mode ``regex``) and browsing (an empty query) go to the engine alone.
+`build_searcher` is the one place a searcher is made from settings: `ToolScout` (``tool_search``), ``toolscout
+search`` and ``eval``, the gateway's page and the benchmarks all search what it builds.
 """
 
 from __future__ import annotations
@@ -167,7 +168,24 @@ class _Staged:
             raise SearchError(f"limit must be at least 1, got {limit}")
         if mode == "regex" or not query.strip() or not self._stages:
             return self._index.search(query, limit=limit, mode=mode, allowed=allowed)
-        return _Layer(self._index, self._stages, self._catalog).search(query, limit=limit, mode=mode, allowed=allowed)
+        layers = _Layer(self._index, self._stages, self._catalog)
+        return _confidences_by_position(layers.search(query, limit=limit, mode=mode, allowed=allowed))
+
+
+def _confidences_by_position(result: SearchResult) -> SearchResult:
+    """`result` with its confidences falling down the list: the order and the confidences never disagree.
+
+    The engine's confidences already fall as its order does (`Calibrator`); a stage that reorders hits (a deprecated
+    tool moved below its replacement, a reranker, a sentence's tool placed after the best hit) hands each position's
+    confidence to the hit it put there: the confidences, highest first, in the final order. A result with a hit
+    that has no confidence comes back as given.
+    """
+    confidences = [hit.confidence for hit in result.hits]
+    ranked = sorted((c for c in confidences if c is not None), reverse=True)
+    if len(ranked) < len(confidences) or ranked == confidences:
+        return result
+    hits = tuple(replace(hit, confidence=c) for hit, c in zip(result.hits, ranked, strict=True))
+    return replace(result, hits=hits)
 
 
 class _Layer:
