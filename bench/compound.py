@@ -5,7 +5,7 @@ BFCL tuning (pooled catalog; the threshold is chosen here and on the tooldata de
 measured, never chosen on), the packaged sample requests, and the tooldata dev split (``--tooldata``; at most 40
 requests per source against at most 300 of its tools, R@k macro-averaged, as ``python -m train select`` scores).
 For each set: R@1 / R@5 with splitting off, then on at each ``part_min_confidence`` of the grid, the share of
-requests that split, and the p50 and p95 search time with splitting off and on at the default 0.5 (same process,
+requests that split, and the p50 and p95 search time with splitting off and on at 0.5 (same process,
 interleaved).
 
     .venv/bin/python bench/compound.py   # -> results/compound.{json,md}

@@ -98,12 +98,12 @@ def test_the_parts_stage_adds_a_confident_sentence_hit_and_not_a_weak_one() -> N
 
     whole = index.search(request, limit=2)
     strict = staged(1.0)
-    split = staged(0.5)
+    split = staged(0.2)
 
     assert [h.name for h in whole.hits] == ["math.gcd", "gcd"]  # the first task's near-duplicates fill the hits
     assert strict.hits == whole.hits  # no sentence's best tool reached confidence 1.0
     assert [h.name for h in split.hits] == ["math.gcd", "get_weather"]
-    assert split.hits[1].confidence is not None and split.hits[1].confidence >= 0.4
+    assert split.hits[1].confidence is not None and split.hits[1].confidence >= 0.2
 
 
 @pytest.mark.slow
