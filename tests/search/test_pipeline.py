@@ -177,7 +177,10 @@ def test_search_mode_names_the_registered_engines_that_rank_requests(reversed_en
 
 @pytest.mark.parametrize("band", [0.0, 0.3, 0.6])
 def test_tool_search_hits_are_the_engines_hits_after_one_band_cut(band: float) -> None:
-    settings = ScoutSettings(mode="on", search_mode="lexical", search_top_band=band, search_default_limit=10)
+    # Sentence parts off: a compound request's sentences may add their own best tools (tests/search/test_parts.py).
+    settings = ScoutSettings(
+        mode="on", search_mode="lexical", search_top_band=band, search_default_limit=10, search_split_requests=False
+    )
     session = ToolScout(SAMPLE, settings=settings).session("s")
     index = build_index(SAMPLE, config=IndexConfig(band=band))
     for query in SAMPLE_QUERIES:
