@@ -36,7 +36,7 @@ from .dispatch import (
     resolve_call,
     run_resolution,
 )
-from .learning import UsageRecorder, UsageStore
+from .learning import LearnedRanking, UsageRecorder, UsageStore, learned_search
 from .search import (
     HybridIndex,
     IndexBuilder,
@@ -144,6 +144,7 @@ class ToolScout:
         self._tracing = _tracing(self._settings, activity)
         learning = self._settings.learning
         self._usage = UsageRecorder.from_settings(learning, store=usage_store) if learning.enabled else None
+        self._learned = LearnedRanking(self._usage.store, learning) if self._usage is not None else None
         self._indexes = IndexCache(index_builder or SearchPipeline.engine(self._settings, background=True))
         self._pipeline = SearchPipeline.from_settings(self._settings)
         self._plans: OrderedDict[tuple[str, Scope, frozenset[str]], TurnPlan] = OrderedDict()
@@ -580,17 +581,19 @@ class ScoutSession:
     ) -> Resolution:
         scout = self.scout
         listed = self._assemble(plan).loaded
-        return resolve_call(
-            name,
-            arguments,
-            session_id=self.session_id,
-            plan=plan,
-            listed=listed,
-            index=scout.searcher(catalog),
-            settings=scout.settings,
-            call_id=call_id,
-            own_tools={tool.name: tool for tool in scout.offload.tools} if scout.offload is not None else None,
-        )
+        scope = self.learning_scope or scout.settings.learning.scope
+        with learned_search(scout._learned, scope=scope, session=self.learning_session):
+            return resolve_call(
+                name,
+                arguments,
+                session_id=self.session_id,
+                plan=plan,
+                listed=listed,
+                index=scout.searcher(catalog),
+                settings=scout.settings,
+                call_id=call_id,
+                own_tools={tool.name: tool for tool in scout.offload.tools} if scout.offload is not None else None,
+            )
 
     def _record(self, resolution: Resolution) -> tuple[Resolution, tuple[str, ...]]:
         """Store what the call discovered; returns the resolution and the newly discovered names."""

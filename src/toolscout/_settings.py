@@ -127,8 +127,16 @@ class LearningSettings(BaseModel):
     window_s: Annotated[float, Finite, Field(gt=0)] = 300.0
     """Seconds a session's search stays creditable by a later successful call."""
     min_sessions: Annotated[int, NoBool, Field(ge=1)] = 1
-    """Distinct sessions that must have recorded a pair before it counts for other sessions (1 fits a single
-    user)."""
+    """Distinct sessions that must have voted for a tool (near requests that led to it) before their votes count
+    for other sessions; a session's own always count. 1 fits one user (the library, a gateway without
+    authentication on loopback); a gateway shared by several people should set 2 or more, so no one session
+    moves another's ranking."""
+    min_similarity: Annotated[float, Finite, Field(gt=0, le=1)] = 0.5
+    """How alike a past request must be to this one (cosine of their search terms, weighted by rarity among the
+    scope's requests) before the tools it led to get a vote."""
+    session_confidence: Annotated[float, Finite, Field(gt=0, lt=1)] = 0.6
+    """The learned confidence one session's vote gives a tool at most (the cap on how far one session can move a
+    tool: above only hits less confident than this); n sessions give ``1 - (1 - c)^n``, times the similarity."""
 
 
 class BridgeNames(BaseModel):

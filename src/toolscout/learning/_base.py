@@ -126,6 +126,16 @@ class UsageStore(Protocol):
         """
         ...
 
+    def version(self, scope: str) -> str:
+        """A token that changes whenever the scope's pairs change (a record or a forget, here or elsewhere).
+
+        Cheap (one small read), so a reader may ask before a search and re-read the pairs only on a change.
+
+        Raises:
+            StoreError: The scope is invalid, or the store is closed or cannot be read.
+        """
+        ...
+
     def scopes(self) -> tuple[str, ...]:
         """The scopes holding pairs, sorted.
 

@@ -21,7 +21,7 @@ from ._confidence import (
     register_calibrator,
 )
 from ._engines import EngineFactory, EngineOptions, engine_names, engine_query_mode, get_engine, register_engine
-from ._evaluation import EvalReport, QueryFileError, evaluate, load_labelled_queries, load_queries
+from ._evaluation import EvalReport, LabelledQuery, QueryFileError, evaluate, load_labelled_queries, load_queries
 from ._expand import ExpandedQuery, ExpanderFactory, ExpansionContext, QueryExpander
 from ._expanders import expander_names, get_expander, register_expander
 from ._fields import FIELD_NAMES, ToolFields, tool_fields
@@ -98,6 +98,7 @@ __all__ = [
     "IndexCache",
     "IndexConfig",
     "known_share",
+    "LabelledQuery",
     "Language",
     "languages",
     "LexicalConfig",
