@@ -131,7 +131,7 @@ class LearningSettings(BaseModel):
     for other sessions; a session's own always count. 1 fits one user (the library, a gateway without
     authentication on loopback); a gateway shared by several people should set 2 or more, so no one session
     moves another's ranking."""
-    min_similarity: Annotated[float, Finite, Field(gt=0, le=1)] = 0.5
+    min_similarity: Annotated[float, Finite, Field(gt=0, le=1)] = 0.8
     """How alike a past request must be to this one (cosine of their search terms, weighted by rarity among the
     scope's requests) before the tools it led to get a vote."""
     session_confidence: Annotated[float, Finite, Field(gt=0, lt=1)] = 0.6

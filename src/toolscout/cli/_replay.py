@@ -13,8 +13,8 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence, Set
 
-from .._settings import LearningSettings, ScoutSettings
 from .._scout import ToolScout
+from .._settings import LearningSettings, ScoutSettings
 from ..catalog import Catalog
 from ..dispatch import ToolOutcome
 from ..learning import LearnedRanking, learned_search
