@@ -582,7 +582,9 @@ class ScoutSession:
         scout = self.scout
         listed = self._assemble(plan).loaded
         scope = self.learning_scope or scout.settings.learning.scope
-        with learned_search(scout._learned, scope=scope, session=self.learning_session):
+        index = scout.index(catalog) if scout._learned is not None else None
+        dense = index.dense if isinstance(index, HybridIndex) else None
+        with learned_search(scout._learned, scope=scope, session=self.learning_session, dense=dense):
             return resolve_call(
                 name,
                 arguments,

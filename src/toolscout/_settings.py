@@ -131,9 +131,12 @@ class LearningSettings(BaseModel):
     for other sessions; a session's own always count. 1 fits one user (the library, a gateway without
     authentication on loopback); a gateway shared by several people should set 2 or more, so no one session
     moves another's ranking."""
-    min_similarity: Annotated[float, Finite, Field(gt=0, le=1)] = 0.8
+    min_similarity: Annotated[float, Finite, Field(gt=0, le=1)] = 0.75
     """How alike a past request must be to this one (cosine of their search terms, weighted by rarity among the
     scope's requests) before the tools it led to get a vote."""
+    min_cosine: Annotated[float, Finite, Field(gt=0, le=1)] = 0.85
+    """With embeddings (hybrid search): how alike a past request's embedding must be to this one's (cosine under
+    the search model) before the tools it led to get a vote."""
     session_confidence: Annotated[float, Finite, Field(gt=0, lt=1)] = 0.6
     """The learned confidence one session's vote gives a tool at most (the cap on how far one session can move a
     tool: above only hits less confident than this); n sessions give ``1 - (1 - c)^n``, times the similarity."""

@@ -18,7 +18,8 @@ from .._settings import LearningSettings, ScoutSettings
 from ..catalog import Catalog
 from ..dispatch import ToolOutcome
 from ..learning import LearnedRanking, learned_search
-from ..search import EvalReport, LabelledQuery, SearchIndex, SearchMode, SearchResult, evaluate
+from ..search import EvalReport, HybridIndex, LabelledQuery, SearchIndex, SearchMode, SearchResult, evaluate
+from ..search.embeddings import DenseRanker
 
 __all__ = ["REPLAY_SCOPE", "ReplayReport", "replay"]
 
@@ -76,6 +77,11 @@ def replay(
     usage = scout.usage
     assert usage is not None  # learning is on
     ranking = LearnedRanking(usage.store, learning, refresh_s=0.0)
+    index = scout.index()
+    dense = index.dense if isinstance(index, HybridIndex) else None
+    if dense is not None and future:  # past requests are embedded in the background: wait, as a warm gateway has
+        _Learned(scout.searcher(), ranking, dense).search(future[0].query, mode=mode)
+        ranking.wait_for_vectors()
     scored = aliases or {}
     seen_tools = {name for item in past for name in item.gold}
     splits = {
@@ -87,7 +93,7 @@ def replay(
     for split, items in splits.items():
         if not items:
             continue
-        searchers: dict[str, SearchIndex] = {"off": scout.searcher(), "on": _Learned(scout.searcher(), ranking)}
+        searchers: dict[str, SearchIndex] = {"off": scout.searcher(), "on": _Learned(scout.searcher(), ranking, dense)}
         for state, searcher in searchers.items():
             reports[split, state] = evaluate(catalog, items, build=_built(searcher), ks=ks, mode=mode, aliases=scored)
     return ReplayReport(history=len(past), reports=reports)
@@ -119,9 +125,10 @@ def _feed(scout: ToolScout, past: Sequence[LabelledQuery], aliases: Mapping[str,
 class _Learned:
     """A searcher whose every search is learned, each in a fresh session (a future request)."""
 
-    def __init__(self, searcher: SearchIndex, ranking: LearnedRanking) -> None:
+    def __init__(self, searcher: SearchIndex, ranking: LearnedRanking, dense: DenseRanker | None) -> None:
         self._searcher = searcher
         self._ranking = ranking
+        self._dense = dense
         self._searches = 0
 
     @property
@@ -132,5 +139,6 @@ class _Learned:
         self, query: str, *, limit: int = 5, mode: SearchMode = "lexical", allowed: Set[str] | None = None
     ) -> SearchResult:
         self._searches += 1
-        with learned_search(self._ranking, scope=REPLAY_SCOPE, session=f"replay-future-{self._searches}"):
+        session = f"replay-future-{self._searches}"
+        with learned_search(self._ranking, scope=REPLAY_SCOPE, session=session, dense=self._dense):
             return self._searcher.search(query, limit=limit, mode=mode, allowed=allowed)

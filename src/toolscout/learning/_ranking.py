@@ -15,9 +15,11 @@ The ranking (`LearnedRanking.apply`):
   request 1,000 times is one vote), weighed by recency (half-life `HALF_LIFE_S`). Other sessions' votes for a
   tool count only when at least ``learning.min_sessions`` distinct sessions cast them; the searching session's
   own always count.
-- **Confidence.** A tool's learned confidence is ``similarity × (1 − (1 − c)^votes)``, c being
-  ``learning.session_confidence``: one session lifts a tool to at most c (the poisoning cap), two to
-  ``1 − (1 − c)²``, and so on. The hit's confidence becomes the larger of the engine's and the learned one.
+- **Confidence.** A tool's learned confidence is ``similarity × (1 − (1 − c)^votes) × share``, c being
+  ``learning.session_confidence``, similarity its nearest voting request's and share its part of all the votes
+  cast for this request (near requests that disagree make each tool less sure): one session lifts a tool to at
+  most c (the poisoning cap), two to ``1 − (1 − c)²``, and so on. The hit's confidence becomes the larger of the
+  engine's and the learned one.
 - **Order.** Learned tools move up to just before the first hit less confident than their learned confidence;
   every other hit keeps the engine's order. A learned tool outside ``allowed`` or the catalog is never added;
   an abstained search with a learned tool answers with it.
@@ -33,6 +35,7 @@ import contextlib
 import dataclasses
 import logging
 import math
+import queue
 import threading
 import time
 from collections import defaultdict
@@ -45,6 +48,7 @@ import numpy.typing as npt
 from .._settings import LearningSettings, ScoutSettings
 from ..catalog import Catalog
 from ..search import SearchHit, SearchIndex, SearchMode, SearchResult, register_stage, tokenize
+from ..search.embeddings import DenseRanker, Embedder
 from ._base import UsagePair, UsageStore
 
 __all__ = ["HALF_LIFE_S", "REFRESH_S", "LearnedRanking", "LearnedStage", "learned_search"]
@@ -76,6 +80,8 @@ class _ScopeIndex:
                 raise ValueError(f"a stored pair has no valid time: {pair!r}")
             votes[pair.request].append(_Vote(pair.tool, pair.session, float(pair.at)))
         self.votes: tuple[tuple[_Vote, ...], ...] = tuple(tuple(found) for found in votes.values())
+        self.requests: tuple[str, ...] = tuple(votes)
+        self._dense: tuple[str, int, npt.NDArray[np.intp], npt.NDArray[np.float32]] | None = None
         terms = [set(tokenize(request)) for request in votes]
         frequency: dict[str, int] = defaultdict(int)
         for found in terms:
@@ -108,6 +114,23 @@ class _ScopeIndex:
         found = np.flatnonzero(sums >= min_similarity)
         return [(int(row), float(sums[row])) for row in found]
 
+    def near_dense(
+        self, vector: npt.NDArray[np.float32], model: str, known: dict[str, npt.NDArray[np.float16]], min_cosine: float
+    ) -> list[tuple[int, float]]:
+        """(row, cosine) of each past request with a vector in `known` at least `min_cosine` alike to `vector`."""
+        cached = self._dense
+        if cached is None or cached[0] != model or cached[1] != len(known):
+            held = [row for row, request in enumerate(self.requests) if request in known]
+            vectors = [known[self.requests[row]] for row in held]
+            matrix = np.array(vectors, dtype=np.float32) if vectors else np.zeros((0, 0), dtype=np.float32)
+            cached = self._dense = (model, len(known), np.asarray(held, dtype=np.intp), matrix)
+        _, _, rows, matrix = cached
+        if not len(rows) or matrix.shape[1] != vector.shape[0]:
+            return []
+        cosines = matrix @ vector
+        found = np.flatnonzero(cosines >= min_cosine)
+        return [(int(rows[i]), float(cosines[i])) for i in found]
+
 
 @dataclasses.dataclass(slots=True)
 class _Cached:
@@ -136,6 +159,7 @@ class LearnedRanking:
     ) -> None:
         self.store = store
         self.min_similarity = settings.min_similarity
+        self.min_cosine = settings.min_cosine
         self.min_sessions = settings.min_sessions
         self.session_confidence = settings.session_confidence
         self._refresh_s = refresh_s
@@ -143,16 +167,31 @@ class LearnedRanking:
         self._cache: dict[str, _Cached] = {}
         self._lock = threading.Lock()
         self._failing = False
+        self._vectors: dict[str, dict[str, npt.NDArray[np.float16]]] = {}
+        self._queued: set[tuple[str, str]] = set()
+        self._pending: queue.Queue[tuple[Embedder, str]] = queue.Queue()
+        self._worker: threading.Thread | None = None
 
-    def confidences(self, scope: str, session: str, query: str, allowed: Set[str] | None) -> dict[str, float]:
-        """The learned confidence of each tool that past requests near `query` vote for (none on a failure)."""
+    def confidences(
+        self, scope: str, session: str, query: str, allowed: Set[str] | None, dense: DenseRanker | None = None
+    ) -> dict[str, float]:
+        """The learned confidence of each tool that past requests near `query` vote for (none on a failure).
+
+        With `dense` (the catalog's ranker, hybrid search), a past request is also near when the cosine of its
+        vector and the query's (the one the engine computed) reaches ``learning.min_cosine``; requests are
+        embedded on a worker thread, so a search never waits for them.
+        """
         index = self._index(scope)
         if index is None:
             return {}
+        near = dict(index.near(query, self.min_similarity))
+        if dense is not None:
+            for row, cosine in self._near_dense(index, query, dense):
+                near[row] = max(near.get(row, 0.0), cosine)
         now = self._clock()
         best: dict[str, float] = {}
         voters: dict[str, dict[str, float]] = defaultdict(dict)
-        for row, similarity in index.near(query, self.min_similarity):
+        for row, similarity in near.items():
             for vote in index.votes[row]:
                 if allowed is not None and vote.tool not in allowed:
                     continue
@@ -160,22 +199,41 @@ class LearnedRanking:
                 sessions = voters[vote.tool]
                 sessions[vote.session] = max(sessions.get(vote.session, 0.0), weight)
                 best[vote.tool] = max(best.get(vote.tool, 0.0), similarity)
-        found = {}
+        counted = {}
         for tool, sessions in voters.items():
             if len(sessions) < self.min_sessions:
                 sessions = {key: value for key, value in sessions.items() if key == session}
             if sessions:
-                votes = sum(sessions.values())
-                found[tool] = min(1.0, best[tool]) * (1.0 - (1.0 - self.session_confidence) ** votes)
-        return found
+                counted[tool] = sum(sessions.values())
+        total = sum(counted.values())
+        return {
+            tool: min(1.0, best[tool]) * (1.0 - (1.0 - self.session_confidence) ** votes) * votes / total
+            for tool, votes in counted.items()
+        }
+
+    def wait_for_vectors(self, timeout: float | None = None) -> bool:
+        """Wait until every past request queued for embedding is embedded; False when `timeout` ran out first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self._pending.unfinished_tasks:
+            if deadline is not None and time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
 
     def apply(
-        self, result: SearchResult, *, scope: str, session: str, allowed: Set[str] | None, catalog: Catalog
+        self,
+        result: SearchResult,
+        *,
+        scope: str,
+        session: str,
+        allowed: Set[str] | None,
+        catalog: Catalog,
+        dense: DenseRanker | None = None,
     ) -> SearchResult:
         """`result` re-ranked by the learned confidences (see the module docstring)."""
         learned = {
             tool: value
-            for tool, value in self.confidences(scope, session, result.query, allowed).items()
+            for tool, value in self.confidences(scope, session, result.query, allowed, dense).items()
             if tool in catalog
         }
         if not learned:
@@ -195,6 +253,39 @@ class LearnedRanking:
         scored = tuple(dataclasses.replace(hit, score=float(len(hits) - rank)) for rank, hit in enumerate(hits))
         added = sum(tool not in engine for tool in learned)
         return dataclasses.replace(result, hits=scored, total=result.total + added, abstained=False, suggestions=())
+
+    def _near_dense(self, index: _ScopeIndex, query: str, dense: DenseRanker) -> list[tuple[int, float]]:
+        embedder = dense.embedder
+        model = embedder.model_id
+        known = self._vectors.setdefault(model, {})
+        missing = [text for text in index.requests if text not in known and (model, text) not in self._queued]
+        if missing:
+            with self._lock:
+                for text in missing:
+                    if (model, text) not in self._queued:
+                        self._queued.add((model, text))
+                        self._pending.put((embedder, text))
+                if self._worker is None:
+                    self._worker = threading.Thread(target=self._embed, name="toolscout-learned", daemon=True)
+                    self._worker.start()
+        try:
+            vector = dense.query_vector(query)
+        except Exception:  # the embedder is optional: its failure leaves the lexical votes
+            return []
+        return index.near_dense(vector, model, known, self.min_cosine)
+
+    def _embed(self) -> None:
+        """Embed queued past requests, one at a time, for as long as the process runs."""
+        while True:
+            embedder, text = self._pending.get()
+            try:
+                vector = embedder.embed_query(text)
+            except Exception as exc:  # a failing embedder leaves the request lexical
+                logger.debug("learning: cannot embed a past request: %s", exc)
+            else:
+                self._vectors.setdefault(embedder.model_id, {})[text] = vector.astype(np.float16)
+            finally:
+                self._pending.task_done()
 
     def _index(self, scope: str) -> _ScopeIndex | None:
         now = time.monotonic()
@@ -228,18 +319,25 @@ class _Context:
     ranking: LearnedRanking
     scope: str
     session: str
+    dense: DenseRanker | None
 
 
 _SEARCHING: ContextVar[_Context | None] = ContextVar("toolscout_learned_search", default=None)
 
 
 @contextlib.contextmanager
-def learned_search(ranking: LearnedRanking | None, *, scope: str, session: str) -> Iterator[None]:
-    """Searches inside this block are ranked with `ranking`'s pairs of `scope`, for `session` (None: unlearned)."""
+def learned_search(
+    ranking: LearnedRanking | None, *, scope: str, session: str, dense: DenseRanker | None = None
+) -> Iterator[None]:
+    """Searches inside this block are ranked with `ranking`'s pairs of `scope`, for `session` (None: unlearned).
+
+    `dense`: the catalog's dense ranker (`HybridIndex.dense`), so hybrid searches also find near past requests
+    by embedding, reusing the query vector the engine computed.
+    """
     if ranking is None:
         yield
         return
-    token = _SEARCHING.set(_Context(ranking, scope, session))
+    token = _SEARCHING.set(_Context(ranking, scope, session, dense))
     try:
         yield
     finally:
@@ -264,8 +362,9 @@ class LearnedStage:
         context = _SEARCHING.get()
         if context is None:
             return result
+        dense = context.dense if result.mode == "hybrid" else None
         return context.ranking.apply(
-            result, scope=context.scope, session=context.session, allowed=allowed, catalog=catalog
+            result, scope=context.scope, session=context.session, allowed=allowed, catalog=catalog, dense=dense
         )
 
 
