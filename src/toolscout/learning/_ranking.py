@@ -57,7 +57,7 @@ logger = logging.getLogger(__name__)
 
 HALF_LIFE_S = 30 * 86_400.0
 """Seconds after which a session's vote weighs half."""
-REFRESH_S = 0.5
+REFRESH_S = 0.25
 """Seconds between two checks of a scope's store version (each a cheap read: a Redis GET, one SQLite query)."""
 
 
