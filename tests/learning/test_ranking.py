@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import re
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from toolscout import ScoutSettings, ToolScout
 from toolscout._settings import LearningSettings
 from toolscout.learning import SqliteUsageStore, UsagePair, UsageStore
+from toolscout.search import BackgroundHybrid
+from toolscout.search.embeddings import EmbeddingSettings
 
 
 def create_issue(title: str) -> str:
@@ -179,3 +185,52 @@ def test_a_pair_recorded_through_one_replica_is_used_by_another(redis_url: str, 
     while names(found(two, "reader"))[:1] != ["post_message"]:
         assert time.monotonic() < deadline
         time.sleep(0.05)
+
+
+class SynonymEmbedder:
+    """Embeds a text as its words' meanings (a few synonyms share one), recording each query it embeds."""
+
+    model_id = "test/synonyms"
+    MEANINGS = {"crew": 0, "team": 0, "folks": 0, "standup": 1, "huddle": 1, "moved": 2, "shifted": 2}
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return np.stack([self._vector(text) for text in texts])
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        self.queries.append(text)
+        return self._vector(text)
+
+    def _vector(self, text: str) -> npt.NDArray[np.float32]:
+        vector = np.zeros(64, dtype=np.float32)
+        for word in re.findall(r"[a-z]+", text.lower()):
+            vector[self.MEANINGS.get(word, 3 + int(hashlib.sha256(word.encode()).hexdigest(), 16) % 60)] += 1.0
+        return vector / (np.linalg.norm(vector) or 1.0)
+
+
+def test_a_hybrid_search_finds_a_reworded_past_request_by_embedding_reusing_the_query_vector(tmp_path: Path) -> None:
+    embedder = SynonymEmbedder()
+    settings = ScoutSettings(
+        mode="on", style="bridge", search_mode="hybrid", learning=LearningSettings(enabled=True, min_cosine=0.9)
+    )
+    builder = BackgroundHybrid(EmbeddingSettings(cache_dir=tmp_path), embedder=lambda: embedder)
+    learned = ToolScout(TOOLS, settings=settings, index_builder=builder)
+    assert learned.wait_for_embeddings(60) and learned.search_mode == "hybrid"
+    assert learned.usage is not None
+    learned.usage.store.record(
+        [UsagePair(scope="default", request=REQUEST, tool="post_message", session="a", at=time.time())]
+    )
+    reworded = "tell the folks the huddle shifted"  # no term in common with REQUEST but "tell" and "the"
+    found(learned, "reader", reworded)  # queues the past request for embedding
+    deadline = time.monotonic() + 10
+    while embedder.queries.count(REQUEST) < 1:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.1)
+    embedder.queries.clear()
+    again = "tell the team the standup shifted"
+    assert names(found(learned, "reader", again))[:1] == ["post_message"]
+    assert embedder.queries == [again]  # embedded once: the engine's query vector, reused by the stage
+    learned.close()
