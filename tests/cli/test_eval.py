@@ -147,7 +147,7 @@ def test_eval_sample_runs_the_packaged_catalog_and_queries() -> None:
 
 
 def test_eval_history_replays_use_and_reports_seen_and_never_seen(catalog_file: Path, write_jsonl: JsonlWriter) -> None:
-    lines = [
+    lines: list[dict[str, object]] = [
         {"id": "a", "query": "tell the crew the standup moved", "gold": ["send_email"]},
         {"id": "b", "query": "tell the crew that the standup moved", "gold": ["send_email"]},
         {"id": "w", "query": "weather forecast for Paris", "gold": ["get_weather"]},

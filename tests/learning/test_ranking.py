@@ -58,7 +58,11 @@ def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> MakeStore:
         opened.append(store)
         return store
 
-    request.addfinalizer(lambda: [store.close() for store in opened])
+    def close_all() -> None:
+        for store in opened:
+            store.close()
+
+    request.addfinalizer(close_all)
     return make
 
 
