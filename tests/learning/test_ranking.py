@@ -90,7 +90,7 @@ def learn(store: UsageStore, *sessions: str, scope: str = "default", repeats: in
         for _ in range(repeats)
     ]
     store.record(pairs)
-    time.sleep(0.3)  # past REFRESH_S: the next search reads the store's new version
+    time.sleep(0.5)  # past REFRESH_S: the next search reads the store's new version
 
 
 def names(hits: list[tuple[str, float]]) -> list[str]:
@@ -123,7 +123,7 @@ def test_a_thousand_repeats_from_one_session_move_a_tool_no_further_than_one(mak
     sure = "create a github issue"
     unlearned = found(scout(None), "reader", sure)
     store.record([UsagePair(scope="default", request=sure, tool="post_message", session="a", at=time.time())] * 1000)
-    time.sleep(0.3)
+    time.sleep(0.5)
     assert unlearned[0][1] > LearningSettings().session_confidence
     assert found(learned, "reader", sure)[0] == unlearned[0]
 
@@ -149,12 +149,12 @@ def test_a_malformed_stored_pair_leaves_ranking_unlearned_with_one_warning(
             "INSERT INTO usage_pairs (scope, tool, request, session, at, missed) VALUES "
             "('default', 'post_message', 'x', 's', 'not a time', 0)"
         )
-    time.sleep(0.3)
+    time.sleep(0.5)
     unlearned = found(scout(None), "reader")
     with caplog.at_level(logging.WARNING, logger="toolscout.learning"):
         for _ in range(3):
             assert found(learned, "reader") == unlearned
-            time.sleep(0.3)
+            time.sleep(0.5)
     assert len([r for r in caplog.records if "ranking unlearned" in r.getMessage()]) == 1
     store.close()
 
@@ -166,11 +166,11 @@ def test_a_failing_store_leaves_ranking_unlearned_with_one_warning(
     learned = scout(store)
     learn(store, "a")
     store.close()
-    time.sleep(0.3)
+    time.sleep(0.5)
     with caplog.at_level(logging.WARNING, logger="toolscout.learning"):
         for _ in range(2):
             assert found(learned, "reader") == found(scout(None), "reader")
-            time.sleep(0.3)
+            time.sleep(0.5)
     assert len([r for r in caplog.records if "ranking unlearned" in r.getMessage()]) == 1
 
 

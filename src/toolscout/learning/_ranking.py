@@ -25,7 +25,9 @@ The ranking (`LearnedRanking.apply`):
   an abstained search with a learned tool answers with it.
 
 Pairs are cached per scope and re-read only when the store's `UsageStore.version` changes, asked at most every
-`REFRESH_S` seconds (so a pair another replica records is used within that, plus the re-read). A store that
+`REFRESH_S` seconds plus the time the last check took (so a pair another replica records is used within about
+that, plus the re-read); the search that finds a check due makes it, and concurrent searches use the cached pairs
+meanwhile. A store that
 fails, or holds a value that is not a pair, leaves ranking unlearned with one warning (until it works again).
 """
 
@@ -136,7 +138,8 @@ class _ScopeIndex:
 class _Cached:
     version: str
     index: _ScopeIndex | None
-    checked: float
+    next_check: float = 0.0
+    refreshing: bool = False
 
 
 class LearnedRanking:
@@ -288,26 +291,33 @@ class LearnedRanking:
                 self._pending.task_done()
 
     def _index(self, scope: str) -> _ScopeIndex | None:
-        now = time.monotonic()
+        """The scope's index; refreshed by the one search that finds it due (others meanwhile use the old one)."""
         with self._lock:
             cached = self._cache.get(scope)
-            if cached is not None and now - cached.checked < self._refresh_s:
+            if cached is not None and (cached.refreshing or time.monotonic() < cached.next_check):
                 return cached.index
-            try:
-                version = self.store.version(scope)
-                if cached is None or cached.version != version:
-                    cached = _Cached(version, _ScopeIndex(self.store.pairs(scope)), now)
-                else:
-                    cached.checked = now
-            except Exception as exc:  # a failing store or a malformed pair: unlearned ranking, never an error
-                if not self._failing:
-                    logger.warning("learning: ranking unlearned, the usage store %r failed: %s", self.store, exc)
-                self._failing = True
-                self._cache[scope] = _Cached("", None, now)
-                return None
-            self._failing = False
-            self._cache[scope] = cached
-            return cached.index
+            if cached is None:
+                cached = self._cache[scope] = _Cached("", None)
+            cached.refreshing = True
+            version, index = cached.version, cached.index
+        started = time.monotonic()
+        failure: Exception | None = None
+        try:
+            latest = self.store.version(scope)
+            if latest != version or index is None:
+                index = _ScopeIndex(self.store.pairs(scope))
+            version = latest
+        except Exception as exc:  # a failing store or a malformed pair: unlearned ranking, never an error
+            failure, version, index = exc, "", None
+        cost = time.monotonic() - started
+        with self._lock:
+            cached.version, cached.index, cached.refreshing = version, index, False
+            # The next check waits as long again as this one took: re-reading never takes over the CPU.
+            cached.next_check = time.monotonic() + self._refresh_s + cost
+            if failure is not None and not self._failing:
+                logger.warning("learning: ranking unlearned, the usage store %r failed: %s", self.store, failure)
+            self._failing = failure is not None
+        return index
 
 
 def _confidence(hit: SearchHit | None) -> float:
