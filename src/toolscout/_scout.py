@@ -144,7 +144,8 @@ class ToolScout:
         self._tracing = _tracing(self._settings, activity)
         learning = self._settings.learning
         self._usage = UsageRecorder.from_settings(learning, store=usage_store) if learning.enabled else None
-        self._learned = LearnedRanking(self._usage.store, learning) if self._usage is not None else None
+        usage = self._usage
+        self._learned = None if usage is None else LearnedRanking(usage.store, learning, health=usage.health)
         self._indexes = IndexCache(index_builder or SearchPipeline.engine(self._settings, background=True))
         self._pipeline = SearchPipeline.from_settings(self._settings)
         self._plans: OrderedDict[tuple[str, Scope, frozenset[str]], TurnPlan] = OrderedDict()

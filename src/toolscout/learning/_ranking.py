@@ -51,7 +51,7 @@ from .._settings import LearningSettings, ScoutSettings
 from ..catalog import Catalog
 from ..search import SearchHit, SearchIndex, SearchMode, SearchResult, register_stage, tokenize
 from ..search.embeddings import DenseRanker, Embedder
-from ._base import UsagePair, UsageStore
+from ._base import StoreHealth, UsagePair, UsageStore
 
 __all__ = ["HALF_LIFE_S", "REFRESH_S", "LearnedRanking", "LearnedStage", "learned_search"]
 
@@ -150,6 +150,8 @@ class LearnedRanking:
         settings: ``min_similarity``, ``min_sessions``, ``session_confidence``.
         refresh_s: Seconds between checks of a scope's store version.
         clock: Seconds since the epoch (tests pass their own).
+        health: The store's health, shared with its `UsageRecorder` (`UsageRecorder.health`), so a failing store
+            warns once; a read failure never clears it (only the recorder's next successful write does).
     """
 
     def __init__(
@@ -159,6 +161,7 @@ class LearnedRanking:
         *,
         refresh_s: float = REFRESH_S,
         clock: Callable[[], float] = time.time,
+        health: StoreHealth | None = None,
     ) -> None:
         self.store = store
         self.min_similarity = settings.min_similarity
@@ -169,7 +172,7 @@ class LearnedRanking:
         self._clock = clock
         self._cache: dict[str, _Cached] = {}
         self._lock = threading.Lock()
-        self._failing = False
+        self._health = health or StoreHealth()
         self._vectors: dict[str, dict[str, npt.NDArray[np.float16]]] = {}
         self._queued: set[tuple[str, str]] = set()
         self._pending: queue.Queue[tuple[Embedder, str]] = queue.Queue()
@@ -314,9 +317,8 @@ class LearnedRanking:
             cached.version, cached.index, cached.refreshing = version, index, False
             # The next check waits as long again as this one took: re-reading never takes over the CPU.
             cached.next_check = time.monotonic() + self._refresh_s + cost
-            if failure is not None and not self._failing:
-                logger.warning("learning: ranking unlearned, the usage store %r failed: %s", self.store, failure)
-            self._failing = failure is not None
+        if failure is not None:
+            self._health.failed("learning: ranking unlearned, the usage store %r failed: %s", self.store, failure)
         return index
 
 
