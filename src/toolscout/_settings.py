@@ -135,10 +135,13 @@ class LearningSettings(BaseModel):
     moves another's ranking."""
     min_similarity: Annotated[float, Finite, Field(gt=0, le=1)] = 0.75
     """How alike a past request must be to this one (cosine of their search terms, weighted by rarity among the
-    scope's requests) before the tools it led to get a vote."""
-    min_cosine: Annotated[float, Finite, Field(gt=0, le=1)] = 0.85
+    scope's requests) before the tools it led to get a vote. Chosen on BFCL tuning and the tooldata dev split:
+    lower thresholds gained on requests seen before and lost more on the others."""
+    min_cosine: Annotated[float, Finite, Field(gt=0, le=1)] = 0.8
     """With embeddings (hybrid search): how alike a past request's embedding must be to this one's (cosine under
-    the search model) before the tools it led to get a vote."""
+    the search model) before the tools it led to get a vote. 0.8 kept requests whose tool never appeared in the
+    history within 0.003 of learning off on BFCL tuning and the tooldata dev split (0.75 gained more but lost
+    0.005 there; ``bench/learning_replay.py --min-cosine``)."""
     session_confidence: Annotated[float, Finite, Field(gt=0, lt=1)] = 0.6
     """The learned confidence one session's vote gives a tool at most (the cap on how far one session can move a
     tool: above only hits less confident than this); n sessions give ``1 - (1 - c)^n``, times the similarity."""
