@@ -583,7 +583,7 @@ class ScoutSession:
         scout = self.scout
         listed = self._assemble(plan).loaded
         scope = self.learning_scope or scout.settings.learning.scope
-        index = scout.index(catalog) if scout._learned is not None else None
+        index = scout.index(catalog)  # looked up once: the searcher and the learned stage's embeddings share it
         dense = index.dense if isinstance(index, HybridIndex) else None
         with learned_search(scout._learned, scope=scope, session=self.learning_session, dense=dense):
             return resolve_call(
@@ -592,7 +592,7 @@ class ScoutSession:
                 session_id=self.session_id,
                 plan=plan,
                 listed=listed,
-                index=scout.searcher(catalog),
+                index=scout._pipeline.around(index, catalog),
                 settings=scout.settings,
                 call_id=call_id,
                 own_tools={tool.name: tool for tool in scout.offload.tools} if scout.offload is not None else None,
