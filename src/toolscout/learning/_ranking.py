@@ -73,7 +73,8 @@ class _Vote:
 class _ScopeIndex:
     """One scope's distinct past requests as unit TF-IDF vectors, an inverted index of them, and their votes."""
 
-    def __init__(self, pairs: Sequence[UsagePair]) -> None:
+    def __init__(self, pairs: Sequence[UsagePair], previous: _ScopeIndex | None = None) -> None:
+        """Index `pairs`; a request `previous` (the index this one replaces) held is not tokenized again."""
         votes: dict[str, list[_Vote]] = defaultdict(list)
         for pair in pairs:
             if not (isinstance(pair.request, str) and isinstance(pair.tool, str) and isinstance(pair.session, str)):
@@ -84,7 +85,9 @@ class _ScopeIndex:
         self.votes: tuple[tuple[_Vote, ...], ...] = tuple(tuple(found) for found in votes.values())
         self.requests: tuple[str, ...] = tuple(votes)
         self._dense: tuple[str, int, npt.NDArray[np.intp], npt.NDArray[np.float32]] | None = None
-        terms = [set(tokenize(request)) for request in votes]
+        known = previous.terms if previous is not None else {}
+        terms = [known.get(request) or tuple(dict.fromkeys(tokenize(request))) for request in votes]
+        self.terms: dict[str, tuple[str, ...]] = dict(zip(votes, terms, strict=True))
         frequency: dict[str, int] = defaultdict(int)
         for found in terms:
             for term in found:
@@ -308,7 +311,7 @@ class LearnedRanking:
         try:
             latest = self.store.version(scope)
             if latest != version or index is None:
-                index = _ScopeIndex(self.store.pairs(scope))
+                index = _ScopeIndex(self.store.pairs(scope), index)
             version = latest
         except Exception as exc:  # a failing store or a malformed pair: unlearned ranking, never an error
             failure, version, index = exc, "", None
