@@ -110,7 +110,7 @@ class LearningSettings(BaseModel):
 
     enabled: Annotated[StrictBool, Switch] = False
     """Record pairs and rank with them (the ``learned`` search stage); off: nothing is recorded or read. Off by
-    default: on a seeded 50/50 replay (``bench/learning_replay.py``) it gains little (BFCL live hybrid R@1 +0.006)
+    default: on a seeded 50/50 replay (``bench/learning_replay.py``) it gains little (BFCL live hybrid R@1 +0.007)
     and lexical BFCL live requests whose tool never appeared in the history lose 0.019 R@1."""
     scope: Name = "default"
     """The learning scope of this scout's pairs; one scope never sees another's. The gateway uses each token's
