@@ -31,7 +31,7 @@ from .disclosure._internal import assemble, deconflict, plan_turn, plans_alike
 from .dispatch import AfterCall, BeforeCall, BridgeAnswer, Handler, ToolCall, ToolOutcome
 from .dispatch._internal import Resolution, resolve_call, run_resolution
 from .learning import UsageStore
-from .learning._internal import UsageRecorder
+from .learning._internal import LearnedRanking, UsageRecorder, learned_search
 from .search import IndexBuilder, SearchIndex, SearchMode, SearchPipeline, SearchStatus
 from .search._internal import HybridIndex, IndexCache, resolve_search_mode
 from .session import DiscoveryStore, MemoryStore
@@ -133,6 +133,8 @@ class ToolScout:
         self._tracing = _tracing(self._settings, activity)
         learning = self._settings.learning
         self._usage = UsageRecorder.from_settings(learning, store=usage_store) if learning.enabled else None
+        usage = self._usage
+        self._learned = None if usage is None else LearnedRanking(usage.store, learning, health=usage.health)
         self._indexes = IndexCache(index_builder or SearchPipeline.engine(self._settings, background=True))
         self._pipeline = SearchPipeline.from_settings(self._settings)
         self._plans: OrderedDict[tuple[str, Scope, frozenset[str]], TurnPlan] = OrderedDict()
@@ -569,17 +571,21 @@ class ScoutSession:
     ) -> Resolution:
         scout = self.scout
         listed = self._assemble(plan).loaded
-        return resolve_call(
-            name,
-            arguments,
-            session_id=self.session_id,
-            plan=plan,
-            listed=listed,
-            index=scout.searcher(catalog),
-            settings=scout.settings,
-            call_id=call_id,
-            own_tools={tool.name: tool for tool in scout.offload.tools} if scout.offload is not None else None,
-        )
+        scope = self.learning_scope or scout.settings.learning.scope
+        index = scout.index(catalog)  # looked up once: the searcher and the learned stage's embeddings share it
+        dense = index.dense if isinstance(index, HybridIndex) else None
+        with learned_search(scout._learned, scope=scope, session=self.learning_session, dense=dense):
+            return resolve_call(
+                name,
+                arguments,
+                session_id=self.session_id,
+                plan=plan,
+                listed=listed,
+                index=scout._pipeline.around(index, catalog),
+                settings=scout.settings,
+                call_id=call_id,
+                own_tools={tool.name: tool for tool in scout.offload.tools} if scout.offload is not None else None,
+            )
 
     def _record(self, resolution: Resolution) -> tuple[Resolution, tuple[str, ...]]:
         """Store what the call discovered; returns the resolution and the newly discovered names."""

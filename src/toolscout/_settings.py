@@ -109,7 +109,9 @@ class LearningSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     enabled: Annotated[StrictBool, Switch] = False
-    """Record pairs (off: nothing is recorded). Off until search reads the pairs."""
+    """Record pairs and rank with them (the ``learned`` search stage); off: nothing is recorded or read. Off by
+    default: on a seeded 50/50 replay (``bench/learning_replay.py``) it gains little (BFCL live hybrid R@1 +0.007)
+    and lexical BFCL live requests whose tool never appeared in the history lose 0.019 R@1."""
     scope: Name = "default"
     """The learning scope of this scout's pairs; one scope never sees another's. The gateway uses each token's
     grant label instead."""
@@ -127,8 +129,22 @@ class LearningSettings(BaseModel):
     window_s: Annotated[float, Finite, Field(gt=0)] = 300.0
     """Seconds a session's search stays creditable by a later successful call."""
     min_sessions: Annotated[int, NoBool, Field(ge=1)] = 1
-    """Distinct sessions that must have recorded a pair before it counts for other sessions (1 fits a single
-    user)."""
+    """Distinct sessions that must have voted for a tool (near requests that led to it) before their votes count
+    for other sessions; a session's own always count. 1 fits one user (the library, a gateway without
+    authentication on loopback); a gateway shared by several people should set 2 or more, so no one session
+    moves another's ranking."""
+    min_similarity: Annotated[float, Finite, Field(gt=0, le=1)] = 0.75
+    """How alike a past request must be to this one (cosine of their search terms, weighted by rarity among the
+    scope's requests) before the tools it led to get a vote. Chosen on BFCL tuning and the tooldata dev split:
+    lower thresholds gained on requests seen before and lost more on the others."""
+    min_cosine: Annotated[float, Finite, Field(gt=0, le=1)] = 0.8
+    """With embeddings (hybrid search): how alike a past request's embedding must be to this one's (cosine under
+    the search model) before the tools it led to get a vote. 0.8 kept requests whose tool never appeared in the
+    history within 0.003 of learning off on BFCL tuning and the tooldata dev split (0.75 gained more but lost
+    0.005 there; ``bench/learning_replay.py --min-cosine``)."""
+    session_confidence: Annotated[float, Finite, Field(gt=0, lt=1)] = 0.6
+    """The learned confidence one session's vote gives a tool at most (the cap on how far one session can move a
+    tool: above only hits less confident than this); n sessions give ``1 - (1 - c)^n``, times the similarity."""
 
 
 class BridgeNames(BaseModel):

@@ -144,3 +144,24 @@ def test_eval_sample_runs_the_packaged_catalog_and_queries() -> None:
     report = json.loads(out)
     assert report["n"] > 0
     assert report["no_gold"]["n"] > 0
+
+
+def test_eval_history_replays_use_and_reports_seen_and_never_seen(catalog_file: Path, write_jsonl: JsonlWriter) -> None:
+    lines: list[dict[str, object]] = [
+        {"id": "a", "query": "tell the crew the standup moved", "gold": ["send_email"]},
+        {"id": "b", "query": "tell the crew that the standup moved", "gold": ["send_email"]},
+        {"id": "w", "query": "weather forecast for Paris", "gold": ["get_weather"]},
+        {"id": "i", "query": "open a github issue about the crash", "gold": ["create_issue"]},
+    ]
+    path = str(write_jsonl(lines))
+    code, out, _ = _run(str(catalog_file), path, "--mode", "lexical", "--history", "0.5", "--seed", "3", "--json")
+    assert code == 0
+    found = json.loads(out)
+    assert found["history"] == 2
+    reports = found["reports"]
+    # Seed 3 replays i and a: b's tool was learned from its twin a, w's never appeared.
+    assert (reports["seen"]["off"]["n"], reports["never"]["off"]["n"]) == (1, 1)
+    assert (reports["seen"]["off"]["recall"]["1"], reports["seen"]["on"]["recall"]["1"]) == (0.0, 1.0)
+    assert reports["never"]["off"]["recall"] == reports["never"]["on"]["recall"]
+    code, out, _ = _run(str(catalog_file), path, "--mode", "lexical", "--history", "1")
+    assert code != 0 and "--history" in out + _

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
@@ -12,7 +12,8 @@ from pathlib import Path
 import click
 
 from .._errors import SearchError
-from ..search._internal import EvalReport, QueryFileError, evaluate, load_labelled_queries
+from ..catalog import Catalog
+from ..search._internal import EvalReport, LabelledQuery, QueryFileError, evaluate, load_labelled_queries
 from ._engine import (
     build_for_mode,
     default_mode,
@@ -20,8 +21,10 @@ from ._engine import (
     mode_option,
     query_mode,
     sample_or_path,
+    settings,
     warnings_on_stderr,
 )
+from ._replay import replay
 
 __all__ = ["eval_command"]
 
@@ -51,6 +54,14 @@ def _parse_ks(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple
     help="JSON object mapping catalog names to the names the gold lists use (renamed duplicates).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@click.option(
+    "--history",
+    type=click.FloatRange(0.0, 1.0, max_open=True),
+    default=None,
+    help="Learning replay: feed this share of QUERIES (seeded shuffle) as learned use, then report the rest "
+    "with learning off and on, split into requests whose tool was seen in the history and the others.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The replay's shuffle seed (with --history).")
 def eval_command(
     catalog: str,
     queries_file: Path,
@@ -58,6 +69,8 @@ def eval_command(
     mode: str | None,
     aliases_file: Path | None,
     as_json: bool,
+    history: float | None,
+    seed: int,
 ) -> None:
     """Measure how well CATALOG's index finds the gold tools of QUERIES.
 
@@ -66,6 +79,12 @@ def eval_command(
     Reports Recall@k for each cutoff, MRR and nDCG at the largest cutoff, p50/p95 query
     latency and index build time. --json prints {"n", "recall": {"1": ..}, "hit", "mrr", "ndcg",
     "latency_ms": {"p50", "p95"}, "build_s", "k", "mode"}; a progress bar goes to stderr.
+
+    With --history F, the first share F of QUERIES (after a shuffle seeded by --seed) is replayed as use: each
+    request searched in a session of its own, then its gold tool's successful call recorded (learning on, in
+    memory); the rest is searched in fresh sessions with learning off and on, reported as "seen" (a gold tool
+    appeared in the history) and "never" (none did). --json prints {"history", "reports": {"seen": {"off":
+    report, "on": report}, "never": ..., "all": ...}}.
 
     \b
     Example:
@@ -78,6 +97,18 @@ def eval_command(
         raise click.ClickException(str(exc)) from None
     aliases = _load_aliases(aliases_file) if aliases_file is not None else None
     run_mode = mode or default_mode()
+    if history is not None:
+        _replay(
+            tools,
+            queries,
+            history=history,
+            seed=seed,
+            ks=ks,
+            mode=mode or default_mode(),
+            aliases=aliases,
+            as_json=as_json,
+        )
+        return
     show_progress = len(queries) >= PROGRESS_THRESHOLD
 
     if show_progress:
@@ -104,6 +135,40 @@ def eval_command(
         click.echo(json.dumps(report.to_json()))
     else:
         _print_report(report)
+
+
+def _replay(
+    tools: Catalog,
+    queries: Sequence[LabelledQuery],
+    *,
+    history: float,
+    seed: int,
+    ks: tuple[int, ...],
+    mode: str,
+    aliases: dict[str, str] | None,
+    as_json: bool,
+) -> None:
+    run = settings().model_copy(update={"search_mode": mode})
+    with warnings_on_stderr():
+        try:
+            found = replay(
+                tools, queries, settings=run, history=history, seed=seed, ks=ks, mode=query_mode(mode), aliases=aliases
+            )
+        except SearchError as exc:
+            raise click.ClickException(str(exc)) from None
+    if as_json:
+        reports: dict[str, dict[str, object]] = {}
+        for (split, state), report in found.reports.items():
+            reports.setdefault(split, {})[state] = report.to_json()
+        click.echo(json.dumps({"history": found.history, "reports": reports}))
+        return
+    click.echo(f"history      {found.history} requests  (mode: {mode})")
+    for split in ("seen", "never", "all"):
+        for state in ("off", "on"):
+            measured = found.reports.get((split, state))
+            if measured is not None:
+                recall = "  ".join(f"R@{k} {value:.4f}" for k, value in sorted(measured.recall.items()))
+                click.echo(f"{split:<6} {state:<4} {measured.n:>5}  {recall}")
 
 
 def _load_aliases(path: Path) -> dict[str, str]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -15,6 +17,7 @@ from .._settings import LearningSettings
 
 __all__ = [
     "ClosingUsageStore",
+    "StoreHealth",
     "MAX_SCOPE_LENGTH",
     "UsageBounds",
     "UsagePair",
@@ -27,6 +30,8 @@ __all__ = [
     "pair_from_json",
     "pair_to_json",
 ]
+
+logger = logging.getLogger("toolscout.learning")
 
 MAX_SCOPE_LENGTH = 256
 """Longest accepted learning scope (and tool name), in characters."""
@@ -126,6 +131,16 @@ class UsageStore(Protocol):
         """
         ...
 
+    def version(self, scope: str) -> str:
+        """A token that changes whenever the scope's pairs change (a record or a forget, here or elsewhere).
+
+        Cheap (one small read), so a reader may ask before a search and re-read the pairs only on a change.
+
+        Raises:
+            StoreError: The scope is invalid, or the store is closed or cannot be read.
+        """
+        ...
+
     def scopes(self) -> tuple[str, ...]:
         """The scopes holding pairs, sorted.
 
@@ -161,6 +176,26 @@ class ClosingUsageStore(ABC):
         self, exc_type: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
     ) -> None:
         self.close()
+
+
+class StoreHealth:
+    """Whether a usage store is failing, shared by its recorder and its ranking, so one failure warns once."""
+
+    def __init__(self) -> None:
+        self._failing = False
+        self._lock = threading.Lock()
+
+    def failed(self, message: str, *args: object) -> None:
+        """Log `message` as a warning unless a failure of the store was already reported (and not recovered)."""
+        with self._lock:
+            if not self._failing:
+                logger.warning(message, *args)
+            self._failing = True
+
+    def recovered(self) -> None:
+        """The store works again: its next failure warns."""
+        with self._lock:
+            self._failing = False
 
 
 def export_pairs(store: UsageStore, scope: str | None = None, *, tool: str | None = None) -> tuple[UsagePair, ...]:

@@ -8,12 +8,15 @@ pins this list, which may only shrink.
 
 from ._base import UsageBounds, export_pairs
 from ._memory import MemoryUsageStore
+from ._ranking import LearnedRanking, learned_search
 from ._recorder import UsageRecorder
 from ._registry import open_usage_store
 from ._sqlite import SqliteUsageStore
 
 __all__ = [
     "export_pairs",
+    "learned_search",
+    "LearnedRanking",
     "MemoryUsageStore",
     "open_usage_store",
     "SqliteUsageStore",

@@ -19,6 +19,7 @@ class _Scope:
     def __init__(self) -> None:
         self.pairs: OrderedDict[int, UsagePair] = OrderedDict()
         self.by_tool: dict[str, deque[int]] = {}
+        self.changes = 0
 
     def add(self, key: int, pair: UsagePair) -> None:
         self.pairs[key] = pair
@@ -52,6 +53,7 @@ class MemoryUsageStore(ClosingUsageStore):
         self.bounds: UsageBounds = bounds or UsageBounds()
         self._scopes: dict[str, _Scope] = {}
         self._ids = itertools.count()
+        self._writes = itertools.count(1)
         self._lock = threading.Lock()
         self._closed = False
 
@@ -64,6 +66,7 @@ class MemoryUsageStore(ClosingUsageStore):
             cutoff = expired_before(bounds)
             for pair in checked:
                 held = self._scopes.setdefault(pair.scope, _Scope())
+                held.changes = next(self._writes)
                 held.add(next(self._ids), pair)
                 while held.pairs and next(iter(held.pairs.values())).at < cutoff:
                     held.drop_oldest()
@@ -86,6 +89,14 @@ class MemoryUsageStore(ClosingUsageStore):
             return tuple(
                 pair for pair in held.pairs.values() if pair.at >= cutoff and (tool is None or pair.tool == tool)
             )
+
+    def version(self, scope: str) -> str:
+        """Changes with every record into the scope and every forget of its pairs."""
+        check_scope(scope)
+        with self._lock:
+            self._check_open()
+            held = self._scopes.get(scope)
+            return "0" if held is None else str(held.changes)
 
     def scopes(self) -> tuple[str, ...]:
         """The scopes holding pairs, sorted."""
@@ -113,6 +124,7 @@ class MemoryUsageStore(ClosingUsageStore):
                 while tool in held.by_tool:
                     held.drop_oldest_of(tool)
                     gone += 1
+                held.changes = next(self._writes)
                 if not held.pairs:
                     del self._scopes[name]
             return gone

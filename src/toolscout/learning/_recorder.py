@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from .._settings import LearningSettings
 from ..dispatch import SearchAnswer, ToolOutcome
-from ._base import UsageBounds, UsagePair, UsageStore
+from ._base import StoreHealth, UsageBounds, UsagePair, UsageStore
 from ._registry import open_usage_store
 
 __all__ = ["UsageRecorder"]
@@ -87,7 +87,8 @@ class UsageRecorder:
         self._clock = clock
         self._trails: OrderedDict[tuple[str, str], _Trail] = OrderedDict()
         self._lock = threading.Lock()
-        self._failing = False
+        self.health = StoreHealth()
+        """Whether the store is failing (shared with a `LearnedRanking` over it, so a failure warns once)."""
         self._pending: queue.Queue[Sequence[UsagePair] | None] = queue.Queue(maxsize=_MAX_PENDING)
         self._writer: threading.Thread | None = None
         self._dropping = False
@@ -182,11 +183,9 @@ class UsageRecorder:
         try:
             self.store.record(pairs)
         except Exception as exc:  # learning must never fail a call, whatever the store raises
-            if not self._failing:
-                logger.warning("learning: the usage store %r failed, pairs are not recorded: %s", self.store, exc)
-            self._failing = True
+            self.health.failed("learning: the usage store %r failed, pairs are not recorded: %s", self.store, exc)
         else:
-            self._failing = False
+            self.health.recovered()
 
     def _remember(self, scope: str, session: str, search: _Search) -> None:
         key = (scope, session)

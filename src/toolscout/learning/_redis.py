@@ -26,7 +26,8 @@ __all__ = ["RedisUsageStore"]
 logger = logging.getLogger(__name__)
 
 # Keys of one scope S under prefix P: P:s:S (members "id:tool" by id), P:a:S (the same members by time),
-# P:v:S (hash id -> pair JSON), P:t:<len S>:S:<tool> (a tool's ids by id); P:scopes, P:seq.
+# P:v:S (hash id -> pair JSON), P:t:<len S>:S:<tool> (a tool's ids by id), P:n:S (a counter every write to
+# the scope raises: its version); P:scopes, P:seq.
 _KEYS = """
 local p, scope = ARGV[1], ARGV[2]
 local sk, ak, vk = p .. ':s:' .. scope, p .. ':a:' .. scope, p .. ':v:' .. scope
@@ -47,6 +48,7 @@ _RECORD = (
     + """
 local max_scope, max_tool = tonumber(ARGV[3]), tonumber(ARGV[4])
 redis.call('SADD', p .. ':scopes', scope)
+redis.call('INCR', p .. ':n:' .. scope)
 local touched = {}
 for i = 6, #ARGV, 3 do
   local tool = ARGV[i]
@@ -85,6 +87,7 @@ else
   members = redis.call('ZRANGE', sk, 0, -1)
 end
 for _, member in ipairs(members) do drop(member) end
+redis.call('INCR', p .. ':n:' .. scope)
 if redis.call('ZCARD', sk) == 0 then redis.call('SREM', p .. ':scopes', scope) end
 return #members
 """
@@ -173,6 +176,12 @@ class RedisUsageStore(ClosingUsageStore):
         if malformed:
             logger.warning("Redis usage store %s: skipped %d malformed pairs of scope %r", self.url, malformed, scope)
         return tuple(found)
+
+    def version(self, scope: str) -> str:
+        """The scope's write counter (one GET): every record and forget on any replica raises it."""
+        check_scope(scope)
+        self._check_open()
+        return str(self._call(lambda: self._client.get(f"{self.prefix}:n:{scope}")) or "0")
 
     def scopes(self) -> tuple[str, ...]:
         """The scopes holding pairs, sorted."""

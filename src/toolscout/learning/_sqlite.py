@@ -97,6 +97,15 @@ class SqliteUsageStore(ClosingUsageStore):
             for row in rows
         )
 
+    def version(self, scope: str) -> str:
+        """The scope's pair count and newest id: a record raises the id, a forget lowers the count."""
+        check_scope(scope)
+        with self._read() as conn:
+            count, newest = conn.execute(
+                "SELECT COUNT(*), MAX(id) FROM usage_pairs WHERE scope = ?", (scope,)
+            ).fetchone()
+        return f"{count}:{newest}"
+
     def scopes(self) -> tuple[str, ...]:
         """The scopes holding live pairs, sorted."""
         with self._read() as conn:

@@ -57,6 +57,7 @@ class HybridIndex:
         """Wrap the catalog's lexical index; `attach` later adds the dense ranker."""
         self._lexical = lexical
         self._hybrid: ToolIndex | None = None
+        self._dense: DenseRanker | None = None
         self._state: EmbeddingState = "pending"
         self._embedder: str | None = None
         self._error: str | None = None
@@ -71,6 +72,11 @@ class HybridIndex:
     def catalog(self) -> Catalog:
         """The indexed catalog."""
         return self._lexical.catalog
+
+    @property
+    def dense(self) -> DenseRanker | None:
+        """The catalog's dense ranker once its embeddings are in (None before, or without an embedder)."""
+        return self._dense
 
     @property
     def status(self) -> SearchStatus:
@@ -92,6 +98,7 @@ class HybridIndex:
     def attach(self, dense: DenseRanker) -> None:
         """Switch hybrid queries to the fused ranking."""
         self._hybrid = self._lexical.with_dense(dense)
+        self._dense = dense
         self._embedder = redact(dense.embedder.model_id)
         self.settle("ready")
 

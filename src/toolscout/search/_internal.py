@@ -11,7 +11,7 @@ from ._background import HybridIndex
 from ._cache import IndexCache
 from ._confidence import LogisticCalibrator, get_calibrator
 from ._engines import engine_names, engine_query_mode, get_engine
-from ._evaluation import EvalReport, QueryFileError, evaluate, load_labelled_queries, load_queries
+from ._evaluation import EvalReport, LabelledQuery, QueryFileError, evaluate, load_labelled_queries, load_queries
 from ._fields import FIELD_NAMES, tool_fields
 from ._hybrid import HybridFusion
 from ._index import build_index
@@ -34,6 +34,7 @@ __all__ = [
     "HybridFusion",
     "HybridIndex",
     "IndexCache",
+    "LabelledQuery",
     "load_labelled_queries",
     "load_queries",
     "LogisticCalibrator",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Set
 
 import numpy as np
@@ -13,6 +15,9 @@ from ._base import Embedder, EmbeddingError, Vectors
 from ._cache import EmbeddingCache
 
 __all__ = ["DenseRanker", "tool_text"]
+
+RECENT_QUERIES = 64
+"""Query vectors a `DenseRanker` remembers (the learned stage reuses the one the engine just computed)."""
 
 _SEPARATORS = re.compile(r"[_\-.:/\\\s]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -77,6 +82,26 @@ class DenseRanker:
         self._matrix: Vectors = np.ascontiguousarray(matrix, dtype=np.float32)
         self._matrix.setflags(write=False)
         self.known_share = known_share
+        self._recent: OrderedDict[str, Vectors] = OrderedDict()
+        self._recent_lock = threading.Lock()
+
+    def query_vector(self, query: str) -> Vectors:
+        """`query` embedded, remembered for the `RECENT_QUERIES` latest queries (a later stage reuses it).
+
+        Raises:
+            EmbeddingError: The embedder failed on the query.
+        """
+        with self._recent_lock:
+            vector = self._recent.get(query)
+            if vector is not None:
+                self._recent.move_to_end(query)
+                return vector
+        vector = self.embedder.embed_query(query)
+        with self._recent_lock:
+            self._recent[query] = vector
+            while len(self._recent) > RECENT_QUERIES:
+                self._recent.popitem(last=False)
+        return vector
 
     def similarities(self, query: str) -> npt.NDArray[np.float32]:
         """Cosine similarity of `query` to every tool, in catalog order.
@@ -86,7 +111,7 @@ class DenseRanker:
         """
         if not self.names:
             return np.zeros(0, dtype=np.float32)
-        vector = self.embedder.embed_query(query)
+        vector = self.query_vector(query)
         if vector.shape != (self._matrix.shape[1],):
             raise EmbeddingError(
                 f"{self.embedder.model_id} returned a query vector of shape {vector.shape}, "

@@ -1,0 +1,163 @@
+"""Learning from use, replayed (issue 40): each set's seeded history share fed as use, the rest measured off and on.
+
+For every set and engine (lexical, hybrid) `toolscout.cli._replay.replay` (what ``toolscout eval --history``
+runs) feeds the first share of the shuffled requests through the recording path (``tool_search`` in a session of
+its own, then the gold tool's successful call), then searches the rest in fresh sessions with learning off and
+on, split into "seen" (a gold tool appeared in the history) and "never" (none did). Sets:
+
+- BFCL tuning (pooled catalog; the stage's parameters are chosen here and on the tooldata dev split);
+- BFCL live (held out: measured, never chosen on; a hit is a tool with the gold's original BFCL name);
+- the tooldata dev split (per source against its own tools, pooled weighted by requests; ``--per-source``);
+- the packaged sample requests (those with a tool).
+
+Usage: ``python bench/learning_replay.py [--history 0.5] [--seed 0] [--modes lexical,hybrid] [--sets ...]``;
+writes ``bench/results/learning_replay.md`` (``--out``). ``--min-similarity``, ``--min-cosine`` and
+``--session-confidence`` try other stage parameters (tuning: pass ``--sets "BFCL tuning,tooldata dev"``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from bfcl import TUNING_CATEGORIES, load_bfcl
+from tune_hybrid import LIVE_CATEGORIES
+
+from toolscout import Catalog, ScoutSettings, ToolSpec
+from toolscout._settings import LearningSettings
+from toolscout.cli._replay import replay
+from toolscout.data import sample_catalog_path, sample_queries_path
+from toolscout.search._internal import LabelledQuery
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from train._data import load_corpus  # noqa: E402
+from train._select import dev_set  # noqa: E402
+
+Set = list[tuple[Catalog, list[LabelledQuery], dict[str, str]]]
+"""One or more (catalog, requests, catalog name -> scored name) groups, replayed apart and pooled."""
+SPLITS = ("seen", "never", "all")
+
+
+def bfcl(categories: Sequence[str]) -> Set:
+    data = load_bfcl(categories)
+    queries = [LabelledQuery(id=q.id, query=q.query, gold=tuple(q.gold)) for q in data.queries]
+    return [(data.catalog, queries, data.original_name)]
+
+
+def sample() -> Set:
+    rows = [json.loads(line) for line in sample_queries_path().read_text(encoding="utf-8").splitlines() if line]
+    queries = [LabelledQuery(id=i, query=r["query"], gold=tuple(r["gold"])) for i, r in enumerate(rows) if r["gold"]]
+    return [(Catalog.from_file(sample_catalog_path()), queries, {})]
+
+
+def tooldata(path: Path, per_source: int) -> Set:
+    corpus = load_corpus(path)
+    groups: Set = []
+    for pairs, tool_ids in dev_set(corpus, per_source=per_source).values():
+        names: dict[str, str] = {}
+        for tool_id in tool_ids:
+            name = corpus.tools[tool_id].name
+            names[tool_id] = name if name not in names.values() else tool_id
+        catalog = Catalog([ToolSpec(name=names[t], description=corpus.tools[t].description) for t in tool_ids])
+        queries = [
+            LabelledQuery(id=n, query=p.query, gold=tuple(names[t] for t in p.positives)) for n, p in enumerate(pairs)
+        ]
+        groups.append((catalog, queries, {}))
+    return groups
+
+
+def measure(groups: Set, *, mode: str, learning: LearningSettings, history: float, seed: int) -> dict[str, object]:
+    """Pooled (weighted by requests) R@1/R@5 per split and state, and the history size."""
+    sums: dict[tuple[str, str], list[float]] = {}
+    fed = 0
+    settings = ScoutSettings(search_mode=mode, learning=learning)
+    for catalog, queries, aliases in groups:
+        found = replay(
+            catalog, queries, settings=settings, history=history, seed=seed, ks=(1, 5), mode=mode, aliases=aliases
+        )
+        fed += found.history
+        for key, report in found.reports.items():
+            n, r1, r5 = sums.setdefault(key, [0.0, 0.0, 0.0])
+            sums[key] = [n + report.n, r1 + report.n * report.recall[1], r5 + report.n * report.recall[5]]
+    rows = {
+        f"{split}/{state}": {"n": int(n), "r1": r1 / n, "r5": r5 / n}
+        for (split, state), (n, r1, r5) in sums.items()
+        if n
+    }
+    return {"history": fed, **rows}
+
+
+def markdown(results: dict[str, dict[str, dict[str, object]]], args: argparse.Namespace, took: float) -> str:
+    lines = [
+        "# Learning from use, replayed (issue 40)",
+        "",
+        f"`python bench/learning_replay.py --history {args.history} --seed {args.seed}` ({took:.0f} s): each set's"
+        f" requests shuffled (seed {args.seed}), the first {args.history:.0%} fed as use (`tool_search` in a session"
+        " of its own, then the gold tool's successful call recorded), the rest searched in fresh sessions with"
+        " learning off and on. *seen*: a gold tool of the request appeared in the history; *never*: none did."
+        f" Stage: min_similarity {args.min_similarity}, min_cosine {args.min_cosine},"
+        f" session_confidence {args.session_confidence},"
+        " min_sessions 1. Tuned only on BFCL tuning and the tooldata dev split; BFCL live is held out.",
+        "",
+        "| set | engine | split | n | R@1 off | R@1 on | Δ R@1 | R@5 off | R@5 on | Δ R@5 |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, modes in results.items():
+        for mode, found in modes.items():
+            for split in SPLITS:
+                off, on = found.get(f"{split}/off"), found.get(f"{split}/on")
+                if not isinstance(off, dict) or not isinstance(on, dict):
+                    continue
+                lines.append(
+                    f"| {name} | {mode} | {split} | {off['n']} | {off['r1']:.3f} | {on['r1']:.3f} |"
+                    f" {on['r1'] - off['r1']:+.3f} | {off['r5']:.3f} | {on['r5']:.3f} | {on['r5'] - off['r5']:+.3f} |"
+                )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--history", type=float, default=0.5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--modes", default="lexical,hybrid")
+    parser.add_argument("--sets", default="BFCL tuning,BFCL live (held out),tooldata dev,sample")
+    parser.add_argument("--tooldata", type=Path, default=ROOT.parent.parent / "shared" / "tooldata")
+    parser.add_argument("--per-source", type=int, default=200)
+    parser.add_argument("--min-similarity", type=float, default=LearningSettings().min_similarity)
+    parser.add_argument("--min-cosine", type=float, default=LearningSettings().min_cosine)
+    parser.add_argument("--session-confidence", type=float, default=LearningSettings().session_confidence)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "learning_replay.md")
+    args = parser.parse_args(argv)
+    if not args.tooldata.exists():
+        args.tooldata = Path("/work/shared/tooldata")
+    loaders = {
+        "BFCL tuning": lambda: bfcl(TUNING_CATEGORIES),
+        "BFCL live (held out)": lambda: bfcl(LIVE_CATEGORIES),
+        "tooldata dev": lambda: tooldata(args.tooldata, args.per_source),
+        "sample": sample,
+    }
+    learning = LearningSettings(
+        min_similarity=args.min_similarity, min_cosine=args.min_cosine, session_confidence=args.session_confidence
+    )
+    started = time.perf_counter()
+    results: dict[str, dict[str, dict[str, object]]] = {}
+    for name in args.sets.split(","):
+        groups = loaders[name]()
+        for mode in args.modes.split(","):
+            found = measure(groups, mode=mode, learning=learning, history=args.history, seed=args.seed)
+            results.setdefault(name, {})[mode] = found
+            print(name, mode, json.dumps(found), flush=True)
+    text = markdown(results, args, time.perf_counter() - started)
+    if args.out.name != "-":
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
+    print(text)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,145 @@
+"""The learning replay of ``toolscout eval --history``: a labelled file's first part as history, the rest measured.
+
+`replay` shuffles the requests (seeded), feeds the first share through the recording path a session takes
+(``tool_search`` in a session of its own, then the gold tool's successful call handed to the scout's
+`UsageRecorder`, as `ScoutSession.dispatch` hands it), and searches the rest with learning off and on, each
+in a fresh session. The rest is split into requests whose gold tool appeared in the history ("seen") and the
+others ("never seen").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Mapping, Sequence, Set
+
+from .._scout import ToolScout
+from .._settings import LearningSettings, ScoutSettings
+from ..catalog import Catalog
+from ..dispatch import ToolOutcome
+from ..learning._internal import LearnedRanking, learned_search
+from ..search import SearchIndex, SearchMode, SearchResult
+from ..search._internal import EvalReport, HybridIndex, LabelledQuery, evaluate
+from ..search.embeddings._internal import DenseRanker
+
+__all__ = ["REPLAY_SCOPE", "ReplayReport", "replay"]
+
+REPLAY_SCOPE = "replay"
+"""The learning scope a replay records in (a fresh in-memory store)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ReplayReport:
+    """What a replay measured: the future requests, split, with learning off and on."""
+
+    history: int
+    """Requests fed as history."""
+    reports: Mapping[tuple[str, str], EvalReport]
+    """(split, ``off``/``on``) -> the report; split is ``seen``, ``never`` or ``all`` (a split with no request is
+    missing)."""
+
+
+def replay(
+    catalog: Catalog,
+    queries: Sequence[LabelledQuery],
+    *,
+    settings: ScoutSettings,
+    history: float,
+    seed: int,
+    ks: Sequence[int] = (1, 5, 10),
+    mode: SearchMode = "lexical",
+    aliases: Mapping[str, str] | None = None,
+) -> ReplayReport:
+    """Replay `history` (a share in [0, 1]) of `queries` as learned use, then measure the rest.
+
+    Args:
+        catalog: The tools.
+        queries: Labelled requests (gold names as `aliases` maps catalog names, else catalog names).
+        settings: The search settings (engine, stages); learning is turned on, in memory, for the replay.
+        history: The share of requests (after a seeded shuffle) fed as history.
+        seed: The shuffle's seed.
+        ks: Recall cutoffs.
+        mode: The query mode searched with (``hybrid`` waits for the catalog's embeddings first).
+        aliases: Catalog name -> the name gold lists use.
+    """
+    order = list(queries)
+    random.Random(seed).shuffle(order)
+    cut = round(history * len(order))
+    past, future = order[:cut], order[cut:]
+    learning = LearningSettings.model_validate(
+        {**settings.learning.model_dump(), "enabled": True, "store": "memory", "scope": REPLAY_SCOPE}
+    )
+    scout = ToolScout(
+        catalog,
+        settings=settings.model_copy(update={"mode": "on", "style": "bridge", "learning": learning}),
+    )
+    scout.wait_for_embeddings()
+    _feed(scout, past, aliases or {})
+    usage = scout.usage
+    assert usage is not None  # learning is on
+    ranking = LearnedRanking(usage.store, learning, refresh_s=0.0)
+    index = scout.index()
+    dense = index.dense if isinstance(index, HybridIndex) else None
+    if dense is not None and future:  # past requests are embedded in the background: wait, as a warm gateway has
+        _Learned(scout.searcher(), ranking, dense).search(future[0].query, mode=mode)
+        ranking.wait_for_vectors()
+    scored = aliases or {}
+    seen_tools = {name for item in past for name in item.gold}
+    splits = {
+        "all": future,
+        "seen": [item for item in future if seen_tools.intersection(item.gold)],
+        "never": [item for item in future if not seen_tools.intersection(item.gold)],
+    }
+    reports: dict[tuple[str, str], EvalReport] = {}
+    for split, items in splits.items():
+        if not items:
+            continue
+        searchers: dict[str, SearchIndex] = {"off": scout.searcher(), "on": _Learned(scout.searcher(), ranking, dense)}
+        for state, searcher in searchers.items():
+            reports[split, state] = evaluate(catalog, items, build=_built(searcher), ks=ks, mode=mode, aliases=scored)
+    return ReplayReport(history=len(past), reports=reports)
+
+
+def _built(searcher: SearchIndex) -> Callable[[Catalog], SearchIndex]:
+    return lambda _catalog: searcher
+
+
+def _feed(scout: ToolScout, past: Sequence[LabelledQuery], aliases: Mapping[str, str]) -> None:
+    """Each past request searched in a session of its own, then its gold tools' successful calls recorded."""
+    usage = scout.usage
+    assert usage is not None
+    names: dict[str, str] = {}
+    for tool in scout.catalog:
+        names.setdefault(aliases.get(tool.name, tool.name), tool.name)
+    search = scout.settings.bridge_names.search
+    for number, item in enumerate(past):
+        session = f"replay-history-{number}"
+        scout.session(session).dispatch_sync(search, {"query": item.query})
+        for gold in item.gold:
+            name = names.get(gold)
+            if name is not None:
+                called = ToolOutcome(name=name, requested=name, arguments={}, content="ok")
+                usage.save(usage.observe(session, called, tool=True))
+    usage.flush()
+
+
+class _Learned:
+    """A searcher whose every search is learned, each in a fresh session (a future request)."""
+
+    def __init__(self, searcher: SearchIndex, ranking: LearnedRanking, dense: DenseRanker | None) -> None:
+        self._searcher = searcher
+        self._ranking = ranking
+        self._dense = dense
+        self._searches = 0
+
+    @property
+    def fingerprint(self) -> str:
+        return self._searcher.fingerprint
+
+    def search(
+        self, query: str, *, limit: int = 5, mode: SearchMode = "lexical", allowed: Set[str] | None = None
+    ) -> SearchResult:
+        self._searches += 1
+        session = f"replay-future-{self._searches}"
+        with learned_search(self._ranking, scope=REPLAY_SCOPE, session=session, dense=self._dense):
+            return self._searcher.search(query, limit=limit, mode=mode, allowed=allowed)

@@ -1,0 +1,393 @@
+"""The ``learned`` search stage: past requests of the learning scope near this one vote for the tools they led to.
+
+How a search meets its learning scope: the stage is built from settings alone (`register_stage`), so the scope,
+the session and the pairs come from a context variable, set by `learned_search` around one search.
+`ScoutSession` sets it around every search it resolves (``tool_search``, pre-search), with the scout's
+`LearnedRanking` (one per `ToolScout`, over its usage store), the session's learning scope and its learning
+session. A search outside it (``toolscout search``, the page, a benchmark's bare searcher) is not learned.
+
+The ranking (`LearnedRanking.apply`):
+
+- **Near.** The scope's distinct past requests are indexed by their search terms (`tokenize`), weighted by
+  inverse document frequency over those requests; a past request is near when the cosine of its terms and this
+  request's reaches ``learning.min_similarity``.
+- **Evidence.** A near request votes for each tool it led to, once per distinct session (a session repeating a
+  request 1,000 times is one vote), weighed by recency (half-life `HALF_LIFE_S`). Other sessions' votes for a
+  tool count only when at least ``learning.min_sessions`` distinct sessions cast them; the searching session's
+  own always count.
+- **Confidence.** A tool's learned confidence is ``similarity × (1 − (1 − c)^votes) × share``, c being
+  ``learning.session_confidence``, similarity its nearest voting request's and share its part of all the votes
+  cast for this request (near requests that disagree make each tool less sure): one session lifts a tool to at
+  most c (the poisoning cap), two to ``1 − (1 − c)²``, and so on. The hit's confidence becomes the larger of the
+  engine's and the learned one.
+- **Order.** Learned tools move up to just before the first hit less confident than their learned confidence;
+  every other hit keeps the engine's order. A learned tool outside ``allowed`` or the catalog is never added;
+  an abstained search with a learned tool answers with it.
+
+Pairs are cached per scope and re-read only when the store's `UsageStore.version` changes, asked at most every
+`REFRESH_S` seconds plus the time the last check took (so a pair another replica records is used within about
+that, plus the re-read); the search that finds a check due makes it, and concurrent searches use the cached pairs
+meanwhile. A store that
+fails, or holds a value that is not a pair, leaves ranking unlearned with one warning (until it works again).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import math
+import queue
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence, Set
+from contextvars import ContextVar
+
+import numpy as np
+import numpy.typing as npt
+
+from .._settings import LearningSettings, ScoutSettings
+from ..catalog import Catalog
+from ..search import SearchHit, SearchIndex, SearchMode, SearchResult, register_stage
+from ..search._internal import tokenize
+from ..search.embeddings import Embedder
+from ..search.embeddings._internal import DenseRanker
+from ._base import StoreHealth, UsagePair, UsageStore
+
+__all__ = ["HALF_LIFE_S", "REFRESH_S", "LearnedRanking", "LearnedStage", "learned_search"]
+
+logger = logging.getLogger(__name__)
+
+HALF_LIFE_S = 30 * 86_400.0
+"""Seconds after which a session's vote weighs half."""
+REFRESH_S = 0.25
+"""Seconds between two checks of a scope's store version (each a cheap read: a Redis GET, one SQLite query)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Vote:
+    tool: str
+    session: str
+    at: float
+
+
+class _ScopeIndex:
+    """One scope's distinct past requests as unit TF-IDF vectors, an inverted index of them, and their votes."""
+
+    def __init__(self, pairs: Sequence[UsagePair], previous: _ScopeIndex | None = None) -> None:
+        """Index `pairs`; a request `previous` (the index this one replaces) held is not tokenized again."""
+        votes: dict[str, list[_Vote]] = defaultdict(list)
+        for pair in pairs:
+            if not (isinstance(pair.request, str) and isinstance(pair.tool, str) and isinstance(pair.session, str)):
+                raise ValueError(f"a stored pair is not text: {pair!r}")
+            if isinstance(pair.at, bool) or not isinstance(pair.at, int | float) or not math.isfinite(pair.at):
+                raise ValueError(f"a stored pair has no valid time: {pair!r}")
+            votes[pair.request].append(_Vote(pair.tool, pair.session, float(pair.at)))
+        self.votes: tuple[tuple[_Vote, ...], ...] = tuple(tuple(found) for found in votes.values())
+        self.requests: tuple[str, ...] = tuple(votes)
+        self._dense: tuple[str, int, npt.NDArray[np.intp], npt.NDArray[np.float32]] | None = None
+        known = previous.terms if previous is not None else {}
+        terms = [known.get(request) or tuple(dict.fromkeys(tokenize(request))) for request in votes]
+        self.terms: dict[str, tuple[str, ...]] = dict(zip(votes, terms, strict=True))
+        frequency: dict[str, int] = defaultdict(int)
+        for found in terms:
+            for term in found:
+                frequency[term] += 1
+        count = len(terms)
+        self.idf = {term: math.log(1.0 + count / df) for term, df in frequency.items()}
+        postings: dict[str, tuple[list[int], list[float]]] = defaultdict(lambda: ([], []))
+        for row, found in enumerate(terms):
+            norm = math.sqrt(sum(self.idf[term] ** 2 for term in found)) or 1.0
+            for term in found:
+                rows, weights = postings[term]
+                rows.append(row)
+                weights.append(self.idf[term] / norm)
+        self.postings: dict[str, tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]] = {
+            term: (np.asarray(rows, dtype=np.intp), np.asarray(weights, dtype=np.float64))
+            for term, (rows, weights) in postings.items()
+        }
+        self.size = count
+
+    def near(self, query: str, min_similarity: float) -> list[tuple[int, float]]:
+        """(row, cosine) of each past request at least `min_similarity` alike to `query`."""
+        weights = {term: self.idf[term] for term in set(tokenize(query)) if term in self.idf}
+        if not weights or not self.size:
+            return []
+        norm = math.sqrt(sum(weight**2 for weight in weights.values()))
+        rows = np.concatenate([self.postings[term][0] for term in weights])
+        values = np.concatenate([self.postings[term][1] * (weight / norm) for term, weight in weights.items()])
+        sums = np.bincount(rows, weights=values, minlength=self.size)
+        found = np.flatnonzero(sums >= min_similarity)
+        return [(int(row), float(sums[row])) for row in found]
+
+    def near_dense(
+        self, vector: npt.NDArray[np.float32], model: str, known: dict[str, npt.NDArray[np.float16]], min_cosine: float
+    ) -> list[tuple[int, float]]:
+        """(row, cosine) of each past request with a vector in `known` at least `min_cosine` alike to `vector`."""
+        cached = self._dense
+        if cached is None or cached[0] != model or cached[1] != len(known):
+            held = [row for row, request in enumerate(self.requests) if request in known]
+            vectors = [known[self.requests[row]] for row in held]
+            matrix = np.array(vectors, dtype=np.float32) if vectors else np.zeros((0, 0), dtype=np.float32)
+            cached = self._dense = (model, len(known), np.asarray(held, dtype=np.intp), matrix)
+        _, _, rows, matrix = cached
+        if not len(rows) or matrix.shape[1] != vector.shape[0]:
+            return []
+        cosines = matrix @ vector
+        found = np.flatnonzero(cosines >= min_cosine)
+        return [(int(rows[i]), float(cosines[i])) for i in found]
+
+
+@dataclasses.dataclass(slots=True)
+class _Cached:
+    version: str
+    index: _ScopeIndex | None
+    next_check: float = 0.0
+    refreshing: bool = False
+
+
+class LearnedRanking:
+    """One usage store's pairs, cached per scope, and the learned re-ranking of a search (module docstring).
+
+    Args:
+        store: Where the pairs are.
+        settings: ``min_similarity``, ``min_sessions``, ``session_confidence``.
+        refresh_s: Seconds between checks of a scope's store version.
+        clock: Seconds since the epoch (tests pass their own).
+        health: The store's health, shared with its `UsageRecorder` (`UsageRecorder.health`), so a failing store
+            warns once; a read failure never clears it (only the recorder's next successful write does).
+    """
+
+    def __init__(
+        self,
+        store: UsageStore,
+        settings: LearningSettings,
+        *,
+        refresh_s: float = REFRESH_S,
+        clock: Callable[[], float] = time.time,
+        health: StoreHealth | None = None,
+    ) -> None:
+        self.store = store
+        self.min_similarity = settings.min_similarity
+        self.min_cosine = settings.min_cosine
+        self.min_sessions = settings.min_sessions
+        self.session_confidence = settings.session_confidence
+        self._refresh_s = refresh_s
+        self._clock = clock
+        self._cache: dict[str, _Cached] = {}
+        self._lock = threading.Lock()
+        self._health = health or StoreHealth()
+        self._vectors: dict[str, dict[str, npt.NDArray[np.float16]]] = {}
+        self._queued: set[tuple[str, str]] = set()
+        self._pending: queue.Queue[tuple[Embedder, str]] = queue.Queue()
+        self._worker: threading.Thread | None = None
+
+    def confidences(
+        self, scope: str, session: str, query: str, allowed: Set[str] | None, dense: DenseRanker | None = None
+    ) -> dict[str, float]:
+        """The learned confidence of each tool that past requests near `query` vote for (none on a failure).
+
+        With `dense` (the catalog's ranker, hybrid search), a past request is also near when the cosine of its
+        vector and the query's (the one the engine computed) reaches ``learning.min_cosine``; requests are
+        embedded on a worker thread, so a search never waits for them.
+        """
+        index = self._index(scope)
+        if index is None:
+            return {}
+        near = dict(index.near(query, self.min_similarity))
+        if dense is not None:
+            for row, cosine in self._near_dense(index, query, dense):
+                near[row] = max(near.get(row, 0.0), cosine)
+        now = self._clock()
+        best: dict[str, float] = {}
+        voters: dict[str, dict[str, float]] = defaultdict(dict)
+        for row, similarity in near.items():
+            for vote in index.votes[row]:
+                if allowed is not None and vote.tool not in allowed:
+                    continue
+                weight = 0.5 ** (max(0.0, now - vote.at) / HALF_LIFE_S)
+                sessions = voters[vote.tool]
+                sessions[vote.session] = max(sessions.get(vote.session, 0.0), weight)
+                best[vote.tool] = max(best.get(vote.tool, 0.0), similarity)
+        counted = {}
+        for tool, sessions in voters.items():
+            if len(sessions) < self.min_sessions:
+                sessions = {key: value for key, value in sessions.items() if key == session}
+            if sessions:
+                counted[tool] = sum(sessions.values())
+        total = sum(counted.values())
+        return {
+            tool: min(1.0, best[tool]) * (1.0 - (1.0 - self.session_confidence) ** votes) * votes / total
+            for tool, votes in counted.items()
+        }
+
+    def wait_for_vectors(self, timeout: float | None = None) -> bool:
+        """Wait until every past request queued for embedding is embedded; False when `timeout` ran out first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self._pending.unfinished_tasks:
+            if deadline is not None and time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+    def apply(
+        self,
+        result: SearchResult,
+        *,
+        scope: str,
+        session: str,
+        allowed: Set[str] | None,
+        catalog: Catalog,
+        dense: DenseRanker | None = None,
+    ) -> SearchResult:
+        """`result` re-ranked by the learned confidences (see the module docstring)."""
+        learned = {
+            tool: value
+            for tool, value in self.confidences(scope, session, result.query, allowed, dense).items()
+            if tool in catalog
+        }
+        if not learned:
+            return result
+        engine = {hit.name: hit for hit in result.hits}
+        kept = [hit for hit in result.hits if hit.name not in learned]
+        moved = sorted(learned, key=lambda tool: (-max(learned[tool], _confidence(engine.get(tool))), tool))
+        hits: list[SearchHit] = []
+        for tool in moved:
+            value = max(learned[tool], _confidence(engine.get(tool)))
+            while kept and _confidence(kept[0]) >= value:
+                hits.append(kept.pop(0))
+            hit = engine.get(tool)
+            namespace = hit.namespace if hit is not None else catalog[tool].namespace
+            hits.append(SearchHit(name=tool, score=0.0, namespace=namespace, confidence=value))
+        hits += kept
+        scored = tuple(dataclasses.replace(hit, score=float(len(hits) - rank)) for rank, hit in enumerate(hits))
+        added = sum(tool not in engine for tool in learned)
+        return dataclasses.replace(result, hits=scored, total=result.total + added, abstained=False, suggestions=())
+
+    def _near_dense(self, index: _ScopeIndex, query: str, dense: DenseRanker) -> list[tuple[int, float]]:
+        embedder = dense.embedder
+        model = embedder.model_id
+        known = self._vectors.setdefault(model, {})
+        missing = [text for text in index.requests if text not in known and (model, text) not in self._queued]
+        if missing:
+            with self._lock:
+                for text in missing:
+                    if (model, text) not in self._queued:
+                        self._queued.add((model, text))
+                        self._pending.put((embedder, text))
+                if self._worker is None:
+                    self._worker = threading.Thread(target=self._embed, name="toolscout-learned", daemon=True)
+                    self._worker.start()
+        try:
+            vector = dense.query_vector(query)
+        except Exception:  # the embedder is optional: its failure leaves the lexical votes
+            return []
+        return index.near_dense(vector, model, known, self.min_cosine)
+
+    def _embed(self) -> None:
+        """Embed queued past requests, one at a time, for as long as the process runs."""
+        while True:
+            embedder, text = self._pending.get()
+            try:
+                vector = embedder.embed_query(text)
+            except Exception as exc:  # a failing embedder leaves the request lexical
+                logger.debug("learning: cannot embed a past request: %s", exc)
+            else:
+                self._vectors.setdefault(embedder.model_id, {})[text] = vector.astype(np.float16)
+            finally:
+                self._pending.task_done()
+
+    def _index(self, scope: str) -> _ScopeIndex | None:
+        """The scope's index; refreshed by the one search that finds it due (others meanwhile use the old one)."""
+        with self._lock:
+            cached = self._cache.get(scope)
+            if cached is not None and (cached.refreshing or time.monotonic() < cached.next_check):
+                return cached.index
+            if cached is None:
+                cached = self._cache[scope] = _Cached("", None)
+            cached.refreshing = True
+            version, index = cached.version, cached.index
+        started = time.monotonic()
+        failure: Exception | None = None
+        try:
+            latest = self.store.version(scope)
+            if latest != version or index is None:
+                index = _ScopeIndex(self.store.pairs(scope), index)
+            version = latest
+        except Exception as exc:  # a failing store or a malformed pair: unlearned ranking, never an error
+            failure, version, index = exc, "", None
+        cost = time.monotonic() - started
+        with self._lock:
+            cached.version, cached.index, cached.refreshing = version, index, False
+            # The next check waits as long again as this one took: re-reading never takes over the CPU.
+            cached.next_check = time.monotonic() + self._refresh_s + cost
+        if failure is not None:
+            self._health.failed("learning: ranking unlearned, the usage store %r failed: %s", self.store, failure)
+        return index
+
+
+def _confidence(hit: SearchHit | None) -> float:
+    return 0.0 if hit is None or hit.confidence is None else hit.confidence
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Context:
+    ranking: LearnedRanking
+    scope: str
+    session: str
+    dense: DenseRanker | None
+
+
+_SEARCHING: ContextVar[_Context | None] = ContextVar("toolscout_learned_search", default=None)
+
+
+@contextlib.contextmanager
+def learned_search(
+    ranking: LearnedRanking | None, *, scope: str, session: str, dense: DenseRanker | None = None
+) -> Iterator[None]:
+    """Searches inside this block are ranked with `ranking`'s pairs of `scope`, for `session` (None: unlearned).
+
+    `dense`: the catalog's dense ranker (`HybridIndex.dense`), so hybrid searches also find near past requests
+    by embedding, reusing the query vector the engine computed.
+    """
+    if ranking is None:
+        yield
+        return
+    token = _SEARCHING.set(_Context(ranking, scope, session, dense))
+    try:
+        yield
+    finally:
+        _SEARCHING.reset(token)
+
+
+class LearnedStage:
+    """The ``learned`` `SearchStage`: the engine's result re-ranked by the current `learned_search`, if any."""
+
+    def search(
+        self,
+        inner: SearchIndex,
+        query: str,
+        *,
+        limit: int,
+        mode: SearchMode,
+        allowed: Set[str] | None,
+        catalog: Catalog,
+    ) -> SearchResult:
+        """`inner`'s result, re-ranked by the learning scope's pairs when a `learned_search` is active."""
+        result = inner.search(query, limit=limit, mode=mode, allowed=allowed)
+        context = _SEARCHING.get()
+        if context is None:
+            return result
+        dense = context.dense if result.mode == "hybrid" else None
+        return context.ranking.apply(
+            result, scope=context.scope, session=context.session, allowed=allowed, catalog=catalog, dense=dense
+        )
+
+
+def _stage(settings: ScoutSettings) -> LearnedStage | None:
+    return LearnedStage() if settings.learning.enabled else None
+
+
+# Outside the reranker (which would re-judge learned tools by their text alone), inside the cut.
+register_stage("learned", _stage, before="rerank")

@@ -1,0 +1,241 @@
+"""The ``learned`` search stage: near past requests vote for their tools, per scope, capped per session."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from toolscout import ScoutSettings, ToolScout
+from toolscout._settings import LearningSettings
+from toolscout.learning import UsagePair, UsageStore
+from toolscout.learning._internal import SqliteUsageStore
+from toolscout.search._background import BackgroundHybrid
+from toolscout.search.embeddings import EmbeddingSettings
+
+
+def create_issue(title: str) -> str:
+    """Create an issue in a GitHub repository with a title."""
+    return title
+
+
+def post_message(text: str) -> str:
+    """Post a chat message to a Slack channel."""
+    return text
+
+
+def get_weather(city: str) -> str:
+    """Get the weather forecast for a city."""
+    return city
+
+
+TOOLS = [create_issue, post_message, get_weather]
+REQUEST = "tell the crew the standup moved"
+"""No tool's text has these words: unlearned search does not find post_message for it."""
+
+MakeStore = Callable[[], UsageStore]
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> MakeStore:
+    opened: list[UsageStore] = []
+
+    def make() -> UsageStore:
+        store: UsageStore
+        if request.param == "redis":
+            from toolscout.learning._redis import RedisUsageStore
+
+            store = RedisUsageStore(request.getfixturevalue("redis_url"), prefix=f"rank-{tmp_path.name}-{len(opened)}")
+        else:
+            store = SqliteUsageStore(tmp_path / f"usage{len(opened)}.db")
+        opened.append(store)
+        return store
+
+    def close_all() -> None:
+        for store in opened:
+            store.close()
+
+    request.addfinalizer(close_all)
+    return make
+
+
+def scout(store: UsageStore | None, **learning: object) -> ToolScout:
+    settings = ScoutSettings(
+        mode="on",
+        style="bridge",
+        search_mode="lexical",
+        learning=LearningSettings.model_validate({"enabled": store is not None, **learning}),
+    )
+    return ToolScout(TOOLS, settings=settings, usage_store=store)
+
+
+def found(
+    scout_: ToolScout, session: str, query: str = REQUEST, *, scope: str | None = None
+) -> list[tuple[str, float]]:
+    outcome = scout_.session(session, learning_scope=scope).dispatch_sync("tool_search", {"query": query})
+    return [(hit["name"], hit.get("confidence", 0.0)) for hit in outcome.found]  # type: ignore[misc]
+
+
+def learn(store: UsageStore, *sessions: str, scope: str = "default", repeats: int = 1) -> None:
+    pairs = [
+        UsagePair(scope=scope, request=REQUEST, tool="post_message", session=session, at=time.time())
+        for session in sessions
+        for _ in range(repeats)
+    ]
+    store.record(pairs)
+    time.sleep(0.5)  # past REFRESH_S: the next search reads the store's new version
+
+
+def names(hits: list[tuple[str, float]]) -> list[str]:
+    return [name for name, _ in hits]
+
+
+def test_a_tool_counts_for_other_sessions_only_after_pairs_from_k_sessions(make_store: MakeStore) -> None:
+    store = make_store()
+    learned = scout(store, min_sessions=2)
+    assert "post_message" not in names(found(learned, "reader"))
+    learn(store, "a")
+    assert names(found(learned, "a"))[:1] == ["post_message"]  # a session's own pairs always count
+    assert "post_message" not in names(found(learned, "reader"))
+    learn(store, "b")
+    assert names(found(learned, "reader"))[:1] == ["post_message"]
+
+
+def test_a_thousand_repeats_from_one_session_move_a_tool_no_further_than_one(make_store: MakeStore) -> None:
+    store = make_store()
+    learned = scout(store)
+    learn(store, "a")
+    once = found(learned, "reader")
+    learn(store, "a", repeats=999)
+    again = found(learned, "reader")
+    assert names(again) == names(once)
+    assert [value for _, value in again] == pytest.approx([value for _, value in once], abs=1e-4)  # recency decays
+    (name, confidence), *_ = once
+    assert name == "post_message" and confidence <= LearningSettings().session_confidence
+    # The cap: a hit the engine is surer of than one session's vote stays above the learned tool.
+    sure = "create a github issue"
+    unlearned = found(scout(None), "reader", sure)
+    store.record([UsagePair(scope="default", request=sure, tool="post_message", session="a", at=time.time())] * 1000)
+    time.sleep(0.5)
+    assert unlearned[0][1] > LearningSettings().session_confidence
+    assert found(learned, "reader", sure)[0] == unlearned[0]
+
+
+def test_another_scope_sees_no_change(make_store: MakeStore) -> None:
+    store = make_store()
+    learned = scout(store)
+    learn(store, "a", "b", "c", scope="team-a", repeats=10)
+    assert names(found(learned, "reader", scope="team-a"))[:1] == ["post_message"]
+    for query in (REQUEST, "post a message", "weather in Oslo"):
+        assert found(learned, "reader", query, scope="team-b") == found(scout(None), "reader", query)
+
+
+def test_a_malformed_stored_pair_leaves_ranking_unlearned_with_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = SqliteUsageStore(tmp_path / "usage.db")
+    learned = scout(store)
+    learn(store, "a")
+    assert names(found(learned, "reader"))[:1] == ["post_message"]
+    with sqlite3.connect(tmp_path / "usage.db") as conn:
+        conn.execute(
+            "INSERT INTO usage_pairs (scope, tool, request, session, at, missed) VALUES "
+            "('default', 'post_message', 'x', 's', 'not a time', 0)"
+        )
+    time.sleep(0.5)
+    unlearned = found(scout(None), "reader")
+    with caplog.at_level(logging.WARNING, logger="toolscout.learning"):
+        for _ in range(3):
+            assert found(learned, "reader") == unlearned
+            time.sleep(0.5)
+    assert len([r for r in caplog.records if "ranking unlearned" in r.getMessage()]) == 1
+    store.close()
+
+
+def test_a_failing_store_leaves_ranking_unlearned_with_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = SqliteUsageStore(tmp_path / "usage.db")
+    learned = scout(store)
+    learn(store, "a")
+    store.close()
+    time.sleep(0.5)
+    with caplog.at_level(logging.WARNING, logger="toolscout.learning"):
+        for _ in range(2):
+            assert found(learned, "reader") == found(scout(None), "reader")
+            time.sleep(0.5)
+    assert len([r for r in caplog.records if "ranking unlearned" in r.getMessage()]) == 1
+
+
+def test_a_pair_recorded_through_one_replica_is_used_by_another(redis_url: str, tmp_path: Path) -> None:
+    from toolscout.learning._redis import RedisUsageStore
+
+    prefix = f"replica-{tmp_path.name}"
+    one, two = (scout(RedisUsageStore(redis_url, prefix=prefix)) for _ in range(2))
+    assert "post_message" not in names(found(two, "reader"))
+    session = one.session("writer")
+    session.dispatch_sync("tool_search", {"query": REQUEST})
+    assert session.dispatch_sync("tool_call", {"name": "post_message", "arguments": {"text": "x"}}).content == "x"
+    assert one.usage is not None
+    one.usage.flush()
+    deadline = time.monotonic() + 5
+    while names(found(two, "reader"))[:1] != ["post_message"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+class SynonymEmbedder:
+    """Embeds a text as its words' meanings (a few synonyms share one), recording each query it embeds."""
+
+    model_id = "test/synonyms"
+    MEANINGS = {"crew": 0, "team": 0, "folks": 0, "standup": 1, "huddle": 1, "moved": 2, "shifted": 2}
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return np.stack([self._vector(text) for text in texts])
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        self.queries.append(text)
+        return self._vector(text)
+
+    def _vector(self, text: str) -> npt.NDArray[np.float32]:
+        vector = np.zeros(64, dtype=np.float32)
+        for word in re.findall(r"[a-z]+", text.lower()):
+            vector[self.MEANINGS.get(word, 3 + int(hashlib.sha256(word.encode()).hexdigest(), 16) % 60)] += 1.0
+        return vector / (np.linalg.norm(vector) or 1.0)
+
+
+def test_a_hybrid_search_finds_a_reworded_past_request_by_embedding_reusing_the_query_vector(tmp_path: Path) -> None:
+    embedder = SynonymEmbedder()
+    settings = ScoutSettings(
+        mode="on", style="bridge", search_mode="hybrid", learning=LearningSettings(enabled=True, min_cosine=0.9)
+    )
+    builder = BackgroundHybrid(EmbeddingSettings(cache_dir=tmp_path), embedder=lambda: embedder)
+    learned = ToolScout(TOOLS, settings=settings, index_builder=builder)
+    assert learned.wait_for_embeddings(60) and learned.search_mode == "hybrid"
+    assert learned.usage is not None
+    learned.usage.store.record(
+        [UsagePair(scope="default", request=REQUEST, tool="post_message", session="a", at=time.time())]
+    )
+    reworded = "tell the folks the huddle shifted"  # no term in common with REQUEST but "tell" and "the"
+    found(learned, "reader", reworded)  # queues the past request for embedding
+    deadline = time.monotonic() + 10
+    while embedder.queries.count(REQUEST) < 1:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.1)
+    embedder.queries.clear()
+    again = "tell the team the standup shifted"
+    assert names(found(learned, "reader", again))[:1] == ["post_message"]
+    assert embedder.queries == [again]  # embedded once: the engine's query vector, reused by the stage
+    learned.close()
