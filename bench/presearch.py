@@ -38,7 +38,7 @@ RESULTS = ROOT / "bench" / "results"
 DATA = ROOT / "bench" / "data"
 LIVE_CATEGORIES = ("live_simple", "live_multiple", "live_parallel", "live_parallel_multiple")
 """BFCL's live categories (as ``tune_hybrid.LIVE_CATEGORIES``, without importing its training stack)."""
-CONFIDENCES = (0.5, 0.6, 0.7, 0.8, 0.9)
+CONFIDENCES = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 MAX_TOOLS = 3
 BAR_OFFERED, BAR_WRONG_ONLY = 0.6, 0.08
 """Issue 39's bar on BFCL live at the default setting."""
