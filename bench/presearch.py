@@ -127,7 +127,7 @@ def markdown(results: dict[str, dict[str, dict[str, float]]]) -> str:
     if live is not None:
         met = live["offered"] >= BAR_OFFERED and live["wrong_only"] <= BAR_WRONG_ONLY
         lines += [
-            f"Default: pre-search off, {default} confidence when on (the one setting whose wrong-only share stayed "
+            f"Default: pre-search off, {default} confidence when on (the lowest setting whose wrong-only share stayed "
             f"under {BAR_WRONG_ONLY:.0%} on BFCL tuning and the sample requests). BFCL live (held out) at {default}: "
             f"{live['offered']:.3f} offered, {live['wrong_only']:.3f} wrong-only; the issue's bar "
             f"(offered >= {BAR_OFFERED:.0%} with wrong-only <= {BAR_WRONG_ONLY:.0%}) is {'met' if met else 'not met'}. "
