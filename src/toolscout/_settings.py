@@ -142,9 +142,12 @@ class LearningSettings(BaseModel):
     the search model) before the tools it led to get a vote. 0.8 kept requests whose tool never appeared in the
     history within 0.003 of learning off on BFCL tuning and the tooldata dev split (0.75 gained more but lost
     0.005 there; ``bench/learning_replay.py --min-cosine``)."""
-    session_confidence: Annotated[float, Finite, Field(gt=0, lt=1)] = 0.6
+    session_confidence: Annotated[float, Finite, Field(gt=0, lt=1)] = 0.3
     """The learned confidence one session's vote gives a tool at most (the cap on how far one session can move a
-    tool: above only hits less confident than this); n sessions give ``1 - (1 - c)^n``, times the similarity."""
+    tool: above only hits less confident than this); n sessions give ``1 - (1 - c)^n``, times the similarity.
+    0.3 kept requests whose tool never appeared in the history within 0.003 of learning off on BFCL tuning and the
+    tooldata dev split with the per-hit confidences (0.45 lost 0.006 R@1, 0.6 lost 0.010;
+    ``bench/learning_replay.py --session-confidence``)."""
 
 
 class BridgeNames(BaseModel):
