@@ -410,8 +410,8 @@ class ToolIndex:
         5 % of BFCL's held-out live requests at its fitted threshold), so lexical search abstains only under a
         configured ``min_confidence``. With embeddings, a hit's keyword evidence may also vouch for it (its lexical
         confidence at the lexical threshold): a request the embedder reads poorly (another language, a paraphrase far
-        from the tool's words) is not emptied while its keywords fit (measured: without this, the fitted threshold
-        empties 11 % of the packaged sample requests' right answers and 25 % of the multilingual probe's).
+        from the tool's words) is not emptied while its keywords fit (measured offline: without this, the fitted
+        threshold empties 10 % of the packaged sample requests' right answers and 24 % of the multilingual probe's).
         """
         best = max(confidence[i] or 0.0 for i in ranked)
         dense = any(evidence[i].cosine is not None for i in ranked if i in evidence)
