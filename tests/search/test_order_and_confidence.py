@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Iterator, Set
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import require
 from toolscout import Catalog, ScoutSettings, ToolScout
-from toolscout.catalog import ToolSpec
-from toolscout.search import HitEvidence, SearchHit, SearchIndex, SearchMode, SearchPipeline, SearchResult
+from toolscout.search import HitEvidence
 from toolscout.search._internal import LogisticCalibrator, build_index
 
 HAS_SEMANTIC = importlib.util.find_spec("onnxruntime") is not None
@@ -98,47 +97,3 @@ def test_a_calibration_with_a_negative_score_weight_is_refused() -> None:
     }
     with pytest.raises(ValueError, match="non-negative"):
         LogisticCalibrator(fitted)
-
-
-class _Reversing:
-    """A stage that reverses the hits below it, as a reranker that disagrees with the engine would."""
-
-    def search(
-        self,
-        inner: SearchIndex,
-        query: str,
-        *,
-        limit: int,
-        mode: SearchMode,
-        allowed: Set[str] | None,
-        catalog: Catalog,
-    ) -> SearchResult:
-        result = inner.search(query, limit=limit, mode=mode, allowed=allowed)
-        return SearchResult(query=query, mode=result.mode, hits=result.hits[::-1], total=result.total)
-
-
-def test_a_stage_that_reorders_hands_each_position_its_confidence() -> None:
-    catalog = Catalog(
-        [
-            ToolSpec(name="send_email", description="Send an email message to a recipient."),
-            ToolSpec(name="read_email", description="Read the email messages in the inbox."),
-            ToolSpec(name="delete_email", description="Delete an email message."),
-        ]
-    )
-    engine = build_index(catalog)
-    plain = engine.search("email message", limit=3, mode="lexical")
-    staged = SearchPipeline([_Reversing()]).around(engine, catalog)
-
-    reordered = staged.search("email message", limit=3, mode="lexical")
-
-    assert len(plain.hits) == 3 and plain.hits[0].confidence != plain.hits[-1].confidence
-
-    assert [hit.name for hit in reordered.hits] == [hit.name for hit in plain.hits][::-1]
-    assert [hit.confidence for hit in reordered.hits] == [hit.confidence for hit in plain.hits]
-    assert _falls([hit.confidence or 0.0 for hit in reordered.hits])
-    assert reordered.hits[0] == SearchHit(
-        name=plain.hits[-1].name,
-        score=plain.hits[-1].score,
-        namespace=plain.hits[-1].namespace,
-        confidence=plain.hits[0].confidence,
-    )

@@ -18,12 +18,14 @@ from toolscout.search import (
     SearchHit,
     SearchIndex,
     SearchMode,
+    SearchPipeline,
     SearchResult,
     build_searcher,
     register_engine,
     register_stage,
 )
 from toolscout.search._engines import _ENGINES
+from toolscout.search._internal import build_index
 from toolscout.search._pipeline import _STAGES
 
 GCD_AND_WEATHER = Catalog(
@@ -136,3 +138,30 @@ def test_the_cli_splits_a_compound_request_exactly_when_tool_search_does(
     cli = [hit["name"] for hit in json.loads(result.stdout)["hits"]]
     assert cli == found(scout, COMPOUND, limit=2)
     assert ("get_weather" in cli) is split
+
+
+def test_a_stage_that_reorders_hands_each_position_its_confidence() -> None:
+    catalog = Catalog(
+        [
+            ToolSpec(name="send_email", description="Send an email message to a recipient."),
+            ToolSpec(name="read_email", description="Read the email messages in the inbox."),
+            ToolSpec(name="delete_email", description="Delete an email message."),
+        ]
+    )
+    engine = build_index(catalog)
+    plain = engine.search("email message", limit=3, mode="lexical")
+    staged = SearchPipeline([Reverse()]).around(engine, catalog)
+
+    reordered = staged.search("email message", limit=3, mode="lexical")
+
+    assert len(plain.hits) == 3 and plain.hits[0].confidence != plain.hits[-1].confidence
+    assert [hit.name for hit in reordered.hits] == [hit.name for hit in plain.hits][::-1]
+    assert [hit.confidence for hit in reordered.hits] == [hit.confidence for hit in plain.hits]
+    confidences = [hit.confidence or 0.0 for hit in reordered.hits]
+    assert confidences == sorted(confidences, reverse=True)
+    assert reordered.hits[0] == SearchHit(
+        name=plain.hits[-1].name,
+        score=plain.hits[-1].score,
+        namespace=plain.hits[-1].namespace,
+        confidence=plain.hits[0].confidence,
+    )

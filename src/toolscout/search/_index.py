@@ -315,6 +315,7 @@ class ToolIndex:
         # No dense ranking (the embedder reads none of the request's words): the evidence is lexical only.
         unlisted = min(cosines.values(), default=None)
         top_cosine = max(cosines.values(), default=None)
+        coverage = _coverage(terms)
         gaps = _gaps([score for _, score in fused])
         evidence = {
             self._position[name]: HitEvidence(
@@ -323,7 +324,7 @@ class ToolIndex:
                 score=score,
                 gap=gap,
                 top_cosine=top_cosine,
-                coverage=_coverage(terms),
+                coverage=coverage,
             )
             for (name, score), gap in zip(fused, gaps, strict=True)
         }
