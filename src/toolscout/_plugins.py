@@ -18,20 +18,37 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import ModuleType
-from typing import Literal, TypeAlias
+from typing import Any, ClassVar, Literal, Self, TypeAlias, cast
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    create_model,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from ._validation import did_you_mean, unknown_setting
 
 __all__ = [
     "PLUGIN_GROUP",
     "PluginFailure",
     "PluginPoint",
+    "RegisteredSections",
+    "SectionsPoint",
     "check_registered",
     "load_plugins",
     "plugin_names",
     "provide_names",
+    "provide_sections",
+    "sections_model",
 ]
 
 logger = logging.getLogger("toolscout.plugins")
@@ -65,10 +82,20 @@ PluginPoint: TypeAlias = Literal[
 
 _LISTERS: dict[PluginPoint, Callable[[], tuple[str, ...]]] = {}
 
+SectionsPoint: TypeAlias = Literal["auth", "search_engines"]
+"""The settings sections whose keys are registered names, each with the settings model registered with it."""
+
+_SECTION_LISTERS: dict[SectionsPoint, Callable[[], Mapping[str, type[object]]]] = {}
+
 
 def provide_names(point: PluginPoint, lister: Callable[[], tuple[str, ...]]) -> None:
     """Make `lister` the source of the names registered at `point` (called once by the point's registry)."""
     _LISTERS[point] = lister
+
+
+def provide_sections(point: SectionsPoint, lister: Callable[[], Mapping[str, type[object]]]) -> None:
+    """Make `lister` the source of the settings models registered at `point`, by key, in the order they apply."""
+    _SECTION_LISTERS[point] = lister
 
 
 def load_plugins() -> tuple[PluginFailure, ...]:
@@ -120,3 +147,79 @@ def check_registered(point: PluginPoint, value: str, *, what: str, also: tuple[s
     if value not in known:
         raise ValueError(f"unknown {what} {value!r}; use one of: {', '.join(known) or 'none is registered'}")
     return value
+
+
+class RegisteredSections(BaseModel):
+    """A settings section whose keys are registered names, each validated by the model registered with it.
+
+    A subclass names its `point`. Each validation asks that point's registry for its models (loading the
+    plug-ins first when the section has a key not registered yet) and validates with a subclass holding one
+    optional field per registered key, so a plug-in's section validates like a built-in one: an error names
+    its key (``toolscout.auth.apikeys.ci``), and a key nothing registered is refused with the close one
+    ("did you mean") or every one.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    point: ClassVar[SectionsPoint]
+    """The registry whose names are this section's keys."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _registered_now(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        if not isinstance(data, Mapping):
+            return handler(data)
+        models = _registered_models(cls.point)
+        if any(key not in models for key in data):
+            load_plugins()  # a plug-in may register the key: settings can be made before anything loaded them
+            models = _registered_models(cls.point)
+        for key, value in data.items():
+            if key not in models:
+                message = unknown_setting(did_you_mean(str(key), models), models) if models else "nothing is registered"
+                error = InitErrorDetails(type=PydanticCustomError("unknown_setting", message), loc=(key,), input=value)
+                raise ValidationError.from_exception_data(cls.__name__, [error])
+        missing = {key: model for key, model in models.items() if key not in cls.model_fields}
+        if not missing:
+            return handler(data)
+        return cast(Self, _with_sections(cls, missing).model_validate(data))
+
+    @classmethod
+    def registered_model(cls, key: str) -> type[object] | None:
+        """The settings model registered for `key` now, None when none is."""
+        return _registered_models(cls.point).get(key)
+
+    def section(self, key: str) -> object | None:
+        """The settings of `key` (an instance of its registered model), None when that section is not set."""
+        return getattr(self, key) if key in type(self).model_fields else None
+
+
+def _registered_models(point: SectionsPoint) -> Mapping[str, type[object]]:
+    lister = _SECTION_LISTERS.get(point)
+    return lister() if lister is not None else {}
+
+
+_SectionsKey: TypeAlias = tuple[type[RegisteredSections], tuple[tuple[str, type[object]], ...]]
+_SECTIONS_MODELS: dict[_SectionsKey, type[RegisteredSections]] = {}
+
+
+def sections_model(model: type[RegisteredSections]) -> type[RegisteredSections]:
+    """`model` with one optional field per key registered at its point now (for the reference and static uses)."""
+    return _with_sections(model, dict(_registered_models(model.point)))
+
+
+def _with_sections(base: type[RegisteredSections], models: Mapping[str, type[object]]) -> type[RegisteredSections]:
+    """A subclass of `base` with an optional field per one of `models` (made once per set of models)."""
+    key = (base, tuple(models.items()))
+    with _LOAD_LOCK:
+        if key not in _SECTIONS_MODELS:
+            fields: dict[str, Any] = {
+                name: (model | None, Field(default=None, description=_summary(model))) for name, model in models.items()
+            }
+            _SECTIONS_MODELS[key] = create_model(
+                base.__name__, __base__=base, __module__=base.__module__, __doc__=base.__doc__, **fields
+            )
+        return _SECTIONS_MODELS[key]
+
+
+def _summary(model: type[object]) -> str:
+    """The first paragraph of `model`'s docstring, on one line."""
+    return " ".join((model.__doc__ or "").strip().split("\n\n")[0].split())

@@ -8,14 +8,21 @@ through `toolscout._plugins`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ._plugins import check_registered, plugin_names
+from ._plugins import RegisteredSections, SectionsPoint, check_registered, plugin_names
 from ._validation import CheckedModel, Finite, NoBool
 
-__all__ = ["DEFAULT_EXPANDERS", "TOP_BAND", "EmbeddingSettings", "RerankSettings", "check_expanders"]
+__all__ = [
+    "DEFAULT_EXPANDERS",
+    "TOP_BAND",
+    "EmbeddingSettings",
+    "EngineSettings",
+    "RerankSettings",
+    "check_expanders",
+]
 
 TOP_BAND = 0.25
 """The default top band (`IndexConfig.band`, ``search_top_band``): the largest value measured that costs no recall
@@ -112,3 +119,13 @@ class RerankSettings(CheckedModel):
     @classmethod
     def _registered(cls, value: str | None) -> str | None:
         return value if value is None else check_registered("search_rerank.reranker", value, what="reranker")
+
+
+class EngineSettings(RegisteredSections):
+    """The settings of registered engines, by engine name (the ``search_engines`` section).
+
+    An engine registered with a settings model (``register_engine(name, factory, settings=Model)``) reads
+    its section here; the keys are such engines' names, each section validated by its engine's model.
+    """
+
+    point: ClassVar[SectionsPoint] = "search_engines"

@@ -29,7 +29,14 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from ._errors import ConfigError
 from ._plugins import check_registered
 from ._scope import Scope
-from ._search_settings import DEFAULT_EXPANDERS, TOP_BAND, EmbeddingSettings, RerankSettings, check_expanders
+from ._search_settings import (
+    DEFAULT_EXPANDERS,
+    TOP_BAND,
+    EmbeddingSettings,
+    EngineSettings,
+    RerankSettings,
+    check_expanders,
+)
 from ._validation import ENV_PREFIX, Finite, NoBool, Switch, checked_init, validate_section
 
 __all__ = [
@@ -295,6 +302,10 @@ class ScoutSettings(BaseSettings):
     """The engine behind tool_search: ``hybrid`` (keywords fused with embeddings, computed in the background;
     lexical until they are ready), ``lexical``, ``auto`` (hybrid when an embedding backend is installed), or
     another registered engine (``register_engine``)."""
+    search_engines: EngineSettings = EngineSettings()
+    """The settings of engines registered with a settings model, by engine name (``search_engines:
+    {my-engine: {...}}``); each section is validated by its engine's model, and the engine ``search_mode``
+    picks is built with its own (its model's defaults when it has none here)."""
     search_expanders: tuple[str, ...] = DEFAULT_EXPANDERS
     """The query expanders of lexical search, in order (registered names, ``register_expander``): framing verbs
     and idioms, foreign function words, translations, synonyms, typo corrections."""

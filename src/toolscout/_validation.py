@@ -231,6 +231,8 @@ def _submodel(model: type[BaseModel], parents: list[int | str]) -> Any:
         fields = getattr(current, "model_fields", None)
         field = fields.get(str(part)) if fields else None
         annotation = getattr(field, "annotation", None)
+        if annotation is None and hasattr(current, "registered_model"):  # a section keyed by registered names
+            annotation = current.registered_model(str(part))
         if annotation is None:
             return None
         current = next(

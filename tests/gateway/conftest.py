@@ -87,15 +87,16 @@ def names(tools: Any) -> list[str]:
 
 
 @asynccontextmanager
-async def http_gateway(config: Path, *extra: str) -> AsyncIterator[str]:
+async def http_gateway(config: Path, *extra: str, command: str = TOOLSCOUT) -> AsyncIterator[str]:
     """Run `toolscout serve CONFIG --transport http` on a free port; yields its /mcp URL.
 
-    The gateway's JSON logs go to CONFIG's folder as gateway.log (appended across restarts).
+    The gateway's JSON logs go to CONFIG's folder as gateway.log (appended across restarts); `command` is
+    the ``toolscout`` command to run (another venv's).
     """
     log = config.parent / "gateway.log"
-    command = [TOOLSCOUT, "serve", str(config), "--transport", "http", "--port", "0", *_SERVE_FLAGS]
+    serve = [command, "serve", str(config), "--transport", "http", "--port", "0", *_SERVE_FLAGS]
     with log.open("ab") as log_file:
-        process = await anyio.open_process([*command, *extra], stdout=subprocess.PIPE, stderr=log_file)
+        process = await anyio.open_process([*serve, *extra], stdout=subprocess.PIPE, stderr=log_file)
     try:
         assert process.stdout is not None
         received = b""

@@ -1,20 +1,26 @@
 """The search engines by name: a registry a third party can add to.
 
 An engine is an `EngineFactory` registered under a name (``lexical``, ``regex``, ``hybrid`` built in):
-from `EngineOptions` it makes the `IndexBuilder` of every catalog. ``search_mode`` (so `ToolScout`,
+from `EngineOptions` it makes the `IndexBuilder` of every catalog. An engine with settings of its own
+registers their pydantic model with it; its section of ``search_engines`` (``search_engines.<name>``) is
+validated with that model and handed to its factory as `EngineOptions.settings`. ``search_mode`` (so `ToolScout`,
 ``tool_search`` and the gateway), `toolscout search` and `toolscout eval` all look engines up here.
 The embedding backends hybrid uses are registered in `embeddings` (`register_embedder`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from pydantic import BaseModel
+
 from .._errors import ConfigError
-from .._plugins import provide_names
-from .._search_settings import EmbeddingSettings
+from .._plugins import provide_names, provide_sections
+from .._search_settings import EmbeddingSettings, EngineSettings
+from .._validation import validate_section
 from ._base import IndexBuilder, SearchMode
 from ._index import IndexConfig, build_index
 
@@ -32,6 +38,11 @@ class EngineOptions:
     background: bool = False
     """A long-running host: slow preparation (embedding a catalog) happens off the caller's thread and
     searches answer from what is ready meanwhile. False: a one-shot command that waits for it."""
+    engines: EngineSettings = field(default_factory=EngineSettings)
+    """Every engine's own settings (``search_engines``), by engine name."""
+    settings: BaseModel | None = None
+    """The engine's own settings, for an engine registered with a settings model: its section of
+    ``search_engines``, or its model's defaults without one (set when the engine is built)."""
 
 
 EngineFactory = Callable[[EngineOptions], IndexBuilder]
@@ -42,12 +53,19 @@ EngineFactory = Callable[[EngineOptions], IndexBuilder]
 class _Engine:
     factory: EngineFactory
     query_mode: SearchMode
+    settings: type[BaseModel] | None
 
 
 _ENGINES: dict[str, _Engine] = {}
 
 
-def register_engine(name: str, factory: EngineFactory, *, query_mode: SearchMode = "lexical") -> None:
+def register_engine(
+    name: str,
+    factory: EngineFactory,
+    *,
+    query_mode: SearchMode = "lexical",
+    settings: type[BaseModel] | None = None,
+) -> None:
     """Make an engine available as search mode `name` (``search_mode``, ``--mode``).
 
     Args:
@@ -55,8 +73,10 @@ def register_engine(name: str, factory: EngineFactory, *, query_mode: SearchMode
         factory: Makes the `IndexBuilder` (whose indexes satisfy `SearchIndex`) from the options.
         query_mode: The ``mode`` its indexes are searched with for a request (``regex``: the request is
             a pattern, so ``tool_search`` cannot run it; only ``--mode`` can).
+        settings: The pydantic model of the engine's own settings, read from ``search_engines.<name>``
+            and handed to `factory` as `EngineOptions.settings` (None: it has none).
     """
-    _ENGINES[name] = _Engine(factory, query_mode)
+    _ENGINES[name] = _Engine(factory, query_mode, settings)
 
 
 def get_engine(name: str, options: EngineOptions | None = None) -> IndexBuilder:
@@ -65,7 +85,13 @@ def get_engine(name: str, options: EngineOptions | None = None) -> IndexBuilder:
     Raises:
         ConfigError: No engine has that name; the registered modes are listed.
     """
-    return _engine(name).factory(options or EngineOptions())
+    engine, options = _engine(name), options or EngineOptions()
+    if engine.settings is not None:
+        own = options.engines.section(name)
+        if not isinstance(own, engine.settings):
+            own = validate_section(engine.settings, {}, f"search_engines.{name}")
+        options = dataclasses.replace(options, settings=own)
+    return engine.factory(options)
 
 
 def engine_query_mode(name: str) -> SearchMode:
@@ -90,6 +116,7 @@ def _engine(name: str) -> _Engine:
 
 
 provide_names("search_mode", lambda: engine_names(requests=True))
+provide_sections("search_engines", lambda: {name: e.settings for name, e in _ENGINES.items() if e.settings is not None})
 
 
 def _lexical(options: EngineOptions) -> IndexBuilder:

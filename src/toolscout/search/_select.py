@@ -34,7 +34,7 @@ def engine_options(settings: ScoutSettings, *, background: bool = False) -> Engi
     """The options `settings` build their engine from: the one mapping from settings to an engine.
 
     Args:
-        settings: The settings: ``embeddings`` and the ``search_*`` keys the engine reads.
+        settings: The settings: ``embeddings``, ``search_engines`` and the ``search_*`` keys the engine reads.
         background: A long-running host (`EngineOptions.background`).
     """
     index = IndexConfig(
@@ -43,7 +43,9 @@ def engine_options(settings: ScoutSettings, *, background: bool = False) -> Engi
         calibrator=settings.search_calibrator,
         min_confidence=settings.search_min_confidence,
     )
-    return EngineOptions(embeddings=settings.embeddings, index=index, background=background)
+    return EngineOptions(
+        embeddings=settings.embeddings, index=index, background=background, engines=settings.search_engines
+    )
 
 
 def search_engine(mode: str, options: EngineOptions) -> IndexBuilder:

@@ -1,30 +1,35 @@
 """``toolscout.auth``: who may call the HTTP gateway, one section per registered scheme.
 
-Each scheme's module declares the model of its section with its registration (`register_authenticator`);
-`AuthSettings` is made from the schemes registered when this module is imported: the built-in ones,
-static ``tokens`` (`_tokens.py`) and ``oauth`` access tokens (`_oauth.py`), imported here first. It
-validates each section with its scheme's model, so an error names its key (``toolscout.auth.tokens.ci.token``),
-and gathers what the rest of the config needs from every section: its grants (server names in them are
-resolved) and its secrets (never logged).
+Each scheme's module declares the model of its section with its registration (`register_authenticator`).
+`AuthSettings` validates the section with the schemes registered when it is validated (`RegisteredSections`):
+the built-in ones, static ``tokens`` (`_tokens.py`) and ``oauth`` access tokens (`_oauth.py`), imported here
+first, and those of installed plug-ins, loaded when the section names a key not registered yet. It validates
+each section with its scheme's model, so an error names its key (``toolscout.auth.tokens.ci.token``), a
+misspelt key gets the close one, and it gathers what the rest of the config needs from every section: its
+grants (server names in them are resolved) and its secrets (never logged).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+from pydantic import model_validator
 
+from ..._plugins import RegisteredSections, SectionsPoint, provide_sections, sections_model
 from . import _oauth, _tokens  # noqa: F401  the built-in schemes register themselves before AuthSettings is made
 from ._grants import GrantRule, SchemeSettings, registered_schemes
 
 __all__ = ["AuthSettings"]
 
 
-class AuthSections(BaseModel):
+provide_sections("auth", lambda: {scheme.key: scheme.settings for scheme in registered_schemes()})
+
+
+class AuthSections(RegisteredSections):
     """The ``toolscout.auth`` section: one or more schemes, asked in their rank's order (static tokens first)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    point: ClassVar[SectionsPoint] = "auth"
 
     @model_validator(mode="after")
     def _some_scheme(self) -> Self:
@@ -35,12 +40,12 @@ class AuthSections(BaseModel):
 
     def section(self, key: str) -> SchemeSettings | None:
         """The settings of scheme `key`, None when that section is not set."""
-        value = getattr(self, key) if key in type(self).model_fields else None
+        value = super().section(key)
         return value if isinstance(value, SchemeSettings) else None
 
     def sections(self) -> list[tuple[str, SchemeSettings]]:
         """The configured schemes, ``(key, settings)``, in the order they are asked."""
-        found = [(key, self.section(key)) for key in type(self).model_fields]
+        found = [(scheme.key, self.section(scheme.key)) for scheme in registered_schemes()]
         return [(key, section) for key, section in found if section is not None]
 
     def grant_rules(self) -> Iterator[tuple[str, GrantRule]]:
@@ -63,22 +68,7 @@ class AuthSections(BaseModel):
         return [secret for _, section in self.sections() for secret in section.secrets()]
 
 
-def _auth_settings() -> type[AuthSections]:
-    """`AuthSections` with one optional field per registered scheme, typed by its settings model."""
-    fields: dict[str, Any] = {
-        scheme.key: (scheme.settings | None, Field(default=None, description=_summary(scheme.settings)))
-        for scheme in registered_schemes()
-    }
-    return create_model(
-        "AuthSettings", __base__=AuthSections, __module__=__name__, __doc__=AuthSections.__doc__, **fields
-    )
-
-
-def _summary(model: type[SchemeSettings]) -> str:
-    return " ".join((model.__doc__ or "").strip().split("\n\n")[0].split())
-
-
 if TYPE_CHECKING:
     AuthSettings = AuthSections
 else:
-    AuthSettings = _auth_settings()
+    AuthSettings = sections_model(AuthSections)  # the built-in schemes' fields, for the reference and the docs

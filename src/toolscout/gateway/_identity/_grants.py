@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, Self
+from typing import Any, Literal, Protocol, Self, cast
 
 from pydantic import BaseModel, ConfigDict, StrictBool, field_validator
 from starlette.routing import BaseRoute
@@ -185,18 +185,23 @@ _SCHEMES: dict[str, Scheme] = {}
 
 
 def register_authenticator(
-    key: str, factory: AuthenticatorFactory, *, settings: type[SchemeSettings], rank: int = 100
+    key: str, factory: AuthenticatorFactory, *, settings: type[BaseModel], rank: int = 100
 ) -> None:
     """Build the authenticator of ``toolscout.auth.<key>`` with `factory` when that section is set.
 
     Args:
         key: The section's key in ``toolscout.auth``.
         factory: Builds the authenticator from the validated section.
-        settings: The section's pydantic model (with `SchemeSettings` mixed in): `AuthSettings` validates
-            and documents the section with it.
+        settings: The section's pydantic model: `AuthSettings` validates and documents the section with it.
+            The methods of `SchemeSettings` it defines (``secrets``: values no log or error may show;
+            ``grant_rules``/``with_grant_rules``: grants whose server names are resolved) are used, the
+            others answer nothing.
         rank: Schemes are asked by rank, lowest first (static tokens 0, OAuth 10), then by key.
     """
-    _SCHEMES[key] = Scheme(key, factory, settings, rank)
+    if not issubclass(settings, SchemeSettings):  # a plug-in's model: SchemeSettings fills in what it lacks
+        namespace = {"__module__": settings.__module__, "__doc__": settings.__doc__}
+        settings = type(settings.__name__, (settings, SchemeSettings), namespace)
+    _SCHEMES[key] = Scheme(key, factory, cast(type[SchemeSettings], settings), rank)
 
 
 def registered_schemes() -> list[Scheme]:
