@@ -174,7 +174,11 @@ class RegisteredSections(BaseModel):
             models = _registered_models(cls.point)
         for key, value in data.items():
             if key not in models:
-                message = unknown_setting(did_you_mean(str(key), models), models) if models else "nothing is registered"
+                message = (
+                    unknown_setting(did_you_mean(str(key), models), models)
+                    if models
+                    else "unknown setting; nothing registered has settings here"
+                )
                 error = InitErrorDetails(type=PydanticCustomError("unknown_setting", message), loc=(key,), input=value)
                 raise ValidationError.from_exception_data(cls.__name__, [error])
         missing = {key: model for key, model in models.items() if key not in cls.model_fields}
@@ -199,6 +203,7 @@ def _registered_models(point: SectionsPoint) -> Mapping[str, type[object]]:
 
 _SectionsKey: TypeAlias = tuple[type[RegisteredSections], tuple[tuple[str, type[object]], ...]]
 _SECTIONS_MODELS: dict[_SectionsKey, type[RegisteredSections]] = {}
+_SECTIONS_LOCK = threading.Lock()
 
 
 def sections_model(model: type[RegisteredSections]) -> type[RegisteredSections]:
@@ -209,7 +214,7 @@ def sections_model(model: type[RegisteredSections]) -> type[RegisteredSections]:
 def _with_sections(base: type[RegisteredSections], models: Mapping[str, type[object]]) -> type[RegisteredSections]:
     """A subclass of `base` with an optional field per one of `models` (made once per set of models)."""
     key = (base, tuple(models.items()))
-    with _LOAD_LOCK:
+    with _SECTIONS_LOCK:
         if key not in _SECTIONS_MODELS:
             fields: dict[str, Any] = {
                 name: (model | None, Field(default=None, description=_summary(model))) for name, model in models.items()
