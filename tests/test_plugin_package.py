@@ -196,16 +196,10 @@ def make_venv(folder: Path) -> Path:
     """A new venv that imports toolscout and its dependencies from where this interpreter does; its python."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True, timeout=LIMIT_S)
     python = folder / "bin" / "python"
-    site = Path(
-        subprocess.check_output(
-            [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], text=True
-        ).strip()
-    )
-    base = Path(sys.base_prefix).resolve()
-    here = [
-        entry for entry in sys.path if entry and Path(entry).is_dir() and not Path(entry).resolve().is_relative_to(base)
-    ]
-    (site / "toolscout_under_test.pth").write_text("\n".join(here) + "\n", encoding="utf-8")
+    probe = "import json, sys, sysconfig; print(json.dumps([sysconfig.get_paths()['purelib'], sys.path]))"
+    site, theirs = json.loads(subprocess.check_output([python, "-c", probe], text=True))
+    here = [entry for entry in sys.path if entry and Path(entry).is_dir() and entry not in theirs]
+    (Path(site) / "toolscout_under_test.pth").write_text("\n".join(here) + "\n", encoding="utf-8")
     script = next(
         point for point in importlib.metadata.entry_points(group="console_scripts") if point.name == "toolscout"
     )
