@@ -221,7 +221,8 @@ def _learned_view(source: UiSource, viewer: Viewer) -> JsonObject:
     Pairs of the viewer's own learning scope only, for tools it may see; an admin (or everyone, without tokens)
     also gets every scope's pair count. Bounded: `_LEARNED_TOOLS` tools, `_LEARNED_REQUESTS` requests each.
     """
-    usage = source.scout().usage
+    scout = source.scout()
+    usage = scout.usage
     own = viewer.learning_scope
     answer: JsonObject = {"enabled": usage is not None, "store": source.learning_store, "scope": own}
     if usage is None or own is None:
@@ -233,7 +234,7 @@ def _learned_view(source: UiSource, viewer: Viewer) -> JsonObject:
         counts = {own: len(pairs), **{scope: len(store.pairs(scope)) for scope in others}}
     except StoreError:
         return {**answer, "scopes": [], "tools": [], "error": "the usage store cannot be read now"}
-    visible = {tool.name for tool in _visible(source.scout(), viewer.scope)}
+    visible = {tool.name for tool in _visible(scout, viewer.scope)}
     scopes: list[JsonObject] = [{"scope": scope, "pairs": counts[scope]} for scope in sorted(counts)]
     return {**answer, "scopes": scopes, **_learned_tools([pair for pair in pairs if pair.tool in visible])}
 
