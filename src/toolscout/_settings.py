@@ -37,7 +37,7 @@ from ._search_settings import (
     RerankSettings,
     check_expanders,
 )
-from ._validation import ENV_PREFIX, Finite, NoBool, Switch, checked_init, validate_section
+from ._validation import ENV_PREFIX, Finite, NoBool, Switch, checked_init, read_switch, validate_section
 
 __all__ = [
     "BridgeNames",
@@ -83,6 +83,12 @@ ToolName = Annotated[str, AfterValidator(_tool_name)]
 
 def _mode(value: object) -> object:
     return _MODES.get(value, value) if isinstance(value, bool) else value
+
+
+def _learning(value: object) -> object:
+    """``learning: off`` (``on``, a boolean, a switch word) for ``learning: {enabled: ...}``."""
+    switch = read_switch(value)
+    return {"enabled": switch} if isinstance(switch, bool) else value
 
 
 class ScopeSettings(BaseModel):
@@ -325,8 +331,9 @@ class ScoutSettings(BaseSettings):
     """The reranker over each search's top hits (see the ``search_rerank`` keys; none by default)."""
     embeddings: EmbeddingSettings = EmbeddingSettings()
     """The embedding backend of hybrid search (see the ``embeddings`` keys)."""
-    learning: LearningSettings = LearningSettings()
-    """Learning from use: which searches led to which successful calls (see the ``learning`` keys; off)."""
+    learning: Annotated[LearningSettings, BeforeValidator(_learning)] = LearningSettings()
+    """Learning from use: which searches led to which successful calls (see the ``learning`` keys; off).
+    ``learning: off`` (or ``on``) is short for ``learning: {enabled: false}``."""
     tracing: Annotated[StrictBool, Switch] = False
     """Emit an OpenTelemetry span per search, load and tool call (in the gateway, per upstream call too) to the
     global tracer provider: names, counts and error codes, argument values only when the activity log keeps them.

@@ -24,6 +24,7 @@ __all__ = [
     "checked_init",
     "config_error",
     "did_you_mean",
+    "read_switch",
     "unknown_setting",
     "validate_section",
 ]
@@ -54,7 +55,8 @@ def _finite(value: object) -> object:
 _SWITCH_WORDS = dict.fromkeys(("true", "1", "yes", "on"), True) | dict.fromkeys(("false", "0", "no", "off"), False)
 
 
-def _switch(value: object) -> object:
+def read_switch(value: object) -> object:
+    """`value` as a boolean when it is a switch word (``true``, ``off``, ``1``...), else as given."""
     if isinstance(value, str) and value.strip().lower() in _SWITCH_WORDS:
         return _SWITCH_WORDS[value.strip().lower()]
     return value
@@ -64,7 +66,7 @@ NoBool = BeforeValidator(_not_bool)
 """Marks a numeric field that refuses booleans (``port: true`` is an error, not 1)."""
 Finite = BeforeValidator(_finite)
 """Marks a float field that refuses booleans, infinities and NaN."""
-Switch = BeforeValidator(_switch)
+Switch = BeforeValidator(read_switch)
 """Marks a strict boolean that also reads the words an environment variable carries (``true``, ``off``, ``1``)."""
 
 _TYPES: dict[str, str] = {

@@ -158,3 +158,33 @@ async def test_the_page_is_found_from_the_root_and_every_activity_column_fits_th
                     box,
                 )
             await browser.close()
+
+
+async def test_the_learned_view_shows_the_requests_a_tool_was_learned_from(page: Any, tmp_path: Path) -> None:
+    import sys
+
+    from tests.gateway.conftest import SERVERS
+
+    named = {"command": sys.executable, "args": [str(SERVERS / "named.py"), "find_recipes"]}
+    learning = {"enabled": True, "store": "usage.db"}
+    config = write_config(tmp_path / "gw.json", {"kitchen": named}, mode="on", search_mode="lexical", learning=learning)
+    async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
+        base = url.removesuffix("/mcp")
+        async with http_client(url, session="cook") as client:
+            await client.call_tool("tool_search", {"query": "plan the zorblat feast"})
+            await client.call_tool("tool_search", {"query": "find recipes"})
+            await client.call_tool("tool_call", {"name": "kitchen__find_recipes", "arguments": {"query": "basil"}})
+        with anyio.fail_after(LIMIT_S):
+            while not (await http.get(f"{base}/ui/api/learning")).json()["tools"]:
+                await anyio.sleep(0.1)
+        await page.goto(f"{base}/ui/")
+        await page.click('nav button[data-view="learned"]')
+        row = page.locator('#learned-tools tr[data-tool="kitchen__find_recipes"]')
+        await row.wait_for(timeout=LIMIT_S * 1000)
+        assert "Learning is on (sqlite store); your learning scope: local." in await page.inner_text("#learning-state")
+        assert await page.inner_text("#learning-scopes") == "local: 2 pairs"
+        items = [await item.inner_text() for item in await row.locator("li").all()]
+        assert len(items) == 2 and all("1 session" in item for item in items), items
+        assert any(item.startswith("“plan the zorblat feast”") for item in items), items
+        assert await row.locator("li.missed").count() == 1
+        await screenshot(page, "learned")

@@ -109,3 +109,30 @@ def test_a_bad_scheme_or_no_source_is_a_clear_error(tmp_path: Path) -> None:
     assert code == 1 and "unknown store scheme 'ftp'" in err and "Traceback" not in err
     code, _, err = usage("list")
     assert code == 2 and "give CONFIG or --store" in err
+
+
+def test_forget_a_tool_in_every_scope_leaves_the_other_tools(store_file: Path) -> None:
+    with SqliteUsageStore(store_file) as store:
+        store.record([UsagePair("team-b", "file a bug", "github__create_issue", "s4", time.time())])
+    assert usage("forget", "--store", str(store_file), "--all", "--tool", "github__create_issue")[1] == (
+        "forgot 3 pairs\n"
+    )
+    code, out, err = usage("list", "--store", str(store_file))
+    assert code == 0, err
+    assert [tuple(line.split("\t")[:2]) for line in out.splitlines()] == [
+        ("team-a", "slack__post"),
+        ("team-b", "weather__get"),
+    ]
+
+
+def test_the_configs_retention_hides_older_pairs_from_every_command(store_file: Path, tmp_path: Path) -> None:
+    with SqliteUsageStore(store_file) as store:
+        store.record([UsagePair("team-b", "an old question", "weather__get", "s0", time.time() - 3 * 86_400)])
+    config = tmp_path / "gateway.json"
+    learning = {"store": "usage.db", "ttl_days": 1}
+    config.write_text(json.dumps({"mcpServers": {"w": {"command": "true"}}, "toolscout": {"learning": learning}}))
+    for command in ("list", "export"):
+        code, out, err = usage(command, str(config), "--scope", "team-b")
+        assert code == 0, err
+        assert "what's the weather" in out and "an old question" not in out, command
+    assert "an old question" in usage("list", "--store", str(store_file), "--scope", "team-b")[1]  # 90 days

@@ -239,3 +239,27 @@ def test_a_hybrid_search_finds_a_reworded_past_request_by_embedding_reusing_the_
     assert names(found(learned, "reader", again))[:1] == ["post_message"]
     assert embedder.queries == [again]  # embedded once: the engine's query vector, reused by the stage
     learned.close()
+
+
+def test_a_learned_answer_names_its_learned_hits_in_the_activity_log_and_metrics(make_store: MakeStore) -> None:
+    from toolscout.observe import ActivityLog
+    from toolscout.observe._internal import Metrics
+
+    store = make_store()
+    activity, metrics = ActivityLog(), Metrics()
+    activity.add_listener(metrics.observe)
+    settings = ScoutSettings(mode="on", style="bridge", search_mode="lexical", learning=LearningSettings(enabled=True))
+    learned = ToolScout(TOOLS, settings=settings, usage_store=store, activity=activity)
+    sure = "create a github issue"
+    store.record([UsagePair(scope="team-a", request=sure, tool="create_issue", session="a", at=time.time())])
+    learn(store, "a", scope="team-a")
+    found(learned, "reader", scope="team-a")  # post_message added by the learned stage
+    found(learned, "reader", scope="team-b")  # another scope: the engine's answer
+    found(learned, "reader", "weather in Oslo", scope="team-a")  # no near past request
+    top = found(learned, "reader", sure, scope="team-a")  # a vote that changes nothing: the engine was surer
+    assert top[0][0] == "create_issue" and top[0][1] > LearningSettings().session_confidence
+    events = [event for event in activity.recent() if event.kind == "search"]
+    assert [event.learned for event in events] == [("post_message",), (), (), ()]
+    assert "toolscout_learned_answers_total 1.0" in metrics.render().decode()
+    answer = learned.session("reader", learning_scope="team-a").dispatch_sync("tool_search", {"query": REQUEST})
+    assert "learned" not in str(answer.content)  # the model never reads the flag

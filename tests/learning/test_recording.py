@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from toolscout import ScoutSettings, ToolScout
+from toolscout import ConfigError, ScoutSettings, ToolScout
 from toolscout._settings import LearningSettings
 from toolscout.learning import UsagePair
 from toolscout.learning._internal import MemoryUsageStore, SqliteUsageStore
@@ -184,6 +184,15 @@ def test_bad_learning_settings_name_the_key_and_the_limit() -> None:
         10_000,
         1,
     )
+
+
+def test_learning_off_or_on_is_a_switch_of_its_own(tmp_path: Path) -> None:
+    for value, enabled in (("off", False), (False, False), ("on", True), (True, True)):
+        settings = ScoutSettings.from_mapping({"learning": value}, prefix="toolscout")
+        assert settings.learning == LearningSettings(enabled=enabled)
+    assert ToolScout(TOOLS, settings=ScoutSettings.from_mapping({"learning": "off"})).usage is None
+    with pytest.raises(ConfigError, match="learning"):
+        ScoutSettings.from_mapping({"learning": "maybe"}, prefix="toolscout")
 
 
 class HangingStore(MemoryUsageStore):

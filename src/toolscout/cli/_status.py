@@ -1,14 +1,18 @@
-"""`toolscout status`: the state of a running gateway's upstreams (its ``/healthz``)."""
+"""`toolscout status`: the state of a running gateway's upstreams (its ``/healthz``) and of its learning."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from .._errors import ToolscoutError
+from .._redact import redact
+
+if TYPE_CHECKING:
+    from ..gateway import GatewaySettings
 
 __all__ = ["status_command"]
 
@@ -20,11 +24,13 @@ __all__ = ["status_command"]
 @click.option("--json", "as_json", is_flag=True, help="Print the /healthz JSON as it came.")
 @click.pass_context
 def status_command(ctx: click.Context, config: Path | None, url: str | None, token: str | None, as_json: bool) -> None:
-    """Show each upstream of a running HTTP gateway: state, tools, restarts, problems.
+    """Show each upstream of a running HTTP gateway: state, tools, restarts, problems; and its learning.
 
     The gateway is found at CONFIG's `toolscout.host`/`toolscout.port`, or at --url. When no
     gateway answers there and CONFIG is given, each upstream is started once and probed
-    directly. Exits with 1 when an upstream is not connected.
+    directly, and the learned pairs are counted in CONFIG's usage store. Learning: whether it is
+    on, the kind of store, and how many pairs each learning scope holds (as far as the token may
+    see: its own scope; an admin token every scope). Exits with 1 when an upstream is not connected.
     """
     # Imported here: the MCP stack takes a while to import and other commands do not need it.
     import anyio
@@ -53,15 +59,52 @@ def status_command(ctx: click.Context, config: Path | None, url: str | None, tok
         from ..gateway._internal import dump_catalog
 
         dump = anyio.run(dump_catalog, loaded)
-        report = _probe_report(dump.servers)
+        report = {**_probe_report(dump.servers), "learning": _stored_learning(loaded.settings)}
     else:
         report = _health(response, target)
         _check_identity(report, target, token=token, expected=set(loaded.enabled_servers()) if loaded else None)
+        learning = _served_learning(httpx2, target.removesuffix("/healthz"), headers)
+        if learning is not None:
+            report["learning"] = learning
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:
         _print(report)
     ctx.exit(0 if report.get("status") == "ok" else 1)
+
+
+def _served_learning(http: Any, base: str, headers: dict[str, str]) -> dict[str, Any] | None:
+    """The gateway's learning as the token may see it (its page's ``/ui/api/learning``), None when not shown."""
+    try:
+        response = http.get(f"{base}/ui/api/learning", headers=headers, timeout=10)
+        answer = response.json() if response.status_code == 200 else None
+    except (http.HTTPError, ValueError):
+        return None
+    if not isinstance(answer, dict) or not isinstance(answer.get("scopes"), list):
+        return None
+    return {key: answer.get(key) for key in ("enabled", "store", "scopes", "error") if key in answer}
+
+
+def _stored_learning(settings: GatewaySettings) -> dict[str, Any]:
+    """Learning as CONFIG sets it, with the pairs its usage store holds per scope (read directly)."""
+    from ..learning._internal import UsageBounds, open_usage_store, store_kind
+
+    spec = settings.usage_store_spec()
+    learning: dict[str, Any] = {"enabled": settings.learning.enabled, "store": redact(spec), "scopes": []}
+    kind = store_kind(spec)
+    if not settings.learning.enabled or kind == "memory":
+        return learning
+    if kind == "sqlite" and not Path(spec.removeprefix("sqlite://")).exists():
+        return learning  # nothing learned yet; reading would create the file
+    try:
+        store = open_usage_store(spec, UsageBounds.from_settings(settings.learning))
+        try:
+            learning["scopes"] = [{"scope": scope, "pairs": len(store.pairs(scope))} for scope in store.scopes()]
+        finally:
+            store.close()
+    except ToolscoutError as exc:
+        learning["error"] = redact(str(exc))
+    return learning
 
 
 def _health(response: Any, target: str) -> dict[str, Any]:
@@ -131,6 +174,22 @@ def _print(report: dict[str, Any]) -> None:
             click.echo(f"  {'':<{width}}  left out {problem.get('tool') or '(unnamed)'}: {problem.get('message')}")
     for item in report.get("renamed") or ():
         click.echo(f"  renamed {item.get('tool')} to {item.get('shown_as')}: a bridge tool has its name")
+    learning = report.get("learning")
+    if isinstance(learning, dict):
+        _print_learning(learning)
+
+
+def _print_learning(learning: dict[str, Any]) -> None:
+    if not learning.get("enabled"):
+        click.echo("  learning: off")
+        return
+    scopes = [entry for entry in learning.get("scopes") or () if isinstance(entry, dict)]
+    click.echo(f"  learning: on, store {learning.get('store')}{'' if scopes else ', no pairs yet'}")
+    if learning.get("error"):
+        click.echo(f"    cannot count the pairs: {learning['error']}")
+    width = max((len(str(entry.get("scope"))) for entry in scopes), default=0)
+    for entry in scopes:
+        click.echo(f"    {entry.get('scope')!s:<{width}}  {entry.get('pairs', 0):>6} pairs")
 
 
 def _search_line(search: dict[str, Any]) -> str:

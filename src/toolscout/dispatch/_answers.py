@@ -35,6 +35,8 @@ class FoundTool:
     """Its full JSON Schema, when the answer loads or reveals it."""
     confidence: float | None = None
     """How likely it serves the request, 0 to 1 (a search hit's calibrated confidence); None outside a search."""
+    learned: bool = False
+    """A search hit that learning from use changed (`SearchHit.learned`); for the activity log, never sent."""
 
     def to_json(self) -> JsonObject:
         """The entry the model reads."""

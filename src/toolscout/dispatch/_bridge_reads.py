@@ -103,6 +103,8 @@ def answer_search(
         entry = tool_entry(tool, settings.description_chars)
         if hit.confidence is not None:
             entry = dataclasses.replace(entry, confidence=hit.confidence)
+        if hit.learned:
+            entry = dataclasses.replace(entry, learned=True)
         if hit.name in listed:
             entry = dataclasses.replace(entry, listed=True)
         elif hit.name in plan.deferred:

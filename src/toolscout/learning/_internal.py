@@ -10,7 +10,7 @@ from ._base import UsageBounds, export_pairs
 from ._memory import MemoryUsageStore
 from ._ranking import LearnedRanking, learned_search
 from ._recorder import UsageRecorder
-from ._registry import open_usage_store
+from ._registry import open_usage_store, store_kind
 from ._sqlite import SqliteUsageStore
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "MemoryUsageStore",
     "open_usage_store",
     "SqliteUsageStore",
+    "store_kind",
     "UsageBounds",
     "UsageRecorder",
 ]

@@ -23,6 +23,8 @@ The ranking (`LearnedRanking.apply`):
 - **Order.** Learned tools move up to just before the first hit less confident than their learned confidence;
   every other hit keeps the engine's order. A learned tool outside ``allowed`` or the catalog is never added;
   an abstained search with a learned tool answers with it.
+- **Seen.** A hit this changed (added, moved up, or made more confident) is marked `SearchHit.learned`; the
+  activity log lists those hits of a search (`ActivityEvent.learned`) and ``/metrics`` counts such answers.
 
 Pairs are cached per scope and re-read only when the store's `UsageStore.version` changes, asked at most every
 `REFRESH_S` seconds plus the time the last check took (so a pair another replica records is used within about
@@ -250,16 +252,19 @@ class LearnedRanking:
         if not learned:
             return result
         engine = {hit.name: hit for hit in result.hits}
+        ranks = {hit.name: rank for rank, hit in enumerate(result.hits)}
         kept = [hit for hit in result.hits if hit.name not in learned]
         moved = sorted(learned, key=lambda tool: (-max(learned[tool], _confidence(engine.get(tool))), tool))
         hits: list[SearchHit] = []
         for tool in moved:
-            value = max(learned[tool], _confidence(engine.get(tool)))
+            hit = engine.get(tool)
+            value = max(learned[tool], _confidence(hit))
             while kept and _confidence(kept[0]) >= value:
                 hits.append(kept.pop(0))
-            hit = engine.get(tool)
             namespace = hit.namespace if hit is not None else catalog[tool].namespace
-            hits.append(SearchHit(name=tool, score=0.0, namespace=namespace, confidence=value))
+            # Learned: added, moved up, or made more confident than the engine made it.
+            changed = hit is None or value > _confidence(hit) or len(hits) < ranks[tool]
+            hits.append(SearchHit(name=tool, score=0.0, namespace=namespace, confidence=value, learned=changed))
         hits += kept
         scored = tuple(dataclasses.replace(hit, score=float(len(hits) - rank)) for rank, hit in enumerate(hits))
         added = sum(tool not in engine for tool in learned)

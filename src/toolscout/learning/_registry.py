@@ -14,7 +14,7 @@ from ._base import UsageBounds, UsageStore
 from ._memory import MemoryUsageStore
 from ._sqlite import SqliteUsageStore
 
-__all__ = ["UsageStoreFactory", "open_usage_store", "register_usage_store"]
+__all__ = ["UsageStoreFactory", "open_usage_store", "register_usage_store", "store_kind"]
 
 UsageStoreFactory = Callable[[str, UsageBounds], UsageStore]
 """Builds a store from the whole spec (``scheme://...``) and its bounds; raises `ConfigError` or `StoreError`."""
@@ -42,6 +42,12 @@ def open_usage_store(spec: str, bounds: UsageBounds, *, key: str = "learning.sto
         known = ", ".join(f"{name}://" if name != "memory" else name for name in _FACTORIES)
         raise ConfigError(f"unknown store scheme {scheme!r}; use a file path or one of: {known}", key=key)
     return _sqlite_file(Path(spec), bounds)
+
+
+def store_kind(spec: str) -> str:
+    """The kind of store `spec` names, without its path or address: its scheme, ``sqlite`` for a file path."""
+    scheme = spec.split("://", 1)[0] if "://" in spec else spec
+    return scheme if scheme in _FACTORIES else "sqlite"
 
 
 def _sqlite_file(path: Path, bounds: UsageBounds) -> UsageStore:

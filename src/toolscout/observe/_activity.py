@@ -91,6 +91,8 @@ class ActivityEvent:
     """Searches: the names found, best first; describes: the names loaded."""
     revealed: tuple[str, ...] = ()
     """Tools this call newly added to the session's discoveries."""
+    learned: tuple[str, ...] = ()
+    """Searches: the hits learning from use added, moved up or made more confident (a learned answer when any)."""
     bytes_in: int = 0
     """Size of the arguments as JSON."""
     bytes_out: int = 0
@@ -288,12 +290,20 @@ def activity_event(
         query=query,
         hits=hits,
         revealed=outcome.revealed[:MAX_EVENT_NAMES],
+        learned=_learned(answer),
         bytes_in=_json_size(outcome.arguments),
         bytes_out=len(text.encode()),
         offloaded=isinstance(content, Mapping) and "handle" in content and tool not in OFFLOAD_NAMES,
         argument_names=tuple(clip(str(name), _NAME_CHARS) for name in list(outcome.arguments)[:MAX_EVENT_NAMES]),
         arguments=_clipped_values(outcome.arguments) if keep_arguments else None,
     )
+
+
+def _learned(answer: object) -> tuple[str, ...]:
+    """The hits of a search answer that learning from use changed (`FoundTool.learned`)."""
+    if not isinstance(answer, SearchAnswer):
+        return ()
+    return tuple(clip(tool.name, _NAME_CHARS) for tool in answer.tools if tool.learned)[:MAX_EVENT_NAMES]
 
 
 def _json_size(arguments: Mapping[str, object]) -> int:

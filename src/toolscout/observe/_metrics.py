@@ -37,6 +37,11 @@ class Metrics:
         self.zero_result_searches = Counter(
             "toolscout_zero_result_searches", "Tool searches that found nothing.", registry=self.registry
         )
+        self.learned_answers = Counter(
+            "toolscout_learned_answers",
+            "Tool searches whose answer learning from use changed (a learned tool added, moved up or more confident).",
+            registry=self.registry,
+        )
         self.search_latency = Histogram(
             "toolscout_search_latency_seconds",
             "Time to answer a tool search.",
@@ -76,6 +81,8 @@ class Metrics:
             self.search_latency.observe(event.latency_ms / 1000)
             if event.zero_result:
                 self.zero_result_searches.inc()
+            if event.learned:
+                self.learned_answers.inc()
             return
         if event.kind == "refusal":
             self.refusals.labels(code=event.code or "unknown").inc()

@@ -27,6 +27,9 @@ class SearchHit:
     confidence: float | None = None
     """How likely the tool serves the request, in [0, 1] (the engine's `Calibrator`); 1.0 for a tool the request
     names; None from an engine that does not calibrate (regex, browsing)."""
+    learned: bool = False
+    """True when learning from use changed this hit (the ``learned`` stage added it, moved it up, or raised its
+    confidence): an answer with such a hit is a learned answer."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,5 +1,5 @@
 "use strict";
-// The gateway page: four views over the JSON endpoints under /ui/api/.
+// The gateway page: five views over the JSON endpoints under /ui/api/.
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
 const headers = token ? { Authorization: `Bearer ${token}` } : {};
 const $ = (selector) => document.querySelector(selector);
@@ -21,6 +21,7 @@ function show(view) {
   document.querySelectorAll("nav button").forEach((b) => b.classList.toggle("active", b.dataset.view === view));
   document.querySelectorAll(".view").forEach((v) => v.classList.toggle("active", v.id === view));
   if (view === "budget") loadBudget();
+  if (view === "learned") loadLearned();
 }
 
 // "1 tool", "2 tools".
@@ -72,7 +73,8 @@ async function pollActivity() {
     const body = $("#events tbody");
     for (const e of data.events) {
       lastEvent = Math.max(lastEvent, e.time);
-      const what = e.kind === "search" ? `“${e.query}” → ${e.hits.slice(0, 5).join(", ") || "nothing"}` : e.tool;
+      const learned = e.learned?.length ? ` (learned: ${e.learned.join(", ")})` : "";
+      const what = e.kind === "search" ? `“${e.query}” → ${e.hits.slice(0, 5).join(", ") || "nothing"}${learned}` : e.tool;
       // Reveal style adds what a search finds to the tool list; the bridge style only finds it (described, then called).
       const verb = { search: style === "reveal" ? "revealed" : "found", describe: "described" }[e.kind];
       const result = e.ok ? (verb && e.revealed.length ? `ok, ${verb} ${e.revealed.join(", ")}` : "ok") : e.code;
@@ -102,6 +104,21 @@ async function loadBudget() {
   // On the scale of the full catalog, so the saving shows.
   bars($("#budget-providers"), data.providers.map((p) => ({ label: `${p.provider} · ${p.style}`, tokens: p.tokens })),
     data.full_tokens);
+}
+
+// The requests each tool was learned from, in the caller's own learning scope.
+async function loadLearned() {
+  const data = await api("learning");
+  $("#learning-state").textContent = data.enabled
+    ? `Learning is on (${data.store} store); your learning scope: ${data.scope}.${data.error ? ` ${data.error}.` : ""}`
+    : "Learning is off (toolscout.learning.enabled).";
+  $("#learning-scopes").textContent = data.scopes.map((s) => `${s.scope}: ${count(s.pairs, "pair")}`).join(" · ");
+  const when = (t) => new Date(t * 1000).toLocaleString();
+  $("#learned-tools tbody").replaceChildren(...data.tools.map((t) => element("tr", { "data-tool": t.name },
+    element("td", { class: "name" }, t.name), element("td", {}, t.pairs),
+    element("td", {}, element("ul", {}, ...t.requests.map((r) => element("li", { class: r.missed ? "missed" : "" },
+      `“${r.request}” · ${count(r.sessions, "session")} · ${when(r.last)}`)),
+      ...(t.more_requests ? [element("li", { class: "muted" }, `and ${t.more_requests} more`)] : []))))));
 }
 
 document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => show(b.dataset.view)));

@@ -19,6 +19,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..._settings import ScoutSettings
+from ...learning._internal import store_kind
 from ...observe._internal import CONTENT_TYPE
 from .._config import CHAIN_HEADER, REACH_HEADER, GatewayChain
 from .._identity import Guard, grant_of
@@ -99,6 +100,7 @@ def http_app(gateway: Gateway, *, host: str) -> Starlette:
         activity=gateway.activity,
         search_mode=lambda: gateway.scout.search_mode,
         viewer=viewers,
+        learning_store=store_kind(settings.usage_store_spec()),
     )
     routes = [
         Route(MCP_PATH, endpoint=guard.protect(mcp)),

@@ -1,4 +1,4 @@
-"""The gateway's web page under ``/ui/``: catalog, search playground, activity and token budget.
+"""The gateway's web page under ``/ui/``: catalog, search playground, activity, token budget and learned requests.
 
 The page and its assets ship in the package (``toolscout/data/ui``; no CDN, works offline). Its
 data comes from JSON endpoints under ``/ui/api/``, protected by the same bearer tokens as
@@ -12,7 +12,8 @@ while it runs; the budget is computed once per catalog (by its fingerprint) and 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Hashable
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -27,11 +28,13 @@ from starlette.types import Receive, Send
 from starlette.types import Scope as AsgiScope
 
 from ..._cost import measure_cost
+from ..._errors import StoreError
 from ..._scope import Scope
 from ..._scout import ScoutSession, ToolScout
 from ..._tokens import tool_tokens
 from ..._types import JsonObject
 from ...catalog import Catalog
+from ...learning import UsagePair
 from ...observe import ActivityLog
 from ...providers import get_provider
 from ...providers._internal import measure_rendering, provider_names
@@ -44,6 +47,10 @@ __all__ = ["UI_PATH", "AsgiEndpoint", "UiSource", "ui_routes"]
 UI_PATH = "/ui"
 _PLAYGROUND_MODES: tuple[SearchMode, ...] = ("lexical", "hybrid")
 _MAX_QUERY = 2_000
+_LEARNED_TOOLS = 100
+"""The most tools the learned view lists (the most recently learned first)."""
+_LEARNED_REQUESTS = 20
+"""The most requests it lists per tool (the most recently learned first)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,6 +63,8 @@ class UiSource:
     """The engine ``tool_search`` uses now (``lexical`` or ``hybrid``)."""
     viewer: Callable[[Request], Viewer]
     """What the caller of a request may see, the upstreams' states included."""
+    learning_store: str
+    """The kind of store learned pairs are kept in (``sqlite``, ``redis``, ``memory``), never its path."""
 
 
 def ui_routes(source: UiSource, *, protect: Callable[[Any], Any] = lambda app: app) -> list[BaseRoute]:
@@ -85,12 +94,17 @@ def ui_routes(source: UiSource, *, protect: Callable[[Any], Any] = lambda app: a
         key = (scout.catalog.fingerprint, scout, scope)  # the scout fixes settings and core tools
         return JSONResponse(await work.cached(key, lambda: _budget(scout, scope)))
 
+    async def learning(request: Request) -> Response:
+        viewer = source.viewer(request)
+        return JSONResponse(await work.run(lambda: _learned_view(source, viewer)))
+
     assets = resources.files("toolscout") / "data" / "ui"
     api = [
         Route(f"{UI_PATH}/api/catalog", protect(AsgiEndpoint(catalog)), methods=["GET"]),
         Route(f"{UI_PATH}/api/search", protect(AsgiEndpoint(search)), methods=["GET"]),
         Route(f"{UI_PATH}/api/activity", protect(AsgiEndpoint(activity)), methods=["GET"]),
         Route(f"{UI_PATH}/api/budget", protect(AsgiEndpoint(budget)), methods=["GET"]),
+        Route(f"{UI_PATH}/api/learning", protect(AsgiEndpoint(learning)), methods=["GET"]),
     ]
     return [
         *api,
@@ -199,6 +213,62 @@ def _playground(source: UiSource, viewer: Viewer, query: str, limit: int) -> Jso
 def _activity(source: UiSource, viewer: Viewer, after: float) -> JsonObject:
     seen = [event for event in source.activity.recent() if viewer.sees_event(event)]
     return {"events": [event.to_dict() for event in seen[-500:] if event.time > after]}
+
+
+def _learned_view(source: UiSource, viewer: Viewer) -> JsonObject:
+    """Whether learning is on, the pairs per learning scope, and per tool the requests the viewer's scope learned.
+
+    Pairs of the viewer's own learning scope only, for tools it may see; an admin (or everyone, without tokens)
+    also gets every scope's pair count. Bounded: `_LEARNED_TOOLS` tools, `_LEARNED_REQUESTS` requests each.
+    """
+    scout = source.scout()
+    usage = scout.usage
+    own = viewer.learning_scope
+    answer: JsonObject = {"enabled": usage is not None, "store": source.learning_store, "scope": own}
+    if usage is None or own is None:
+        return {**answer, "scopes": [], "tools": []}
+    store = usage.store
+    try:
+        pairs = store.pairs(own)
+        others = [scope for scope in store.scopes() if scope != own] if viewer.admin else []
+        counts = {own: len(pairs), **{scope: len(store.pairs(scope)) for scope in others}}
+    except StoreError:
+        return {**answer, "scopes": [], "tools": [], "error": "the usage store cannot be read now"}
+    visible = {tool.name for tool in _visible(scout, viewer.scope)}
+    scopes: list[JsonObject] = [{"scope": scope, "pairs": counts[scope]} for scope in sorted(counts)]
+    return {**answer, "scopes": scopes, **_learned_tools([pair for pair in pairs if pair.tool in visible])}
+
+
+def _learned_tools(pairs: Sequence[UsagePair]) -> JsonObject:
+    """Per tool, the most recently learned first: its pairs, and its requests with distinct sessions and last time."""
+    by_tool: dict[str, dict[str, list[UsagePair]]] = defaultdict(lambda: defaultdict(list))
+    for pair in pairs:
+        by_tool[pair.tool][pair.request].append(pair)
+    last = {tool: max(pair.at for found in requests.values() for pair in found) for tool, requests in by_tool.items()}
+    ordered = sorted(by_tool, key=lambda tool: -last[tool])
+    tools = [_learned_tool(tool, by_tool[tool]) for tool in ordered[:_LEARNED_TOOLS]]
+    return {"tools": tools, "more_tools": max(0, len(ordered) - _LEARNED_TOOLS)}
+
+
+def _learned_tool(tool: str, requests: dict[str, list[UsagePair]]) -> JsonObject:
+    latest = {request: max(pair.at for pair in found) for request, found in requests.items()}
+    ordered = sorted(requests, key=lambda request: -latest[request])
+    rows = [
+        {
+            "request": request,
+            "sessions": len({pair.session for pair in requests[request]}),
+            "last": latest[request],
+            "missed": any(pair.missed for pair in requests[request]),
+        }
+        for request in ordered[:_LEARNED_REQUESTS]
+    ]
+    return {
+        "name": tool,
+        "pairs": sum(len(found) for found in requests.values()),
+        "last": latest[ordered[0]],
+        "requests": rows,
+        "more_requests": max(0, len(ordered) - _LEARNED_REQUESTS),
+    }
 
 
 def _budget(scout: ToolScout, scope: Scope) -> JsonObject:

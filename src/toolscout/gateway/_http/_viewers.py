@@ -4,10 +4,12 @@ The rule, once ``toolscout.auth`` has tokens: every answer covers the caller's g
 catalog, search playground and token budget hold only the tools in the grant's scope and the
 upstreams it may know of (`visible_servers`), with their tool counts in that scope (a server's
 repairs and left-out tools only for grants that hold it whole), its activity only the events of
-the caller's own token, and ``/healthz`` only those upstreams. ``/metrics`` counts every client's traffic and names
-every upstream, so it answers only a grant with ``admin: true``, which also reads every token's
-activity on the page (its catalog, search and budget stay within its scope). Without tokens (a
-gateway on loopback for one user) everything is shown.
+the caller's own token, its learned requests only those of its own learning scope (its grant label,
+under which `Gateway.session` records them) for the tools in its scope, and ``/healthz`` only those
+upstreams. ``/metrics`` counts every client's traffic and names every upstream, so it answers only a
+grant with ``admin: true``, which also reads every token's activity on the page and how many learned
+pairs each learning scope holds (never their requests; its catalog, search, budget and learned requests
+stay within its scope). Without tokens (a gateway on loopback for one user) everything is shown.
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ class Viewer:
     upstreams: tuple[UpstreamStatus, ...]
     """The states of the upstreams it may know of, as it may see them, in config order."""
     admin: bool
-    """May read ``/metrics`` and every token's activity."""
+    """May read ``/metrics``, every token's activity and how many learned pairs each learning scope holds."""
+    learning_scope: str | None
+    """The learning scope its pairs are kept under (its grant label, ``local`` without tokens); None: none."""
 
     def sees_event(self, event: ActivityEvent) -> bool:
         """True when the activity `event` may appear in an answer to this caller."""
@@ -57,10 +61,13 @@ class Viewers:
         """The view of the caller of `request`; a caller without a valid token sees nothing."""
         pool = self._gateway.pool
         if not self._auth:
-            return Viewer(principal=None, scope=Scope(), upstreams=pool.status(), admin=True)
+            learning_scope, _ = self._gateway.identities.grant(request.scope)
+            return Viewer(
+                principal=None, scope=Scope(), upstreams=pool.status(), admin=True, learning_scope=learning_scope
+            )
         grant = grant_of(request.scope)
         if grant is None:
-            return Viewer(principal="-", scope=Scope(allow=()), upstreams=(), admin=False)
+            return Viewer(principal="-", scope=Scope(allow=()), upstreams=(), admin=False, learning_scope=None)
         label, scope = grant.label, grant.scope
         visible = visible_servers(pool, scope, grant.servers)
         upstreams = tuple(status for status in pool.status() if status.name in visible)
@@ -76,4 +83,4 @@ class Viewers:
                 )
                 for status in upstreams
             )
-        return Viewer(principal=label, scope=scope, upstreams=upstreams, admin=grant.admin)
+        return Viewer(principal=label, scope=scope, upstreams=upstreams, admin=grant.admin, learning_scope=label)
