@@ -148,6 +148,21 @@ class LearningSettings(BaseModel):
     0.3 kept requests whose tool never appeared in the history within 0.003 of learning off on BFCL tuning and the
     tooldata dev split with the per-hit confidences (0.45 lost 0.006 R@1, 0.6 lost 0.010;
     ``bench/learning_replay.py --session-confidence``)."""
+    auto_pin_max_tools: Annotated[int, NoBool, Field(ge=0)] = 3
+    """Auto-pin: at most this many tools a scope keeps calling are listed from the first turn of its sessions,
+    as pinned tools are, without a search (0: auto-pin off). Explicitly pinned and core tools count against
+    nothing here and are never listed twice."""
+    auto_pin_max_tokens: Annotated[int, NoBool, Field(ge=0)] = 1_000
+    """Auto-pin: the auto-pinned tools' definitions take at most this many tokens together (a tool that would
+    pass it is skipped, a smaller one after it may still fit)."""
+    auto_pin_min_share: Annotated[float, Finite, Field(gt=0, le=1)] = 0.25
+    """Auto-pin: a tool is auto-pinned while at least this share of the scope's recent sessions (those that
+    called a tool, ``auto_pin_window_sessions``) called it; it leaves when its share falls below."""
+    auto_pin_window_sessions: Annotated[int, NoBool, Field(ge=1)] = 50
+    """Auto-pin: how many of the scope's latest sessions that called a tool are "recent"."""
+    auto_pin_min_sessions: Annotated[int, NoBool, Field(ge=1)] = 3
+    """Auto-pin: distinct recent sessions that must have called a tool before it is auto-pinned (the larger of
+    this and ``min_sessions``), so one session never auto-pins a tool for others."""
 
 
 class BridgeNames(BaseModel):
