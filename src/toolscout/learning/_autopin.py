@@ -144,5 +144,9 @@ class AutoPins:
             cached.version, cached.candidates, cached.refreshing = version, found, False
             cached.next_check = time.monotonic() + self._refresh_s + cost
         if failure is not None:
-            self._health.failed("learning: no auto-pinned tools, the usage store %r failed: %s", self.store, failure)
+            self._health.failed(
+                "learning: ranking unlearned and no tools auto-pinned, the usage store %r failed: %s",
+                self.store,
+                failure,
+            )
         return found
