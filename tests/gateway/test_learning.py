@@ -106,3 +106,36 @@ async def test_an_unreachable_usage_store_leaves_learning_off_with_one_warning(
             assert gateway.scout.usage is None
     warnings = [r.getMessage() for r in caplog.records if "learning is off" in r.getMessage()]
     assert len(warnings) == 1 and "127.0.0.1:1" in warnings[0]
+
+
+async def test_a_tool_a_grants_sessions_keep_calling_is_listed_to_its_new_sessions_only(tmp_path: Path) -> None:
+    """A real `toolscout serve` over HTTP: auto-pin per grant, from the first tools/list, and never for another."""
+    from tests.gateway.conftest import http_client, http_gateway, names, write_config
+
+    tokens = {"alpha": {"token": "token-a-6b0e3d9f12ac47e8"}, "beta": {"token": "token-b-d41f8a2c7e5b9063"}}
+    named = {"command": sys.executable, "args": [str(SERVERS / "named.py"), "find_recipes", "list_pantry"]}
+    learning = {"enabled": True, "store": "usage.db", "auto_pin_min_sessions": 2, "min_sessions": 2}
+    path = write_config(
+        tmp_path / "gateway.json", {"kitchen": named}, mode="on", auth={"tokens": tokens}, learning=learning
+    )
+    call = {"name": "kitchen__find_recipes", "arguments": {"query": "basil"}}
+    alpha, beta = tokens["alpha"]["token"], tokens["beta"]["token"]
+    with anyio.fail_after(LIMIT_S):
+        async with http_gateway(path) as url:
+            async with http_client(url, token=alpha, session="first") as client:
+                assert "kitchen__find_recipes" not in names(await client.list_tools())
+            for session in ("one", "two"):
+                async with http_client(url, token=alpha, session=session) as client:
+                    await client.call_tool("tool_search", {"query": "saved recipes with basil"})
+                    assert not (await client.call_tool("tool_call", call)).is_error
+            listed: list[str] = []
+            while "kitchen__find_recipes" not in listed:  # pairs are written, then read, within about a second
+                await anyio.sleep(0.2)
+                async with http_client(url, token=alpha, session="new") as client:
+                    listed = names(await client.list_tools())
+            assert listed.index("kitchen__find_recipes") < listed.index("tool_search")
+            async with http_client(url, token=alpha, session="new") as client:
+                direct = await client.call_tool("kitchen__find_recipes", {"query": "mint"})
+                assert not direct.is_error
+            async with http_client(url, token=beta, session="new") as client:
+                assert "kitchen__find_recipes" not in names(await client.list_tools())

@@ -37,6 +37,8 @@ def read_file(path: str) -> str:
     return path
 
 
+pytestmark = pytest.mark.slow  # each step waits past the auto-pin refresh (1 s)
+
 TOOLS = [create_issue, post_message, get_weather, read_file]
 REFRESH_S = 1.1
 """Past the auto-pin refresh (1 s): the next listing reads the store's new version."""
