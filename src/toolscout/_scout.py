@@ -21,7 +21,7 @@ from ._plugins import load_plugins
 from ._presearch import presearch_queries, presearched
 from ._scope import Scope
 from ._settings import ScoutSettings
-from ._tokens import TokenCounter, default_token_counter
+from ._tokens import TokenCounter, default_token_counter, tool_tokens
 from ._types import DeferPolicy
 from .catalog import Catalog, ToolSpec, tool_from_callable
 from .catalog._internal import iter_tool_specs
@@ -493,10 +493,15 @@ class ScoutSession:
 
     def _auto_pinned(self, plan: TurnPlan) -> tuple[str, ...]:
         """The deferred tools this session's learning scope keeps calling, within the auto-pin budget."""
-        pins = self.scout.auto_pins
+        scout = self.scout
+        pins = scout.auto_pins
         if pins is None or not plan.activation.active:
             return ()
-        return pins.chosen(self._learning_scope, plan, self.scout.counter)
+        settings = scout.settings
+        own = scout.offload.tools if scout.offload is not None else ()
+        key = ("first turn tokens", settings.style, settings.reveal_stubs, settings.pre_discovered, len(own))
+        turn = plan.derived(key, lambda: _tokens_of(assemble(plan, settings=settings, own_tools=own), scout.counter))
+        return pins.chosen(self._learning_scope, plan, scout.counter, turn_tokens=turn)
 
     def resolve(self, name: object, arguments: object = None, *, call_id: str | None = None) -> Resolution:
         """Resolve a tool call without running any tool.
@@ -633,6 +638,11 @@ class ScoutSession:
         if isinstance(resolution, ToolCall) and resolution.bridged:
             return resolution, self.scout.store.discover(self.session_id, [resolution.name])
         return resolution, ()
+
+
+def _tokens_of(assembly: Assembly, counter: TokenCounter) -> int:
+    """The tokens of a turn's tools array and guidance."""
+    return sum(tool_tokens(tool, counter) for tool in assembly.tools) + counter.count(assembly.guidance)
 
 
 def _catalog_file(source: str | os.PathLike[str]) -> Path:

@@ -154,7 +154,12 @@ class LearningSettings(BaseModel):
     nothing here and are never listed twice."""
     auto_pin_max_tokens: Annotated[int, NoBool, Field(ge=0)] = 1_000
     """Auto-pin: the auto-pinned tools' definitions take at most this many tokens together (a tool that would
-    pass it is skipped, a smaller one after it may still fit)."""
+    pass it or ``auto_pin_max_turn_share`` is skipped, a smaller one after it may still fit)."""
+    auto_pin_max_turn_share: Annotated[float, Finite, Field(ge=0, le=10)] = 0.1
+    """Auto-pin: the auto-pinned tools add at most this share to the tokens of the session's first turn without
+    them (its tools array and guidance), so auto-pin never makes the first turn much dearer. 0.1 keeps the
+    bar of issue 40 (first-turn tokens up at most 10 %) by construction; on the replayed log of
+    ``bench/autopin.py`` it still cut searches per successful call by the figure in ``bench/results/autopin.md``."""
     auto_pin_min_share: Annotated[float, Finite, Field(gt=0, le=1)] = 0.25
     """Auto-pin: a tool is auto-pinned while at least this share of the scope's recent sessions (those that
     called a tool, ``auto_pin_window_sessions``) called it; it leaves when its share falls below."""

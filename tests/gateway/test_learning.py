@@ -75,7 +75,8 @@ async def test_a_stateless_client_is_credited_by_its_grant_and_grants_stay_apart
             async with http_client(url, token=tokens["alpha"]["token"]) as client:
                 assert not (await client.call_tool("tool_call", call)).is_error
     with SqliteUsageStore(tmp_path / "usage.db") as store:
-        assert store.scopes() == ("alpha",)
+        # beta searched nothing: its call is recorded as a use only (an empty request, for auto-pin).
+        assert [(p.request, p.tool) for p in store.pairs("beta")] == [("", "kitchen__find_recipes")]
         (pair,) = store.pairs("alpha")
     assert (pair.request, pair.tool, pair.session) == (
         "saved recipes with basil",
@@ -114,7 +115,13 @@ async def test_a_tool_a_grants_sessions_keep_calling_is_listed_to_its_new_sessio
 
     tokens = {"alpha": {"token": "token-a-6b0e3d9f12ac47e8"}, "beta": {"token": "token-b-d41f8a2c7e5b9063"}}
     named = {"command": sys.executable, "args": [str(SERVERS / "named.py"), "find_recipes", "list_pantry"]}
-    learning = {"enabled": True, "store": "usage.db", "auto_pin_min_sessions": 2, "min_sessions": 2}
+    learning = {
+        "enabled": True,
+        "store": "usage.db",
+        "auto_pin_min_sessions": 2,
+        "min_sessions": 2,
+        "auto_pin_max_turn_share": 1.0,  # a first turn of three bridge tools is small beside a tool
+    }
     path = write_config(
         tmp_path / "gateway.json", {"kitchen": named}, mode="on", auth={"tokens": tokens}, learning=learning
     )

@@ -11,6 +11,7 @@ import pytest
 
 from toolscout import ScoutSettings, ToolScout
 from toolscout._settings import LearningSettings
+from toolscout._tokens import tool_tokens
 from toolscout.learning import UsagePair, UsageStore
 from toolscout.learning._internal import SqliteUsageStore
 from toolscout.observe import ActivityLog
@@ -77,6 +78,7 @@ def scout(
         "auto_pin_min_sessions": 2,
         "auto_pin_window_sessions": 4,
         "auto_pin_min_share": 0.5,
+        "auto_pin_max_turn_share": 10.0,  # these tools are large beside so small a first turn
         **{key: value for key, value in settings.items() if key != "never_defer"},
     }
     chosen = ScoutSettings(
@@ -182,6 +184,16 @@ def test_the_budget_of_tools_and_tokens_is_kept_and_pinned_tools_count_against_n
     small = scout(store, auto_pin_max_tools=4, auto_pin_max_tokens=100).session("new").assemble()
     assert small.auto_pinned == ("get_weather", "post_message")
     assert scout(store, auto_pin_max_tools=0).session("new").assemble().auto_pinned == ()
+    # The first turn grows by at most auto_pin_max_turn_share of its tokens without them.
+    plain = scout(store, auto_pin_max_tools=0)
+    before = plain.session("new").assemble()
+    counter = plain.counter
+    turn = sum(tool_tokens(tool, counter) for tool in before.tools) + counter.count(before.guidance)
+    for share in (0.2, 0.5):
+        grown = scout(store, auto_pin_max_tools=4, auto_pin_max_turn_share=share).session("new").assemble()
+        added = sum(tool_tokens(tool, counter) for tool in grown.tools if tool.name in grown.auto_pinned)
+        assert 0 < added <= share * turn
+        assert len(grown.auto_pinned) < 4
 
 
 def test_a_tool_outside_the_sessions_scope_is_never_auto_pinned(make_store: MakeStore) -> None:

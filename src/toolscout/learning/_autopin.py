@@ -7,7 +7,8 @@ Per scope, the recent sessions are the latest ``learning.auto_pin_window_session
 ``max(auto_pin_min_sessions, min_sessions)`` distinct ones (so one session never auto-pins a tool for
 others), is a candidate, the most used first. `AutoPins.chosen` takes candidates a session's plan defers (never
 a tool outside its scope, never one already listed in full: pinned and core tools count against nothing) until
-``auto_pin_max_tools`` tools or ``auto_pin_max_tokens`` tokens. When use stops, the tool's share falls as new
+``auto_pin_max_tools`` tools, ``auto_pin_max_tokens`` tokens, and ``auto_pin_max_turn_share`` of the tokens the
+session's first turn takes without them. When use stops, the tool's share falls as new
 sessions come and it leaves.
 
 The candidates are cached per scope and recomputed only when the store's `UsageStore.version` changes, asked at
@@ -86,18 +87,23 @@ class AutoPins:
     ) -> None:
         self.store = store
         self.settings = settings
-        self._refresh_s = refresh_s
+        self.refresh_s = refresh_s
+        """Seconds between checks of a scope's store version (a replay that must see each session's use sets 0)."""
         self._health = health or StoreHealth()
         self._cache: dict[str, _Cached] = {}
         self._chosen: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def chosen(self, scope: str, plan: TurnPlan, counter: TokenCounter) -> tuple[str, ...]:
-        """The tools `plan`'s session lists without a search: candidates it defers, within the budget."""
+    def chosen(self, scope: str, plan: TurnPlan, counter: TokenCounter, *, turn_tokens: int) -> tuple[str, ...]:
+        """The tools `plan`'s session lists without a search: candidates it defers, within the budget.
+
+        `turn_tokens`: the tokens of the session's first turn without auto-pins (``auto_pin_max_turn_share``).
+        """
         settings = self.settings
         found = self._candidates(scope)
         picked: list[str] = []
         spent = 0
+        budget = min(settings.auto_pin_max_tokens, int(settings.auto_pin_max_turn_share * turn_tokens))
         for name in found:
             if len(picked) >= settings.auto_pin_max_tools:
                 break
@@ -105,7 +111,7 @@ class AutoPins:
             if tool is None or name not in plan.deferred:
                 continue
             cost = tool_tokens(tool, counter)
-            if spent + cost > settings.auto_pin_max_tokens:
+            if spent + cost > budget:
                 continue
             spent += cost
             picked.append(name)
@@ -142,7 +148,7 @@ class AutoPins:
         cost = time.monotonic() - started
         with self._lock:
             cached.version, cached.candidates, cached.refreshing = version, found, False
-            cached.next_check = time.monotonic() + self._refresh_s + cost
+            cached.next_check = time.monotonic() + self.refresh_s + cost
         if failure is not None:
             self._health.failed(
                 "learning: ranking unlearned and no tools auto-pinned, the usage store %r failed: %s",
