@@ -146,3 +146,35 @@ async def test_a_tool_a_grants_sessions_keep_calling_is_listed_to_its_new_sessio
                 assert not direct.is_error
             async with http_client(url, token=beta, session="new") as client:
                 assert "kitchen__find_recipes" not in names(await client.list_tools())
+
+
+async def test_a_session_that_listed_before_its_grants_auto_pins_changed_is_told_its_list_changed(
+    tmp_path: Path,
+) -> None:
+    from mcp.client.session import IncomingMessage
+    from mcp_types import ToolListChangedNotification
+
+    from tests.gateway.conftest import http_client, http_gateway, names, write_config
+
+    named = {"command": sys.executable, "args": [str(SERVERS / "named.py"), "find_recipes", "list_pantry"]}
+    learning = {"enabled": True, "store": "usage.db", "auto_pin_min_sessions": 2, "auto_pin_max_turn_share": 1.0}
+    path = write_config(tmp_path / "gateway.json", {"kitchen": named}, mode="on", learning=learning)
+    call = {"name": "kitchen__find_recipes", "arguments": {"query": "basil"}}
+    changed = anyio.Event()
+
+    async def on_message(message: IncomingMessage) -> None:
+        if isinstance(message, ToolListChangedNotification):
+            changed.set()
+
+    with anyio.fail_after(LIMIT_S):
+        async with http_gateway(path) as url:
+            async with http_client(url, mode="legacy", message_handler=on_message) as early:
+                assert "kitchen__find_recipes" not in names(await early.list_tools())
+                for session in ("one", "two"):
+                    async with http_client(url, session=session) as client:
+                        await client.call_tool("tool_search", {"query": "saved recipes with basil"})
+                        assert not (await client.call_tool("tool_call", call)).is_error
+                while not changed.is_set():  # its next call, once the pairs are read, tells it
+                    await anyio.sleep(0.3)
+                    await early.call_tool("tool_search", {"query": "pantry"})
+                assert "kitchen__find_recipes" in names(await early.list_tools())

@@ -63,6 +63,7 @@ def candidates(pairs: Sequence[UsagePair], settings: LearningSettings) -> tuple[
 class _Cached:
     version: str | None
     candidates: tuple[str, ...]
+    generation: int = 0
     next_check: float = 0.0
     refreshing: bool = False
 
@@ -124,6 +125,12 @@ class AutoPins:
         with self._lock:
             return sum(self._chosen.values())
 
+    def generation(self, scope: str) -> int:
+        """A number that changes whenever the scope's candidates change (read from the cache: no store read)."""
+        with self._lock:
+            cached = self._cache.get(scope)
+            return 0 if cached is None else cached.generation
+
     def _candidates(self, scope: str) -> tuple[str, ...]:
         """The scope's candidates; recomputed by the one listing that finds a check due (others use the old ones)."""
         if self.settings.auto_pin_max_tools == 0:
@@ -147,6 +154,7 @@ class AutoPins:
             failure, version, found = exc, None, ()
         cost = time.monotonic() - started
         with self._lock:
+            cached.generation += found != cached.candidates
             cached.version, cached.candidates, cached.refreshing = version, found, False
             cached.next_check = time.monotonic() + self.refresh_s + cost
         if failure is not None:
