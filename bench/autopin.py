@@ -111,11 +111,12 @@ def turn_tokens(assembly: Assembly, scout: ToolScout) -> int:
     return sum(tool_tokens(tool, counter) for tool in assembly.tools) + counter.count(assembly.guidance)
 
 
-def replay(log: list[dict[str, Any]], *, style: str, auto_pin: bool) -> Run:
-    """Replay `log` through a fresh scout (module docstring)."""
-    learning = LearningSettings.model_validate(
-        {"enabled": True} if auto_pin else {"enabled": True, "auto_pin_max_tools": 0}
-    )
+def replay(log: list[dict[str, Any]], *, style: str, auto_pin: bool, turn_share: float | None = None) -> Run:
+    """Replay `log` through a fresh scout (module docstring); `turn_share`: another ``auto_pin_max_turn_share``."""
+    chosen: dict[str, object] = {} if auto_pin else {"auto_pin_max_tools": 0}
+    if turn_share is not None:
+        chosen["auto_pin_max_turn_share"] = turn_share
+    learning = LearningSettings.model_validate({"enabled": True, **chosen})
     settings = ScoutSettings(mode="on", style=style, search_mode="lexical", learning=learning)  # type: ignore[arg-type]
     scout = ToolScout(CATALOG, settings=settings, executor=lambda call: "ok")
     if scout.auto_pins is not None:
@@ -178,6 +179,7 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=400, help="sessions per log")
     parser.add_argument("--styles", nargs="+", default=["bridge", "reveal"])
     parser.add_argument("--profiles", nargs="+", default=list(PROFILES), choices=list(PROFILES))
+    parser.add_argument("--turn-share", type=float, default=None, help="auto_pin_max_turn_share of the on runs")
     parser.add_argument("--out", type=Path, default=RESULTS / "autopin")
     args = parser.parse_args()
     requests = requests_by_tool(DATA / "everyday_probe.jsonl")
@@ -187,7 +189,7 @@ def main() -> None:
             log = generate(requests, seed=seed, sessions=args.sessions, **PROFILES[profile])  # type: ignore[arg-type]
             for style in args.styles:
                 off = replay(log, style=style, auto_pin=False).summary()
-                on = replay(log, style=style, auto_pin=True).summary()
+                on = replay(log, style=style, auto_pin=True, turn_share=args.turn_share).summary()
                 row = {"profile": profile, "seed": seed, "style": style, "sessions": len(log), "off": off, "on": on}
                 row["searches_change"] = change(off["searches_per_call"], on["searches_per_call"])
                 row["steady_searches_change"] = change(off["steady_searches_per_call"], on["steady_searches_per_call"])
@@ -221,6 +223,7 @@ def markdown(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
         "",
         f"Defaults: `auto_pin_max_tools` {defaults.auto_pin_max_tools}, `auto_pin_max_tokens`"
         f" {defaults.auto_pin_max_tokens}, `auto_pin_max_turn_share` {defaults.auto_pin_max_turn_share},"
+        f" (this run: {args.turn_share if args.turn_share is not None else defaults.auto_pin_max_turn_share}),"
         f" `auto_pin_min_share` {defaults.auto_pin_min_share}, `auto_pin_window_sessions`"
         f" {defaults.auto_pin_window_sessions}, `auto_pin_min_sessions` {defaults.auto_pin_min_sessions}.",
         f"Bar (issue 40): searches per successful call {BAR_SEARCHES:+.0%} or better, first-turn tokens"
@@ -248,7 +251,12 @@ def markdown(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
                 tokens = statistics.fmean(row["tokens_change"] for row in mine)
                 lines.append(f"| {profile} | {style} | {searches:+.1%} | {tokens:+.1%} |")
     seeds = " ".join(str(seed) for seed in args.seeds)
-    lines += ["", f"Command: `.venv/bin/python bench/autopin.py --seeds {seeds} --sessions {args.sessions}`", ""]
+    command = f".venv/bin/python bench/autopin.py --seeds {seeds} --sessions {args.sessions}"
+    if args.turn_share is not None:
+        command += f" --turn-share {args.turn_share} --out {args.out.relative_to(ROOT)}"
+    if args.profiles != list(PROFILES) or args.styles != ["bridge", "reveal"]:
+        command += f" --styles {' '.join(args.styles)} --profiles " + " ".join(f"'{p}'" for p in args.profiles)
+    lines += ["", f"Command: `{command}`", ""]
     return "\n".join(lines)
 
 

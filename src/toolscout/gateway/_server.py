@@ -6,8 +6,9 @@ session's assembly: core and pinned tools plus the bridge tools, and in the ``re
 the tools the session has revealed, announced by ``notifications/tools/list_changed`` (on
 2026-07-28 connections, on the client's ``subscriptions/listen`` stream) to the session's clients
 on this replica and, through the `ChangeFeed` (Redis pub/sub with a Redis store), on every other
-replica. The style's guidance is the server's ``instructions``, rendered per caller so it lists only
-tools in scope.
+replica. With learning's auto-pin, the tools the caller's grant keeps calling are listed too, and a
+session that listed before they changed is told at its next call. The style's guidance is the server's
+``instructions``, rendered per caller so it lists only tools in scope.
 """
 
 from __future__ import annotations
