@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import anyio
+import httpx2
 import pytest
 from mcp.client import Client
 
@@ -178,3 +179,8 @@ async def test_a_session_that_listed_before_its_grants_auto_pins_changed_is_told
                     await anyio.sleep(0.3)
                     await early.call_tool("tool_search", {"query": "pantry"})
                 assert "kitchen__find_recipes" in names(await early.list_tools())
+                assert not (await early.call_tool("kitchen__find_recipes", {"query": "mint"})).is_error
+            async with httpx2.AsyncClient(timeout=LIMIT_S) as http:
+                metrics = (await http.get(url.removesuffix("/mcp") + "/metrics")).text
+    assert "toolscout_auto_pinned_tools 1.0" in metrics
+    assert "toolscout_auto_pinned_calls_total 1.0" in metrics
