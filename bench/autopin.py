@@ -219,10 +219,11 @@ def markdown(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
         "(`auto_pin_max_tools: 0`) beside on (defaults), lexical search. A tool listed in the first turn is called",
         "without a search; else the model searches (at most 3 phrasings) and calls what it found. First-turn tokens:",
         "the tools array and the guidance toolscout sends (no system prompt or user message), mean over sessions;",
-        "steady: the second half of the sessions.",
+        "steady: the second half of the sessions. The learned ranking re-reads its pairs every 0.25 s of wall time,",
+        "so a rerun moves the figures by about a point.",
         "",
         f"Defaults: `auto_pin_max_tools` {defaults.auto_pin_max_tools}, `auto_pin_max_tokens`"
-        f" {defaults.auto_pin_max_tokens}, `auto_pin_max_turn_share` {defaults.auto_pin_max_turn_share},"
+        f" {defaults.auto_pin_max_tokens}, `auto_pin_max_turn_share` {defaults.auto_pin_max_turn_share}"
         f" (this run: {args.turn_share if args.turn_share is not None else defaults.auto_pin_max_turn_share}),"
         f" `auto_pin_min_share` {defaults.auto_pin_min_share}, `auto_pin_window_sessions`"
         f" {defaults.auto_pin_window_sessions}, `auto_pin_min_sessions` {defaults.auto_pin_min_sessions}.",
