@@ -160,8 +160,8 @@ class LearningSettings(BaseModel):
     them (its tools array and guidance), so the first turn never grows by more than that. 0.1 is issue 40's bar
     (first-turn tokens up at most 10 %); on the everyday catalog's replayed logs (``bench/autopin.py``: a first
     turn of about 1,000 tokens) it fits the most used tool and cut searches per successful call by 16-19 % where
-    use falls as Zipf 1.0 over the tools and 32-39 % under Zipf 1.5 (tokens +9 %); 0.3 gave 23-26 % under
-    Zipf 1.0 for +21 % tokens."""
+    use falls as Zipf 1.0 over the tools and 32-39 % under Zipf 1.5 (tokens +9 %); 0.2 fitted no second tool,
+    and 0.3 gave 22-26 % under Zipf 1.0 for +21 % tokens."""
     auto_pin_min_share: Annotated[float, Finite, Field(gt=0, le=1)] = 0.25
     """Auto-pin: a tool is auto-pinned while at least this share of the scope's recent sessions (those that
     called a tool, ``auto_pin_window_sessions``) called it; it leaves when its share falls below."""
