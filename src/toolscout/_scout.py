@@ -21,7 +21,7 @@ from ._plugins import load_plugins
 from ._presearch import presearch_queries, presearched
 from ._scope import Scope
 from ._settings import ScoutSettings
-from ._tokens import TokenCounter, default_token_counter
+from ._tokens import TokenCounter, default_token_counter, tool_tokens
 from ._types import DeferPolicy
 from .catalog import Catalog, ToolSpec, tool_from_callable
 from .catalog._internal import iter_tool_specs
@@ -31,7 +31,7 @@ from .disclosure._internal import assemble, deconflict, plan_turn, plans_alike
 from .dispatch import AfterCall, BeforeCall, BridgeAnswer, Handler, ToolCall, ToolOutcome
 from .dispatch._internal import Resolution, resolve_call, run_resolution
 from .learning import UsageStore
-from .learning._internal import LearnedRanking, UsageRecorder, learned_search
+from .learning._internal import AutoPins, LearnedRanking, UsageRecorder, learned_search
 from .search import IndexBuilder, SearchIndex, SearchMode, SearchPipeline, SearchStatus
 from .search._internal import HybridIndex, IndexCache, resolve_search_mode
 from .session import DiscoveryStore, MemoryStore
@@ -135,6 +135,8 @@ class ToolScout:
         self._usage = UsageRecorder.from_settings(learning, store=usage_store) if learning.enabled else None
         usage = self._usage
         self._learned = None if usage is None else LearnedRanking(usage.store, learning, health=usage.health)
+        pinning = usage is not None and learning.auto_pin_max_tools > 0
+        self._auto_pins = AutoPins(usage.store, learning, health=usage.health) if pinning and usage else None
         self._indexes = IndexCache(index_builder or SearchPipeline.engine(self._settings, background=True))
         self._pipeline = SearchPipeline.from_settings(self._settings)
         self._plans: OrderedDict[tuple[str, Scope, frozenset[str]], TurnPlan] = OrderedDict()
@@ -187,6 +189,11 @@ class ToolScout:
     def usage(self) -> UsageRecorder | None:
         """The recorder of learned pairs (search request -> tool then called), when learning is on."""
         return self._usage
+
+    @property
+    def auto_pins(self) -> AutoPins | None:
+        """What each learning scope lists without a search (learning on, ``learning.auto_pin_max_tools`` > 0)."""
+        return self._auto_pins
 
     @property
     def search_mode(self) -> SearchMode:
@@ -477,7 +484,24 @@ class ScoutSession:
             discovered=self.discovered if scout.settings.style == "reveal" else (),
             own_tools=scout.offload.tools if scout.offload is not None else (),
             presearched=presearched,
+            auto_pinned=self._auto_pinned(plan),
         )
+
+    @property
+    def _learning_scope(self) -> str:
+        return self.learning_scope or self.scout.settings.learning.scope
+
+    def _auto_pinned(self, plan: TurnPlan) -> tuple[str, ...]:
+        """The deferred tools this session's learning scope keeps calling, within the auto-pin budget."""
+        scout = self.scout
+        pins = scout.auto_pins
+        if pins is None or not plan.activation.active:
+            return ()
+        settings = scout.settings
+        own = scout.offload.tools if scout.offload is not None else ()
+        key = ("first turn tokens", settings.style, settings.reveal_stubs, settings.pre_discovered, len(own))
+        turn = plan.derived(key, lambda: _tokens_of(assemble(plan, settings=settings, own_tools=own), scout.counter))
+        return pins.chosen(self._learning_scope, plan, scout.counter, turn_tokens=turn)
 
     def resolve(self, name: object, arguments: object = None, *, call_id: str | None = None) -> Resolution:
         """Resolve a tool call without running any tool.
@@ -511,8 +535,8 @@ class ScoutSession:
 
     async def _dispatch(self, name: object, arguments: object, call_id: str | None, span: Span | None) -> ToolOutcome:
         started = time.perf_counter()
-        resolution, newly = await anyio.to_thread.run_sync(
-            lambda: self._record(self._resolve(name, arguments, call_id=call_id))
+        resolution, newly, plan, auto_pinned = await anyio.to_thread.run_sync(
+            lambda: self._resolve_listed(name, arguments, call_id=call_id)
         )
         raw = arguments if isinstance(arguments, dict) else {}
         outcome = await run_resolution(
@@ -527,12 +551,26 @@ class ScoutSession:
             call_id=call_id,
         )
         outcome = dataclasses.replace(outcome, revealed=newly)
-        self._observe(outcome, span)
-        self._learn(outcome)
+        direct = outcome.answer is None and outcome.requested == outcome.name
+        self._observe(outcome, span, auto_pinned=direct and outcome.name in auto_pinned)
+        self._learn(outcome, deferred=outcome.name in plan.deferred)
         return outcome
 
-    def _observe(self, outcome: ToolOutcome, span: Span | None) -> None:
-        """Record the call in the activity log and on its span (one event serves both)."""
+    def _resolve_listed(
+        self, name: object, arguments: object, *, call_id: str | None
+    ) -> tuple[Resolution, tuple[str, ...], TurnPlan, tuple[str, ...]]:
+        """Resolve and record a call (`resolve`), with the plan it ran under and the tools auto-pinned then."""
+        scout = self.scout
+        catalog = scout.catalog
+        plan = scout.plan(self.scope, catalog=catalog)
+        resolution, newly = self._record(self._resolve_in(plan, catalog, name, arguments, call_id=call_id))
+        return resolution, newly, plan, self._auto_pinned(plan)
+
+    def _observe(self, outcome: ToolOutcome, span: Span | None, *, auto_pinned: bool) -> None:
+        """Record the call in the activity log and on its span (one event serves both).
+
+        `auto_pinned`: a direct call of a tool the session listed by auto-pin (`ActivityEvent.auto_pinned`).
+        """
         scout = self.scout
         activity, tracing = scout.activity, scout._tracing
         if span is None or tracing is None or not span.is_recording():
@@ -544,21 +582,27 @@ class ScoutSession:
         mode, bridge = scout.search_mode, scout.settings.bridge_names
         if activity is not None:
             event = activity.event_of(outcome, session=self.session_id, upstream=upstream, mode=mode, bridge=bridge)
-            activity.record(event)
         else:
             from .observe._internal import activity_event
 
             event = activity_event(outcome, session=self.session_id, upstream=upstream, mode=mode, bridge=bridge)
+        if auto_pinned:
+            event = dataclasses.replace(event, auto_pinned=True)
+        if activity is not None:
+            activity.record(event)
         if span is not None and tracing is not None:
             tracing.finish(span, event)
 
-    def _learn(self, outcome: ToolOutcome) -> None:
-        """Hand the call to the usage recorder (learning on); the pairs it earns are written on its own thread."""
+    def _learn(self, outcome: ToolOutcome, *, deferred: bool) -> None:
+        """Hand the call to the usage recorder (learning on); the pairs it earns are written on its own thread.
+
+        `deferred`: the tool is deferred for this session, so a call of it no search led to counts as a use.
+        """
         usage = self.scout.usage
         if usage is None:
             return
         known = self.scout.catalog.get(outcome.name) is not None
-        pairs = usage.observe(self.learning_session, outcome, tool=known, scope=self.learning_scope)
+        pairs = usage.observe(self.learning_session, outcome, tool=known, scope=self.learning_scope, deferred=deferred)
         usage.save(pairs)
 
     def _resolve(self, name: object, arguments: object, *, call_id: str | None) -> Resolution:
@@ -571,7 +615,7 @@ class ScoutSession:
     ) -> Resolution:
         scout = self.scout
         listed = self._assemble(plan).loaded
-        scope = self.learning_scope or scout.settings.learning.scope
+        scope = self._learning_scope
         index = scout.index(catalog)  # looked up once: the searcher and the learned stage's embeddings share it
         dense = index.dense if isinstance(index, HybridIndex) else None
         with learned_search(scout._learned, scope=scope, session=self.learning_session, dense=dense):
@@ -594,6 +638,11 @@ class ScoutSession:
         if isinstance(resolution, ToolCall) and resolution.bridged:
             return resolution, self.scout.store.discover(self.session_id, [resolution.name])
         return resolution, ()
+
+
+def _tokens_of(assembly: Assembly, counter: TokenCounter) -> int:
+    """The tokens of a turn's tools array and guidance."""
+    return sum(tool_tokens(tool, counter) for tool in assembly.tools) + counter.count(assembly.guidance)
 
 
 def _catalog_file(source: str | os.PathLike[str]) -> Path:

@@ -161,6 +161,30 @@ class LearningSettings(BaseModel):
     0.3 kept requests whose tool never appeared in the history within 0.003 of learning off on BFCL tuning and the
     tooldata dev split with the per-hit confidences (0.45 lost 0.006 R@1, 0.6 lost 0.010;
     ``bench/learning_replay.py --session-confidence``)."""
+    auto_pin_max_tools: Annotated[int, NoBool, Field(ge=0)] = 3
+    """Auto-pin: at most this many tools a scope keeps calling are listed from the first turn of its sessions,
+    as pinned tools are, without a search (0: auto-pin off). Explicitly pinned and core tools count against
+    nothing here and are never listed twice. The token budgets below bind first on most catalogs."""
+    auto_pin_max_tokens: Annotated[int, NoBool, Field(ge=0)] = 1_000
+    """Auto-pin: the auto-pinned tools' definitions take at most this many tokens together (a tool that would
+    pass it or ``auto_pin_max_turn_share`` is skipped, a smaller one after it may still fit)."""
+    auto_pin_max_turn_share: Annotated[float, Finite, Field(ge=0, le=10)] = 0.1
+    """Auto-pin: the auto-pinned tools add at most this share to the tokens of the session's first turn without
+    them (its tools array and guidance), so the first turn never grows by more than that. 0.1 is issue 40's bar
+    (first-turn tokens up at most 10 %); on the everyday catalog's replayed logs (``bench/autopin.py``: a first
+    turn of about 1,000 tokens) it fits the most used tool and cut searches per successful call by 16-19 % where
+    use falls as Zipf 1.0 over the tools and 32-39 % under Zipf 1.5 (tokens +9 %); 0.2 fitted no second tool,
+    and 0.3 gave 22-26 % under Zipf 1.0 for +21 % tokens."""
+    auto_pin_min_share: Annotated[float, Finite, Field(gt=0, le=1)] = 0.25
+    """Auto-pin: a tool is auto-pinned while at least this share of the scope's recent sessions (those that
+    called a tool, ``auto_pin_window_sessions``) called it; it leaves when its share falls below."""
+    auto_pin_window_sessions: Annotated[int, NoBool, Field(ge=1)] = 50
+    """Auto-pin: how many of the scope's latest sessions that called a tool are "recent" (on the bench's log
+    where the most used tool drops to rank 8 half-way, it left within the window and the set changed twice in
+    400 sessions; it changed once, when the tool joined, where use holds)."""
+    auto_pin_min_sessions: Annotated[int, NoBool, Field(ge=1)] = 3
+    """Auto-pin: distinct recent sessions that must have called a tool before it is auto-pinned (the larger of
+    this and ``min_sessions``), so one session never auto-pins a tool for others."""
 
 
 class BridgeNames(BaseModel):

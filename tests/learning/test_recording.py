@@ -59,8 +59,15 @@ def call(session: object, name: str, arguments: dict[str, object]) -> object:
 
 
 def recorded(tmp_path: Path, scope: str = "default") -> list[tuple[str, str, bool]]:
+    """The pairs a search earned (not the uses no search led to, which auto-pin counts: see `used`)."""
     with SqliteUsageStore(tmp_path / "usage.db") as store:
-        return [(p.request, p.tool, p.missed) for p in store.pairs(scope)]
+        return [(p.request, p.tool, p.missed) for p in store.pairs(scope) if p.request]
+
+
+def used(tmp_path: Path, scope: str = "default") -> list[tuple[str, str]]:
+    """(session, tool) of each call no search led to, recorded as a use (an empty request)."""
+    with SqliteUsageStore(tmp_path / "usage.db") as store:
+        return [(p.session, p.tool) for p in store.pairs(scope) if not p.request]
 
 
 def test_a_found_tool_called_successfully_records_the_pair(tmp_path: Path) -> None:
@@ -245,3 +252,16 @@ def test_two_scouts_on_one_redis_learn_into_one_store_per_scope(redis_url: str, 
     with RedisUsageStore(redis_url, prefix=prefix) as store:
         assert [(p.request, p.tool) for p in store.pairs("a")] == [("create a github issue", "create_issue")]
         assert [(p.request, p.tool) for p in store.pairs("b")] == [("post a slack message", "post_message")]
+
+
+def test_a_call_no_search_led_to_is_recorded_once_per_session_as_a_use(tmp_path: Path) -> None:
+    scout_ = scout(tmp_path)
+    direct, searched = scout_.session("direct"), scout_.session("searched")
+    for _ in range(3):
+        assert not call(direct, "create_issue", {"title": "bug"}).is_error  # type: ignore[attr-defined]
+    search(searched, "create a github issue")
+    call(searched, "create_issue", {"title": "bug"})
+    call(searched, "create_issue", {"title": "again"})  # its search already credits its use
+    scout_.close()
+    assert used(tmp_path) == [("direct", "create_issue")]
+    assert recorded(tmp_path) == [("create a github issue", "create_issue", False)]

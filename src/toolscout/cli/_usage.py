@@ -48,12 +48,12 @@ def usage_group() -> None:
 @click.option("--tool", help="Only this tool's pairs.")
 @_source
 def list_command(config: Path | None, spec: str | None, scope: str | None, tool: str | None) -> None:
-    """Print the pairs, one a line: scope, tool, time (UTC), missed or found, request."""
+    """Print the pairs, one a line: scope, tool, time (UTC), missed, found or used (no search led to it), request."""
     with _opened(config, spec) as store:
         pairs = _read(lambda: export_pairs(store, scope, tool=tool))
     for pair in pairs:
         when = datetime.fromtimestamp(pair.at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        kind = "missed" if pair.missed else "found"
+        kind = "used" if not pair.request else "missed" if pair.missed else "found"
         click.echo(f"{pair.scope}\t{pair.tool}\t{when}\t{kind}\t{json.dumps(pair.request, ensure_ascii=False)}")
     click.echo(f"{len(pairs)} pairs", err=True)
 

@@ -1,10 +1,10 @@
 """Assemble the tools array and guidance for one turn.
 
 Array order is always: core tools (then toolscout's own offload tools, when given), other
-tools sent in full, the bridge tools, then discovered tools in discovery order
-(pre-discovered first). Discoveries only append, so the array's prefix stays byte-stable
-across a session. Stubs (reveal style with
-``reveal_stubs``) come last, after the discovered tools.
+tools sent in full, auto-pinned tools (those the learning scope keeps calling), the bridge tools,
+then discovered tools in discovery order (pre-discovered first). Discoveries only append, so the
+array's prefix stays byte-stable across a session (auto-pinned tools change only when the scope's use
+does). Stubs (reveal style with ``reveal_stubs``) come last, after the discovered tools.
 """
 
 from __future__ import annotations
@@ -97,6 +97,9 @@ class Assembly:
     presearched: tuple[str, ...] = ()
     """Deferred tools sent in full this turn only, because a search of the user's message was confident in them
     (after the discovered ones; never stored as discoveries)."""
+    auto_pinned: tuple[str, ...] = ()
+    """Deferred tools sent in full from the first turn, as pinned tools are, because the session's learning scope
+    keeps calling them (``learning.auto_pin_*``); before the bridge tools."""
     listing: Listing
     """The catalog listing embedded in the guidance."""
     stubs: tuple[str, ...] = ()
@@ -170,9 +173,13 @@ def assemble(
     discovered: Sequence[str] = (),
     own_tools: Sequence[ToolSpec] = (),
     presearched: Sequence[str] = (),
+    auto_pinned: Sequence[str] = (),
 ) -> Assembly:
     """Render the tools array and guidance for `plan`, given the session's discoveries.
 
+    `auto_pinned` (deferred tools the learning scope keeps calling) are sent in full right after the tools
+    sent in full, before the bridge tools; a name not deferred in `plan` (out of scope, or listed already) is
+    left out.
     `presearched` (deferred tools a search of the user's message found) are sent in full after the
     discovered tools, for this turn, and the guidance names them in one line. `own_tools` (toolscout's
     offload tools) are listed like core tools: right after the core tools while deferral is active,
@@ -193,19 +200,20 @@ def assemble(
         "in full",
         lambda: tuple(tool for tool in plan.scoped if tool.name not in deferred and tool.name not in plan.core),
     )
-    first = [*plan.classification.core, *own_tools, *in_full]
+    pins = {name: plan.scoped[name] for name in auto_pinned if name in deferred}
+    first = [*plan.classification.core, *own_tools, *in_full, *pins.values()]
     shown_order = list(settings.pre_discovered)
     if settings.style == "reveal":
         shown_order += discovered
     shown: dict[str, ToolSpec] = {}
     for name in shown_order:
         tool = plan.scoped.get(name)
-        if tool is not None and name in deferred and name not in shown:
+        if tool is not None and name in deferred and name not in shown and name not in pins:
             shown[name] = tool
     offered: list[str] = []
     for name in presearched:
         tool = plan.scoped.get(name)
-        if tool is not None and name in deferred and name not in shown:
+        if tool is not None and name in deferred and name not in shown and name not in pins:
             shown[name] = tool
             offered.append(name)
     names = settings.bridge_names
@@ -217,7 +225,7 @@ def assemble(
     stubs: list[ToolSpec] = []
     if settings.style == "reveal" and settings.reveal_stubs:
         every = plan.derived(("stubs", names), lambda: tuple(_stub(tool, names) for tool in plan.hidden))
-        stubs = [stub for stub in every if stub.name not in shown]
+        stubs = [stub for stub in every if stub.name not in shown and stub.name not in pins]
     tools += stubs
     guidance = render_guidance(settings.style, plan.listing, names)
     if offered:
@@ -231,6 +239,7 @@ def assemble(
         listing=plan.listing,
         stubs=tuple(tool.name for tool in stubs),
         presearched=tuple(offered),
+        auto_pinned=tuple(pins),
     )
 
 

@@ -150,6 +150,9 @@ def compose(
         ends_durable=not shared,
     )
     metrics.track_sessions(lambda: len(reaper))
+    pins = scout.auto_pins
+    if pins is not None:
+        metrics.track_auto_pins(pins.count)
     return Parts(
         chain=chain,
         store=timed,

@@ -6,8 +6,9 @@ session's assembly: core and pinned tools plus the bridge tools, and in the ``re
 the tools the session has revealed, announced by ``notifications/tools/list_changed`` (on
 2026-07-28 connections, on the client's ``subscriptions/listen`` stream) to the session's clients
 on this replica and, through the `ChangeFeed` (Redis pub/sub with a Redis store), on every other
-replica. The style's guidance is the server's ``instructions``, rendered per caller so it lists only
-tools in scope.
+replica. With learning's auto-pin, the tools the caller's grant keeps calling are listed too, and a
+session that listed before they changed is told at its next call. The style's guidance is the server's
+``instructions``, rendered per caller so it lists only tools in scope.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ from ..session import DiscoveryStore
 from ._compose import Hooks, compose
 from ._config import GatewayChain, GatewayConfig
 from ._proxy import call_result, mcp_tool, namespaced_blocks, offered_capabilities
-from ._sessions import Caller, TimedOutputStore
+from ._sessions import Caller, PinListings, TimedOutputStore
 from ._upstream import Exchange, UpstreamError, UpstreamFault, unrouted_fault, upstream_fault, visible_servers
 
 __all__ = ["Gateway"]
@@ -147,6 +148,7 @@ class Gateway:
         self.reach = parts.reach
         self.reaper = parts.reaper
         self._legacy = parts.legacy
+        self._pin_listings = PinListings()
         self._settings_scope = parts.settings_scope
         self._attach_deadline = 0.0
         self._wait_for_upstreams = wait_for_upstreams
@@ -258,6 +260,9 @@ class Gateway:
         caller = self._caller(ctx)
         self.reach.listed(caller.session_id)
         assembly = await self._assemble(caller)
+        pins = self.scout.auto_pins
+        if pins is not None and caller.lifetime != "request":
+            self._pin_listings.listed(caller.session_id, pins.generation(caller.principal))
         tools = [mcp_tool(tool, bridge, offloading=offloading) for tool in assembly.tools]
         # The list varies by session and token and changes on reveal: never cache it.
         return ListToolsResult(tools=tools, ttl_ms=0, cache_scope="private")
@@ -302,8 +307,13 @@ class Gateway:
         if params.name == self.scout.settings.bridge_names.search and outcome.answer is not None:
             answer = self._with_servers_not_ready(outcome.answer, caller)
             outcome = dataclasses.replace(outcome, answer=answer, content=answer.to_json())
-        if outcome.revealed and self.scout.settings.style == "reveal":
-            outcome = self._reaching(outcome, caller)
+        pins = self.scout.auto_pins
+        repinned = pins is not None and self._pin_listings.outdated(
+            caller.session_id, pins.generation(caller.principal)
+        )
+        if repinned or (outcome.revealed and self.scout.settings.style == "reveal"):
+            if outcome.revealed:
+                outcome = self._reaching(outcome, caller)
             if caller.legacy:
                 await ctx.session.send_notification(ToolListChangedNotification(), related_request_id=ctx.request_id)
             self.changes.publish(caller.session_id)
@@ -468,6 +478,7 @@ class Gateway:
         """Delete a session's offloaded outputs (and its discoveries if asked); store errors are logged."""
         await self.relay.forget(session_id)
         self.reach.forget(session_id)
+        self._pin_listings.forget(session_id)
         offload = self.scout.offload
         if offload is not None:
             await anyio.to_thread.run_sync(offload.forget, session_id)

@@ -22,6 +22,7 @@ __all__ = [
     "UsageBounds",
     "UsagePair",
     "UsageStore",
+    "USE",
     "check_scope",
     "checked_pairs",
     "clip_request",
@@ -33,6 +34,9 @@ __all__ = [
 
 logger = logging.getLogger("toolscout.learning")
 
+USE = ""
+"""The request of a pair that records a call no search led to (a tool listed without one): auto-pin counts it
+as the session's use of the tool, and no search request matches it."""
 MAX_SCOPE_LENGTH = 256
 """Longest accepted learning scope (and tool name), in characters."""
 

@@ -6,6 +6,7 @@ package that code outside it may import (docs/ARCHITECTURE.md, "Rules"). `tests/
 pins this list, which may only shrink.
 """
 
+from ._autopin import AutoPins
 from ._base import UsageBounds, export_pairs
 from ._memory import MemoryUsageStore
 from ._ranking import LearnedRanking, learned_search
@@ -14,6 +15,7 @@ from ._registry import open_usage_store, store_kind
 from ._sqlite import SqliteUsageStore
 
 __all__ = [
+    "AutoPins",
     "export_pairs",
     "learned_search",
     "LearnedRanking",

@@ -55,7 +55,7 @@ from ..search import SearchHit, SearchIndex, SearchMode, SearchResult, register_
 from ..search._internal import tokenize
 from ..search.embeddings import Embedder
 from ..search.embeddings._internal import DenseRanker
-from ._base import StoreHealth, UsagePair, UsageStore
+from ._base import USE, StoreHealth, UsagePair, UsageStore
 
 __all__ = ["HALF_LIFE_S", "REFRESH_S", "LearnedRanking", "LearnedStage", "learned_search"]
 
@@ -85,7 +85,8 @@ class _ScopeIndex:
                 raise ValueError(f"a stored pair is not text: {pair!r}")
             if isinstance(pair.at, bool) or not isinstance(pair.at, int | float) or not math.isfinite(pair.at):
                 raise ValueError(f"a stored pair has no valid time: {pair!r}")
-            votes[pair.request].append(_Vote(pair.tool, pair.session, float(pair.at)))
+            if pair.request != USE:  # a use no search led to: auto-pin counts it, no request matches it
+                votes[pair.request].append(_Vote(pair.tool, pair.session, float(pair.at)))
         self.votes: tuple[tuple[_Vote, ...], ...] = tuple(tuple(found) for found in votes.values())
         self.requests: tuple[str, ...] = tuple(votes)
         self._dense: tuple[str, int, npt.NDArray[np.intp], npt.NDArray[np.float32]] | None = None

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from .._settings import LearningSettings
 from ..dispatch import SearchAnswer, ToolOutcome
-from ._base import StoreHealth, UsageBounds, UsagePair, UsageStore
+from ._base import USE, StoreHealth, UsageBounds, UsagePair, UsageStore
 from ._registry import open_usage_store
 
 __all__ = ["UsageRecorder"]
@@ -55,7 +55,10 @@ class UsageRecorder:
     - the chain gets credit: each recent search before it, since the session's previous successful call, that
       did not list the tool gets a pair marked `UsagePair.missed` (the phrasings search does not serve yet);
     - a direct call of a tool no recent search listed (revealed earlier, pinned, listed) credits the session's
-      searches since its previous successful call, as missed.
+      searches since its previous successful call, as missed;
+    - a call of a deferred tool (`observe`'s ``deferred``) that credits no search, and no earlier one of the
+      session did, is recorded as a use: a pair with an empty request (`USE`), which no search matches but
+      auto-pin counts (a tool listed without a search is called without one, and must not leave for that).
 
     A session records each (request, tool) once. Arguments and results are never looked at. A store that fails
     logs one warning (until it works again) and is otherwise ignored: learning never fails a call, and never
@@ -105,7 +108,9 @@ class UsageRecorder:
         opened = store if store is not None else open_usage_store(settings.store or "memory", bounds)
         return cls(opened, scope=settings.scope, window_s=settings.window_s)
 
-    def observe(self, session: str, outcome: ToolOutcome, *, tool: bool, scope: str | None = None) -> list[UsagePair]:
+    def observe(
+        self, session: str, outcome: ToolOutcome, *, tool: bool, scope: str | None = None, deferred: bool = False
+    ) -> list[UsagePair]:
         """Take one dispatched call into account; returns the pairs it earned (give them to `save`).
 
         Args:
@@ -113,6 +118,8 @@ class UsageRecorder:
             outcome: The call's outcome.
             tool: True when `outcome` names a catalog tool (not a bridge or offload tool).
             scope: The learning scope (default: the recorder's).
+            deferred: The tool is deferred for this session (so it may be auto-pinned): a call no search led to
+                is recorded as a use (`USE`).
         """
         scope = scope or self.scope
         now = self._clock()
@@ -127,8 +134,13 @@ class UsageRecorder:
                 return []
             trail = self._trails.get((scope, session))
             if trail is None:
-                return []
+                if not deferred:
+                    return []
+                trail = self._trail(scope, session)
             pairs = self._credit(trail, scope, session, outcome.name, now)
+            if deferred and not any(tool == outcome.name for _, tool in trail.recorded):
+                use = _Search(USE, frozenset(), now)
+                pairs += self._pairs(trail, [(use, False)], scope, session, outcome.name, now)
             trail.last_call = now
             return pairs
 
@@ -188,6 +200,11 @@ class UsageRecorder:
             self.health.recovered()
 
     def _remember(self, scope: str, session: str, search: _Search) -> None:
+        trail = self._trail(scope, session)
+        trail.searches = [*trail.searches, search][-_MAX_SEARCHES:]
+
+    def _trail(self, scope: str, session: str) -> _Trail:
+        """The session's trail (a new one if none), as the most recently active."""
         key = (scope, session)
         trail = self._trails.get(key)
         if trail is None:
@@ -195,7 +212,7 @@ class UsageRecorder:
             while len(self._trails) > _MAX_SESSIONS:
                 self._trails.popitem(last=False)
         self._trails.move_to_end(key)
-        trail.searches = [*trail.searches, search][-_MAX_SEARCHES:]
+        return trail
 
     def _credit(self, trail: _Trail, scope: str, session: str, name: str, now: float) -> list[UsagePair]:
         recent = [search for search in trail.searches if now - search.at <= self.window_s]
@@ -206,6 +223,12 @@ class UsageRecorder:
             if search.at > trail.last_call and name not in search.hits and (finder is None or search.at <= finder.at)
         ]
         credited = [(search, True) for search in chain] + ([(finder, False)] if finder is not None else [])
+        return self._pairs(trail, credited, scope, session, name, now)
+
+    def _pairs(
+        self, trail: _Trail, credited: list[tuple[_Search, bool]], scope: str, session: str, name: str, now: float
+    ) -> list[UsagePair]:
+        """A pair for each credited search (missed or not) the session has not recorded for `name` yet."""
         pairs = []
         for search, missed in credited:
             key = (search.request, name)

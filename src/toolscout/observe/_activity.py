@@ -99,6 +99,9 @@ class ActivityEvent:
     """Size of the result as text."""
     offloaded: bool = False
     """The result was stored and replaced by a handle."""
+    auto_pinned: bool = False
+    """Calls: the tool was listed without a search because the session's learning scope keeps calling it
+    (auto-pin), and was called directly."""
     argument_names: tuple[str, ...] = ()
     arguments: Mapping[str, object] | None = field(default=None)
     """Argument values, only when the log was told to keep them."""

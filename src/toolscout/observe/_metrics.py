@@ -72,6 +72,11 @@ class Metrics:
         self.result_bytes = Counter(
             "toolscout_result_bytes", "Bytes of tool results sent to the model.", registry=self.registry
         )
+        self.auto_pinned_calls = Counter(
+            "toolscout_auto_pinned_calls",
+            "Direct calls of tools listed without a search by auto-pin (learning).",
+            registry=self.registry,
+        )
 
     def observe(self, event: ActivityEvent) -> None:
         """Count one activity event (an `ActivityLog` listener)."""
@@ -94,6 +99,8 @@ class Metrics:
             self.result_bytes.inc(event.bytes_out)
             if event.offloaded:
                 self.offloaded.inc()
+            if event.auto_pinned:
+                self.auto_pinned_calls.inc()
 
     def track_upstreams(self, states: UpstreamStates) -> None:
         """Report ``toolscout_upstream_up{upstream, state}`` from `states` at every scrape."""
@@ -102,6 +109,16 @@ class Metrics:
     def track_sessions(self, count: Callable[[], int]) -> None:
         """Report ``toolscout_sessions`` (sessions with discoveries) from `count` at every scrape."""
         self.registry.register(_Count("toolscout_sessions", "Sessions the gateway knows.", count))
+
+    def track_auto_pins(self, count: Callable[[], int]) -> None:
+        """Report ``toolscout_auto_pinned_tools`` from `count` at every scrape.
+
+        The tools listed without a search by auto-pin, over every learning scope, as each scope's latest listing
+        chose them.
+        """
+        self.registry.register(
+            _Count("toolscout_auto_pinned_tools", "Tools auto-pinned now, over every learning scope.", count)
+        )
 
     def render(self) -> bytes:
         """Every metric in Prometheus's text exposition format."""
