@@ -77,7 +77,7 @@ def memory(store: UsageStore) -> float:
     """MB held by one scope's cached pairs (tracemalloc, after the build)."""
     ranking = LearnedRanking(store, LearningSettings())
     tracemalloc.start()
-    ranking.confidences(SCOPE, "x", "warm", None)
+    ranking.evidence(SCOPE, "x", "warm", None)
     held, _ = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return held / 1e6

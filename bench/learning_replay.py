@@ -11,8 +11,8 @@ on, split into "seen" (a gold tool appeared in the history) and "never" (none di
 - the packaged sample requests (those with a tool).
 
 Usage: ``python bench/learning_replay.py [--history 0.5] [--seed 0] [--modes lexical,hybrid] [--sets ...]``;
-writes ``bench/results/learning_replay.md`` (``--out``). ``--min-similarity``, ``--min-cosine`` and
-``--session-confidence`` try other stage parameters (tuning: pass ``--sets "BFCL tuning,tooldata dev"``).
+writes ``bench/results/learning_replay.md`` (``--out``). The stage's weights are fitted by
+``bench/learning_fit.py`` (on BFCL tuning and the tooldata dev split only).
 """
 
 from __future__ import annotations
@@ -100,9 +100,8 @@ def markdown(results: dict[str, dict[str, dict[str, object]]], args: argparse.Na
         f" requests shuffled (seed {args.seed}), the first {args.history:.0%} fed as use (`tool_search` in a session"
         " of its own, then the gold tool's successful call recorded), the rest searched in fresh sessions with"
         " learning off and on. *seen*: a gold tool of the request appeared in the history; *never*: none did."
-        f" Stage: min_similarity {args.min_similarity}, min_cosine {args.min_cosine},"
-        f" session_confidence {args.session_confidence},"
-        " min_sessions 1. Tuned only on BFCL tuning and the tooldata dev split; BFCL live is held out.",
+        f" Stage: the shipped learned weights (`learning/ranking.json`), min_similarity {args.min_similarity},"
+        " min_sessions 1. Fitted only on BFCL tuning and the tooldata dev split; BFCL live is held out.",
         "",
         "| set | engine | split | n | R@1 off | R@1 on | Δ R@1 | R@5 off | R@5 on | Δ R@5 |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
@@ -129,8 +128,6 @@ def main(argv: Sequence[str]) -> None:
     parser.add_argument("--tooldata", type=Path, default=ROOT.parent.parent / "shared" / "tooldata")
     parser.add_argument("--per-source", type=int, default=200)
     parser.add_argument("--min-similarity", type=float, default=LearningSettings().min_similarity)
-    parser.add_argument("--min-cosine", type=float, default=LearningSettings().min_cosine)
-    parser.add_argument("--session-confidence", type=float, default=LearningSettings().session_confidence)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "learning_replay.md")
     args = parser.parse_args(argv)
     if not args.tooldata.exists():
@@ -141,9 +138,7 @@ def main(argv: Sequence[str]) -> None:
         "tooldata dev": lambda: tooldata(args.tooldata, args.per_source),
         "sample": sample,
     }
-    learning = LearningSettings(
-        min_similarity=args.min_similarity, min_cosine=args.min_cosine, session_confidence=args.session_confidence
-    )
+    learning = LearningSettings(min_similarity=args.min_similarity)
     started = time.perf_counter()
     results: dict[str, dict[str, dict[str, object]]] = {}
     for name in args.sets.split(","):

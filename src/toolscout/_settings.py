@@ -147,20 +147,9 @@ class LearningSettings(BaseModel):
     authentication on loopback); a gateway shared by several people should set 2 or more, so no one session
     moves another's ranking."""
     min_similarity: Annotated[float, Finite, Field(gt=0, le=1)] = 0.75
-    """How alike a past request must be to this one (cosine of their search terms, weighted by rarity among the
-    scope's requests) before the tools it led to get a vote. Chosen on BFCL tuning and the tooldata dev split:
-    lower thresholds gained on requests seen before and lost more on the others."""
-    min_cosine: Annotated[float, Finite, Field(gt=0, le=1)] = 0.8
-    """With embeddings (hybrid search): how alike a past request's embedding must be to this one's (cosine under
-    the search model) before the tools it led to get a vote. 0.8 kept requests whose tool never appeared in the
-    history within 0.003 of learning off on BFCL tuning and the tooldata dev split (0.75 gained more but lost
-    0.005 there; ``bench/learning_replay.py --min-cosine``)."""
-    session_confidence: Annotated[float, Finite, Field(gt=0, lt=1)] = 0.3
-    """The learned confidence one session's vote gives a tool at most (the cap on how far one session can move a
-    tool: above only hits less confident than this); n sessions give ``1 - (1 - c)^n``, times the similarity.
-    0.3 kept requests whose tool never appeared in the history within 0.003 of learning off on BFCL tuning and the
-    tooldata dev split with the per-hit confidences (0.45 lost 0.006 R@1, 0.6 lost 0.010;
-    ``bench/learning_replay.py --session-confidence``)."""
+    """How alike a past request must be (cosine of their search terms, or of their embeddings in a hybrid search)
+    before a search the engine abstained on answers with the tool it led to. Every other search weighs near past
+    requests by the fitted learned score (``learning/ranking.json``, ``bench/learning_fit.py``)."""
     auto_pin_max_tools: Annotated[int, NoBool, Field(ge=0)] = 3
     """Auto-pin: at most this many tools a scope keeps calling are listed from the first turn of its sessions,
     as pinned tools are, without a search (0: auto-pin off). Explicitly pinned and core tools count against

@@ -147,6 +147,36 @@ def test_concurrent_writers_keep_the_scope_bound(make_store: MakeStore) -> None:
     assert len(store.pairs("team")) == 30
 
 
+def test_whether_the_search_listed_the_tool_first_comes_back_from_every_store(make_store: MakeStore) -> None:
+    store = make_store()
+    listed_first = pair("open an issue", "gh__create_issue")
+    store.record([UsagePair(**{**listed_first.to_json(), "first": True}), pair("post it", "slack__post")])  # type: ignore[arg-type]
+    assert [(p.tool, p.first) for p in store.pairs("team")] == [("gh__create_issue", True), ("slack__post", False)]
+
+
+def test_a_sqlite_file_of_the_first_schema_is_upgraded_in_place_and_keeps_its_pairs(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as conn:  # the schema toolscout wrote before pairs said whether search listed first
+        conn.execute("CREATE TABLE usage_meta (version INTEGER NOT NULL)")
+        conn.execute("INSERT INTO usage_meta (version) VALUES (1)")
+        conn.execute(
+            "CREATE TABLE usage_pairs (id INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, tool TEXT NOT NULL,"
+            " request TEXT NOT NULL, session TEXT NOT NULL, at REAL NOT NULL, missed INTEGER NOT NULL)"
+        )
+        conn.execute(
+            "INSERT INTO usage_pairs (scope, tool, request, session, at, missed) VALUES (?, ?, ?, ?, ?, 1)",
+            ("team", "gh__create_issue", "file a bug", "s1", time.time()),
+        )
+    conn.close()
+    with SqliteUsageStore(path) as store:
+        (old,) = store.pairs("team")
+        assert (old.request, old.missed, old.first) == ("file a bug", True, False)
+        store.record([UsagePair(**{**pair("open an issue", "gh__create_issue").to_json(), "first": True})])  # type: ignore[arg-type]
+        assert [p.first for p in store.pairs("team")] == [False, True]
+
+
 def test_the_sqlite_file_is_private_to_its_owner(tmp_path: Path) -> None:
     path = tmp_path / "learned.db"
     SqliteUsageStore(path).close()

@@ -22,7 +22,7 @@ from ..search import SearchIndex, SearchMode, SearchResult
 from ..search._internal import EvalReport, HybridIndex, LabelledQuery, evaluate
 from ..search.embeddings._internal import DenseRanker
 
-__all__ = ["REPLAY_SCOPE", "ReplayReport", "replay"]
+__all__ = ["REPLAY_SCOPE", "ReplayReport", "feed_history", "replay"]
 
 REPLAY_SCOPE = "replay"
 """The learning scope a replay records in (a fresh in-memory store)."""
@@ -74,7 +74,7 @@ def replay(
         settings=settings.model_copy(update={"mode": "on", "style": "bridge", "learning": learning}),
     )
     scout.wait_for_embeddings()
-    _feed(scout, past, aliases or {})
+    feed_history(scout, past, aliases or {})
     usage = scout.usage
     assert usage is not None  # learning is on
     ranking = LearnedRanking(usage.store, learning, refresh_s=0.0)
@@ -104,7 +104,7 @@ def _built(searcher: SearchIndex) -> Callable[[Catalog], SearchIndex]:
     return lambda _catalog: searcher
 
 
-def _feed(scout: ToolScout, past: Sequence[LabelledQuery], aliases: Mapping[str, str]) -> None:
+def feed_history(scout: ToolScout, past: Sequence[LabelledQuery], aliases: Mapping[str, str]) -> None:
     """Each past request searched in a session of its own, then its gold tools' successful calls recorded."""
     usage = scout.usage
     assert usage is not None

@@ -90,6 +90,9 @@ class UsagePair:
     missed: bool = False
     """True when the search did not list `tool` (a later search of the session found it): the request is
     phrased in a way search does not yet serve, the most valuable kind of pair."""
+    first: bool = False
+    """True when the search listed `tool` first: search served the request already (the learned ranking leans
+    less on such a pair)."""
 
     def to_json(self) -> dict[str, object]:
         """The pair as a JSON object (one line of ``toolscout usage export``)."""
@@ -107,7 +110,8 @@ class UsageStore(Protocol):
       pairs and each tool at most `bounds.max_pairs_per_tool` of them; the excess is that scope's (or that
       tool's) oldest pairs. Pairs older than `bounds.ttl_s` are never returned and leave the store on later
       writes. A request's text is clipped to `bounds.max_request_bytes` UTF-8 bytes before it is stored.
-    - **Text only.** A pair holds a request, a tool name, a session id, a time and whether the search missed:
+    - **Text only.** A pair holds a request, a tool name, a session id, a time, whether the search missed it and
+      whether it listed it first:
       never a call's arguments or result.
     - **Tolerant of bad data.** A stored value that does not parse as a pair (written by something else, or
       damaged) is skipped with one warning naming the store; the rest is returned.
@@ -251,10 +255,12 @@ def pair_from_json(text: str | bytes) -> UsagePair:
     strings = {key: item for key, item in texts.items() if isinstance(item, str)}
     if len(strings) != len(texts):
         raise ValueError("scope, request, tool and session must be strings")
-    at, missed = value.get("at"), value.get("missed", False)
+    at, missed, first = value.get("at"), value.get("missed", False), value.get("first", False)
     if isinstance(at, bool) or not isinstance(at, int | float) or not isinstance(missed, bool):
         raise ValueError("at must be a number and missed a boolean")
-    return UsagePair(**strings, at=float(at), missed=missed)
+    if not isinstance(first, bool):
+        raise ValueError("first must be a boolean")
+    return UsagePair(**strings, at=float(at), missed=missed, first=first)
 
 
 def pair_to_json(pair: UsagePair) -> str:

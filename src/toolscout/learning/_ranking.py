@@ -10,27 +10,33 @@ The ranking (`LearnedRanking.apply`):
 
 - **Near.** The scope's distinct past requests are indexed by their search terms (`tokenize`), weighted by
   inverse document frequency over those requests; a past request is near when the cosine of its terms and this
-  request's reaches ``learning.min_similarity``.
+  request's (or, in a hybrid search, of their embeddings) reaches the fitted ``near`` (`LearnedWeights`).
 - **Evidence.** A near request votes for each tool it led to, once per distinct session (a session repeating a
-  request 1,000 times is one vote), weighed by recency (half-life `HALF_LIFE_S`). Other sessions' votes for a
-  tool count only when at least ``learning.min_sessions`` distinct sessions cast them; the searching session's
-  own always count.
-- **Confidence.** A tool's learned confidence is ``similarity × (1 − (1 − c)^votes) × share``, c being
-  ``learning.session_confidence``, similarity its nearest voting request's and share its part of all the votes
-  cast for this request (near requests that disagree make each tool less sure): one session lifts a tool to at
-  most c (the poisoning cap), two to ``1 − (1 − c)²``, and so on. The hit's confidence becomes the larger of the
-  engine's and the learned one.
-- **Order.** Learned tools move up to just before the first hit less confident than their learned confidence;
-  every other hit keeps the engine's order. A learned tool outside ``allowed`` or the catalog is never added;
-  an abstained search with a learned tool answers with it.
+  request 1,000 times is one vote), weighed by similarity and recency (half-life `HALF_LIFE_S`). Other sessions'
+  votes for a tool count only when at least ``learning.min_sessions`` distinct sessions cast them; the searching
+  session's own always count.
+- **Score.** Every candidate (the engine's hits, searched `DEPTH` deep, and every voted tool) gets a score, a
+  linear function of the engine's confidence and rank and of the learned evidence: the nearest voting request's
+  term and embedding similarity, the votes and their share, how many tools the near requests disagree on, and
+  whether the voting searches had listed the tool first (the engine served them already) or not at all (missed).
+  The weights (``ranking.json``) are fitted by ``bench/learning_fit.py`` on BFCL tuning and the tooldata dev
+  split, weighing requests whose tool never appeared in the history ten times (so learning never costs them).
+- **Order.** The one best-scored voted tool moves up to just before the first hit scored lower; every other hit
+  keeps the engine's order, so a search is learned by at most one place taken. Its confidence becomes the
+  larger of the engine's, the learned one (`Evidence.confidence`) and that of the hit it now precedes, but no
+  more than the hit above it, so confidences still fall down the list. A tool outside ``allowed`` or the catalog is never added; an abstained
+  search answers with a voted tool whose nearest request reaches ``learning.min_similarity``.
+- **Poisoning cap.** One session is one vote, so its pairs, however many, raise a tool's score by at most
+  `LearnedWeights.session_cap` (with the shipped weights a tool it voted for passes only hits the engine gave a
+  confidence under about 0.3 more than its own).
 - **Seen.** A hit this changed (added, moved up, or made more confident) is marked `SearchHit.learned`; the
   activity log lists those hits of a search (`ActivityEvent.learned`) and ``/metrics`` counts such answers.
 
 Pairs are cached per scope and re-read only when the store's `UsageStore.version` changes, asked at most every
 `REFRESH_S` seconds plus the time the last check took (so a pair another replica records is used within about
 that, plus the re-read); the search that finds a check due makes it, and concurrent searches use the cached pairs
-meanwhile. A store that
-fails, or holds a value that is not a pair, leaves ranking unlearned with one warning (until it works again).
+meanwhile. A store that fails, or holds a value that is not a pair, leaves ranking unlearned with one warning
+(until it works again).
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ import queue
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence, Set
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from contextvars import ContextVar
 
 import numpy as np
@@ -56,6 +62,7 @@ from ..search._internal import tokenize
 from ..search.embeddings import Embedder
 from ..search.embeddings._internal import DenseRanker
 from ._base import USE, StoreHealth, UsagePair, UsageStore
+from ._fusion import Evidence, LearnedWeights, features
 
 __all__ = ["HALF_LIFE_S", "REFRESH_S", "LearnedRanking", "LearnedStage", "learned_search"]
 
@@ -63,6 +70,8 @@ logger = logging.getLogger(__name__)
 
 HALF_LIFE_S = 30 * 86_400.0
 """Seconds after which a session's vote weighs half."""
+_ANY = 1e-9
+"""A past request shares a term with this one when their term cosine exceeds this."""
 REFRESH_S = 0.25
 """Seconds between two checks of a scope's store version (each a cheap read: a Redis GET, one SQLite query)."""
 
@@ -72,6 +81,8 @@ class _Vote:
     tool: str
     session: str
     at: float
+    missed: bool
+    first: bool
 
 
 class _ScopeIndex:
@@ -86,7 +97,7 @@ class _ScopeIndex:
             if isinstance(pair.at, bool) or not isinstance(pair.at, int | float) or not math.isfinite(pair.at):
                 raise ValueError(f"a stored pair has no valid time: {pair!r}")
             if pair.request != USE:  # a use no search led to: auto-pin counts it, no request matches it
-                votes[pair.request].append(_Vote(pair.tool, pair.session, float(pair.at)))
+                votes[pair.request].append(_Vote(pair.tool, pair.session, float(pair.at), pair.missed, pair.first))
         self.votes: tuple[tuple[_Vote, ...], ...] = tuple(tuple(found) for found in votes.values())
         self.requests: tuple[str, ...] = tuple(votes)
         self._dense: tuple[str, int, npt.NDArray[np.intp], npt.NDArray[np.float32]] | None = None
@@ -155,7 +166,7 @@ class LearnedRanking:
 
     Args:
         store: Where the pairs are.
-        settings: ``min_similarity``, ``min_sessions``, ``session_confidence``.
+        settings: ``min_similarity``, ``min_sessions``.
         refresh_s: Seconds between checks of a scope's store version.
         clock: Seconds since the epoch (tests pass their own).
         health: The store's health, shared with its `UsageRecorder` (`UsageRecorder.health`), so a failing store
@@ -170,12 +181,12 @@ class LearnedRanking:
         refresh_s: float = REFRESH_S,
         clock: Callable[[], float] = time.time,
         health: StoreHealth | None = None,
+        weights: LearnedWeights | None = None,
     ) -> None:
         self.store = store
         self.min_similarity = settings.min_similarity
-        self.min_cosine = settings.min_cosine
         self.min_sessions = settings.min_sessions
-        self.session_confidence = settings.session_confidence
+        self.weights = weights or LearnedWeights.shipped()
         self._refresh_s = refresh_s
         self._clock = clock
         self._cache: dict[str, _Cached] = {}
@@ -186,44 +197,53 @@ class LearnedRanking:
         self._pending: queue.Queue[tuple[Embedder, str]] = queue.Queue()
         self._worker: threading.Thread | None = None
 
-    def confidences(
+    def evidence(
         self, scope: str, session: str, query: str, allowed: Set[str] | None, dense: DenseRanker | None = None
-    ) -> dict[str, float]:
-        """The learned confidence of each tool that past requests near `query` vote for (none on a failure).
+    ) -> dict[str, Evidence]:
+        """What the scope's past requests near `query` say of each tool they voted for (none on a failure).
 
-        With `dense` (the catalog's ranker, hybrid search), a past request is also near when the cosine of its
-        vector and the query's (the one the engine computed) reaches ``learning.min_cosine``; requests are
-        embedded on a worker thread, so a search never waits for them.
+        With `dense` (the catalog's ranker, hybrid search), a past request is also near by the cosine of its
+        vector and the query's (the one the engine computed); requests are embedded on a worker thread, so a
+        search never waits for them.
         """
         index = self._index(scope)
         if index is None:
             return {}
-        near = dict(index.near(query, self.min_similarity))
-        if dense is not None:
-            for row, cosine in self._near_dense(index, query, dense):
-                near[row] = max(near.get(row, 0.0), cosine)
+        return self._evidence(index, session, query, allowed, dense)
+
+    def _evidence(
+        self, index: _ScopeIndex, session: str, query: str, allowed: Set[str] | None, dense: DenseRanker | None
+    ) -> dict[str, Evidence]:
+        lexical = dict(index.near(query, _ANY))
+        cosines = dict(self._near_dense(index, query, dense)) if dense is not None else {}
         now = self._clock()
-        best: dict[str, float] = {}
-        voters: dict[str, dict[str, float]] = defaultdict(dict)
-        for row, similarity in near.items():
+        votes: dict[str, list[tuple[_Vote, float, float, float]]] = defaultdict(list)
+        for row in lexical.keys() | cosines.keys():
+            terms, embedding = lexical.get(row, 0.0), cosines.get(row, 0.0)
+            similarity = max(terms, embedding)
+            if similarity < self.weights.near:
+                continue
             for vote in index.votes[row]:
-                if allowed is not None and vote.tool not in allowed:
-                    continue
-                weight = 0.5 ** (max(0.0, now - vote.at) / HALF_LIFE_S)
-                sessions = voters[vote.tool]
+                if allowed is None or vote.tool in allowed:
+                    votes[vote.tool].append((vote, similarity, terms, embedding))
+        found: dict[str, Evidence] = {}
+        for tool, cast in votes.items():
+            if len({vote.session for vote, *_ in cast}) < self.min_sessions:
+                cast = [item for item in cast if item[0].session == session]
+            if not cast:
+                continue
+            sessions: dict[str, float] = {}
+            for vote, similarity, _, _ in cast:
+                weight = similarity * 0.5 ** (max(0.0, now - vote.at) / HALF_LIFE_S)
                 sessions[vote.session] = max(sessions.get(vote.session, 0.0), weight)
-                best[vote.tool] = max(best.get(vote.tool, 0.0), similarity)
-        counted = {}
-        for tool, sessions in voters.items():
-            if len(sessions) < self.min_sessions:
-                sessions = {key: value for key, value in sessions.items() if key == session}
-            if sessions:
-                counted[tool] = sum(sessions.values())
-        total = sum(counted.values())
-        return {
-            tool: min(1.0, best[tool]) * (1.0 - (1.0 - self.session_confidence) ** votes) * votes / total
-            for tool, votes in counted.items()
-        }
+            found[tool] = Evidence(
+                lexical=max(terms for _, _, terms, _ in cast),
+                dense=max(embedding for _, _, _, embedding in cast),
+                votes=sum(sessions.values()),
+                first=max((similarity for vote, similarity, _, _ in cast if vote.first), default=0.0),
+                missed=max((similarity for vote, similarity, _, _ in cast if vote.missed), default=0.0),
+            )
+        return found
 
     def wait_for_vectors(self, timeout: float | None = None) -> bool:
         """Wait until every past request queued for embedding is embedded; False when `timeout` ran out first."""
@@ -234,44 +254,58 @@ class LearnedRanking:
             time.sleep(0.01)
         return True
 
-    def apply(
+    def search(
         self,
-        result: SearchResult,
+        inner: SearchIndex,
+        query: str,
         *,
-        scope: str,
-        session: str,
+        limit: int,
+        mode: SearchMode,
         allowed: Set[str] | None,
         catalog: Catalog,
-        dense: DenseRanker | None = None,
+        scope: str,
+        session: str,
+        dense: DenseRanker | None,
     ) -> SearchResult:
-        """`result` re-ranked by the learned confidences (see the module docstring)."""
-        learned = {
-            tool: value
-            for tool, value in self.confidences(scope, session, result.query, allowed, dense).items()
-            if tool in catalog
-        }
-        if not learned:
+        """`inner`'s result for `query`, re-ranked by the scope's pairs (see the module docstring)."""
+        index = self._index(scope)
+        if index is None or not index.size:
+            return inner.search(query, limit=limit, mode=mode, allowed=allowed)
+        result = inner.search(query, limit=max(limit, self.weights.depth), mode=mode, allowed=allowed)
+        evidence = self._evidence(index, session, query, allowed, dense if result.mode == "hybrid" else None)
+        learned = self.apply(result, {tool: found for tool, found in evidence.items() if tool in catalog}, catalog)
+        return dataclasses.replace(learned, hits=learned.hits[:limit])
+
+    def apply(self, result: SearchResult, evidence: Mapping[str, Evidence], catalog: Catalog) -> SearchResult:
+        """`result` with the best-scored voted tool moved up (see the module docstring)."""
+        if not evidence:
             return result
+        names, rows = features([(hit.name, _confidence(hit)) for hit in result.hits], evidence)
+        scores = self.weights.score(rows)
+        best = max((row for row, name in enumerate(names) if name in evidence), key=lambda row: scores[row])
         engine = {hit.name: hit for hit in result.hits}
-        ranks = {hit.name: rank for rank, hit in enumerate(result.hits)}
-        kept = [hit for hit in result.hits if hit.name not in learned]
-        moved = sorted(learned, key=lambda tool: (-max(learned[tool], _confidence(engine.get(tool))), tool))
-        hits: list[SearchHit] = []
-        for tool in moved:
-            hit = engine.get(tool)
-            value = max(learned[tool], _confidence(hit))
-            while kept and _confidence(kept[0]) >= value:
-                hits.append(kept.pop(0))
-            namespace = hit.namespace if hit is not None else catalog[tool].namespace
-            # Learned: added, moved up, or made more confident than the engine made it.
-            changed = hit is None or value > _confidence(hit) or len(hits) < ranks[tool]
-            hits.append(SearchHit(name=tool, score=0.0, namespace=namespace, confidence=value, learned=changed))
-        hits += kept
-        scored = tuple(dataclasses.replace(hit, score=float(len(hits) - rank)) for rank, hit in enumerate(hits))
-        added = sum(tool not in engine for tool in learned)
+        tool = names[best]
+        if not result.hits and evidence[tool].nearest < self.min_similarity:
+            return result
+        kept = [row for row, name in enumerate(names) if name in engine and row != best]
+        place = next((at for at, row in enumerate(kept) if scores[row] < scores[best]), len(kept))
+        order = [engine[names[row]] for row in kept]
+        hit = engine.get(tool)
+        value = max(_confidence(hit), evidence[tool].confidence)
+        if place < len(order):
+            value = max(value, _confidence(order[place]))
+        if place > 0:
+            value = min(value, _confidence(order[place - 1]))
+        moved_up = hit is None or place < result.hits.index(hit)
+        changed = moved_up or value > _confidence(hit)
+        namespace = hit.namespace if hit is not None else catalog[tool].namespace
+        order.insert(place, SearchHit(name=tool, score=0.0, namespace=namespace, confidence=value, learned=changed))
+        scored = tuple(dataclasses.replace(hit, score=float(len(order) - rank)) for rank, hit in enumerate(order))
+        added = int(tool not in engine)
         return dataclasses.replace(result, hits=scored, total=result.total + added, abstained=False, suggestions=())
 
     def _near_dense(self, index: _ScopeIndex, query: str, dense: DenseRanker) -> list[tuple[int, float]]:
+        """(row, cosine) of each past request whose embedding is at least the fitted ``near`` alike."""
         embedder = dense.embedder
         model = embedder.model_id
         known = self._vectors.setdefault(model, {})
@@ -289,7 +323,7 @@ class LearnedRanking:
             vector = dense.query_vector(query)
         except Exception:  # the embedder is optional: its failure leaves the lexical votes
             return []
-        return index.near_dense(vector, model, known, self.min_cosine)
+        return index.near_dense(vector, model, known, self.weights.near)
 
     def _embed(self) -> None:
         """Embed queued past requests, one at a time, for as long as the process runs."""
@@ -381,13 +415,19 @@ class LearnedStage:
         catalog: Catalog,
     ) -> SearchResult:
         """`inner`'s result, re-ranked by the learning scope's pairs when a `learned_search` is active."""
-        result = inner.search(query, limit=limit, mode=mode, allowed=allowed)
         context = _SEARCHING.get()
         if context is None:
-            return result
-        dense = context.dense if result.mode == "hybrid" else None
-        return context.ranking.apply(
-            result, scope=context.scope, session=context.session, allowed=allowed, catalog=catalog, dense=dense
+            return inner.search(query, limit=limit, mode=mode, allowed=allowed)
+        return context.ranking.search(
+            inner,
+            query,
+            limit=limit,
+            mode=mode,
+            allowed=allowed,
+            catalog=catalog,
+            scope=context.scope,
+            session=context.session,
+            dense=context.dense,
         )
 
 

@@ -34,6 +34,7 @@ class _Search:
     request: str
     hits: frozenset[str]
     at: float
+    first: str | None = None
 
 
 @dataclasses.dataclass(slots=True)
@@ -128,7 +129,8 @@ class UsageRecorder:
             if isinstance(answer, SearchAnswer):
                 if answer.query.strip():
                     hits = frozenset(found.name for found in answer.tools)
-                    self._remember(scope, session, _Search(answer.query, hits, now))
+                    first = answer.tools[0].name if answer.tools else None
+                    self._remember(scope, session, _Search(answer.query, hits, now, first))
                 return []
             if not tool or answer is not None or outcome.is_error or outcome.tool_reported_error:
                 return []
@@ -238,6 +240,14 @@ class UsageRecorder:
             if len(trail.recorded) > _MAX_RECORDED:
                 trail.recorded.popitem(last=False)
             pairs.append(
-                UsagePair(scope=scope, request=search.request, tool=name, session=session, at=now, missed=missed)
+                UsagePair(
+                    scope=scope,
+                    request=search.request,
+                    tool=name,
+                    session=session,
+                    at=now,
+                    missed=missed,
+                    first=search.first == name,
+                )
             )
         return pairs

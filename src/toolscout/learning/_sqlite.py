@@ -14,18 +14,21 @@ from ._base import ClosingUsageStore, UsageBounds, UsagePair, check_scope, check
 
 __all__ = ["SqliteUsageStore"]
 
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2
 # Its own tables (``usage_*``), so the file may be the session store's too.
 _SCHEMA = (
     "CREATE TABLE usage_meta (version INTEGER NOT NULL)",
     f"INSERT INTO usage_meta (version) VALUES ({_SCHEMA_VERSION})",
     "CREATE TABLE usage_pairs (id INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, tool TEXT NOT NULL,"
-    " request TEXT NOT NULL, session TEXT NOT NULL, at REAL NOT NULL, missed INTEGER NOT NULL)",
+    " request TEXT NOT NULL, session TEXT NOT NULL, at REAL NOT NULL, missed INTEGER NOT NULL,"
+    " first INTEGER NOT NULL DEFAULT 0)",
     "CREATE INDEX usage_pairs_by_scope ON usage_pairs (scope, id)",
     "CREATE INDEX usage_pairs_by_tool ON usage_pairs (scope, tool, id)",
     "CREATE INDEX usage_pairs_by_time ON usage_pairs (at)",
 )
-_COLUMNS = "scope, request, tool, session, at, missed"
+_COLUMNS = "scope, request, tool, session, at, missed, first"
+_MIGRATIONS = {1: ("ALTER TABLE usage_pairs ADD COLUMN first INTEGER NOT NULL DEFAULT 0",)}
+"""Schema version -> the statements that bring it to the next version (older files are upgraded in place)."""
 
 
 class SqliteUsageStore(ClosingUsageStore):
@@ -68,9 +71,9 @@ class SqliteUsageStore(ClosingUsageStore):
         checked = checked_pairs(pairs, self.bounds)
         if not checked:
             return
-        rows = [(p.scope, p.request, p.tool, p.session, p.at, int(p.missed)) for p in checked]
+        rows = [(p.scope, p.request, p.tool, p.session, p.at, int(p.missed), int(p.first)) for p in checked]
         with self._write() as conn:
-            conn.executemany(f"INSERT INTO usage_pairs ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", rows)
+            conn.executemany(f"INSERT INTO usage_pairs ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
             conn.execute("DELETE FROM usage_pairs WHERE at < ?", (expired_before(self.bounds),))
             for scope, tool in {(p.scope, p.tool) for p in checked}:
                 held = conn.execute(
@@ -93,7 +96,15 @@ class SqliteUsageStore(ClosingUsageStore):
         with self._read() as conn:
             rows = conn.execute(query + " ORDER BY id", args).fetchall()
         return tuple(
-            UsagePair(scope=row[0], request=row[1], tool=row[2], session=row[3], at=row[4], missed=bool(row[5]))
+            UsagePair(
+                scope=row[0],
+                request=row[1],
+                tool=row[2],
+                session=row[3],
+                at=row[4],
+                missed=bool(row[5]),
+                first=bool(row[6]),
+            )
             for row in rows
         )
 
@@ -166,6 +177,11 @@ class SqliteUsageStore(ClosingUsageStore):
                 conn.execute(statement)
             return
         row = conn.execute("SELECT version FROM usage_meta").fetchone()
+        while row is not None and row[0] in _MIGRATIONS:
+            for statement in _MIGRATIONS[row[0]]:
+                conn.execute(statement)
+            conn.execute("UPDATE usage_meta SET version = ?", (row[0] + 1,))
+            row = conn.execute("SELECT version FROM usage_meta").fetchone()
         if row is None or row[0] != _SCHEMA_VERSION:
             found = None if row is None else row[0]
             raise StoreError(f"usage schema version {found}, but this toolscout reads version {_SCHEMA_VERSION}")

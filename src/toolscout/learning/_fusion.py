@@ -1,0 +1,161 @@
+"""The learned ranking's score: a linear function of a candidate's standing with the engine and its learned evidence.
+
+`features` turns a search's hits (in the engine's order) and each voted tool's `Evidence` into one row per
+candidate; `LearnedWeights.score` weighs them with the weights ``bench/learning_fit.py`` fitted (``ranking.json``
+beside this module). The engine's confidence and reciprocal rank have non-negative weights, so among hits without
+learned evidence the score keeps the engine's order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import math
+from collections.abc import Mapping, Sequence
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["FEATURES", "WEIGHTS_FILE", "Evidence", "LearnedWeights", "features"]
+
+WEIGHTS_FILE = "ranking.json"
+
+FEATURES = (
+    "confidence",
+    "reciprocal_rank",
+    "lexical",
+    "dense",
+    "votes",
+    "share",
+    "first",
+    "interaction",
+    "disagreement",
+    "missed",
+)
+"""One row per candidate, in this order (see `features`)."""
+
+_SESSION_MAXIMA = {
+    "lexical": 1.0,
+    "dense": 1.0,
+    "votes": math.log(2.0),
+    "share": 1.0,
+    "first": 1.0,
+    "interaction": 1.0,
+    "missed": 1.0,
+}
+"""The most one session's vote can set each learned feature to (a session is one vote of weight at most 1)."""
+
+_AGREEING = 0.05
+"""Voted tools whose nearest request is within this of the nearest of all count as disagreeing candidates."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Evidence:
+    """What the scope's near past requests say of one tool (every value 0 when nothing)."""
+
+    lexical: float = 0.0
+    """The highest term cosine of a near request that voted for it."""
+    dense: float = 0.0
+    """The highest embedding cosine of a near request that voted for it (hybrid search only)."""
+    votes: float = 0.0
+    """Its votes: per distinct session, that session's nearest request's similarity times its recency weight."""
+    first: float = 0.0
+    """The highest similarity of a near request whose search had listed it first."""
+    missed: float = 0.0
+    """The highest similarity of a near request whose search had not listed it."""
+
+    @property
+    def nearest(self) -> float:
+        """Its nearest voting request's similarity, by terms or embedding."""
+        return max(self.lexical, self.dense)
+
+    @property
+    def confidence(self) -> float:
+        """The learned confidence: the nearest similarity times ``1 - 0.5^votes`` (one full vote: half of it)."""
+        return self.nearest * (1.0 - 0.5**self.votes)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LearnedWeights:
+    """The fitted score (``ranking.json``): how near a request must be to vote, how deep to look, the weights."""
+
+    near: float
+    """A past request votes when its term or embedding cosine with this request reaches this."""
+    depth: int
+    """How many engine hits are candidates (the engine is searched this deep when a request drew votes)."""
+    weights: Mapping[str, float]
+    """Feature name (`FEATURES`) -> weight."""
+
+    @classmethod
+    def shipped(cls) -> LearnedWeights:
+        """The weights fitted for the shipped search (``ranking.json``)."""
+        return _shipped()
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, object]) -> LearnedWeights:
+        """Read the weights file's object; raises `ValueError` naming what is wrong."""
+        weights = value.get("weights")
+        if not isinstance(weights, Mapping) or set(weights) != set(FEATURES):
+            raise ValueError(f"weights must name exactly {', '.join(FEATURES)}")
+        near, depth = value.get("near"), value.get("depth")
+        if not isinstance(near, int | float) or not 0 < near <= 1:
+            raise ValueError(f"near must be in (0, 1], got {near!r}")
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise ValueError(f"depth must be a positive integer, got {depth!r}")
+        numbers = {name: float(weight) for name, weight in weights.items()}
+        if numbers["confidence"] < 0 or numbers["reciprocal_rank"] < 0:
+            raise ValueError("the confidence and reciprocal_rank weights must not be negative")
+        return cls(near=float(near), depth=depth, weights=numbers)
+
+    @property
+    def session_cap(self) -> float:
+        """The most one session's pairs, however many, raise a tool's score (the poisoning cap)."""
+        return sum(max(0.0, self.weights[name]) * most for name, most in _SESSION_MAXIMA.items())
+
+    def score(self, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """Each candidate's score (`rows` as `features` returns them)."""
+        vector = np.array([self.weights[name] for name in FEATURES], dtype=np.float64)
+        return rows @ vector
+
+
+@functools.cache
+def _shipped() -> LearnedWeights:
+    text = (resources.files(__package__) / WEIGHTS_FILE).read_text(encoding="utf-8")
+    return LearnedWeights.from_json(json.loads(text))
+
+
+def features(
+    hits: Sequence[tuple[str, float]], evidence: Mapping[str, Evidence]
+) -> tuple[list[str], npt.NDArray[np.float64]]:
+    """The candidates (the engine's hits in order, then the other voted tools by name) and their rows.
+
+    Args:
+        hits: (name, the engine's confidence) of each hit, in the engine's order.
+        evidence: The voted tools' evidence.
+    """
+    names = [name for name, _ in hits]
+    names += sorted(set(evidence) - set(names))
+    engine = {name: (rank, confidence) for rank, (name, confidence) in enumerate(hits)}
+    total = sum(found.votes for found in evidence.values()) or 1.0
+    top = max((found.nearest for found in evidence.values()), default=0.0)
+    agreeing = math.log1p(sum(found.nearest >= top - _AGREEING for found in evidence.values()))
+    rows = np.zeros((len(names), len(FEATURES)), dtype=np.float64)
+    for row, name in enumerate(names):
+        rank, confidence = engine.get(name, (None, 0.0))
+        found = evidence.get(name)
+        learned = (0.0,) * 8
+        if found is not None:
+            learned = (
+                found.lexical,
+                found.dense,
+                math.log1p(found.votes),
+                found.votes / total,
+                found.first,
+                confidence * found.nearest,
+                agreeing,
+                found.missed,
+            )
+        rows[row] = (confidence, 0.0 if rank is None else 1.0 / (1 + rank), *learned)
+    return names, rows
