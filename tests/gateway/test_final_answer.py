@@ -23,7 +23,7 @@ import pytest
 from mcp.client import Client
 
 from tests.gateway.conftest import LIMIT_S, real_servers, text
-from toolscout.dispatch import LoadAnswer, SearchAnswer
+from toolscout.dispatch import LoadAnswer, SearchAnswer, ToolOutcome
 from toolscout.gateway import Gateway, GatewayConfig
 from toolscout.observe import ActivityEvent
 
@@ -61,19 +61,20 @@ def serialisations() -> Iterator[Counter[str]]:
             if isinstance(encoded, dict) and "hint" in encoded and "tools" in encoded:
                 counts["encoded"] += 1
 
-    threading.setprofile(profile)  # type: ignore[arg-type]
-    sys.setprofile(profile)  # type: ignore[arg-type]
+    threading.setprofile(profile)
+    sys.setprofile(profile)
     try:
         yield counts
     finally:
         sys.setprofile(None)
-        threading.setprofile(None)  # type: ignore[arg-type]
+        threading.setprofile(None)
 
 
 async def test_observers_see_the_bytes_the_client_receives_and_each_answer_is_serialised_once(
     tmp_path: Path,
 ) -> None:
     events: list[ActivityEvent] = []
+    outcomes: list[ToolOutcome] = []
     answers: list[tuple[str, dict[str, Any], Counter[str]]] = []
 
     async def search(client: Client, query: str) -> None:
@@ -83,7 +84,9 @@ async def test_observers_see_the_bytes_the_client_receives_and_each_answer_is_se
 
     with anyio.fail_after(LIMIT_S):
         async with (
-            Gateway(config(tmp_path), transport="stdio", wait_for_upstreams=True) as gateway,
+            Gateway(
+                config(tmp_path), transport="stdio", wait_for_upstreams=True, after_call=[outcomes.append]
+            ) as gateway,
             Client(gateway.server, mode="legacy") as client,
         ):
             gateway.activity.add_listener(events.append)
@@ -93,13 +96,15 @@ async def test_observers_see_the_bytes_the_client_receives_and_each_answer_is_se
             await client.call_tool("tool_call", bridged)  # called without listing again: it keeps its first list
             await search(client, "memory__read_graph")  # so this reveal's hint names the call tool
     searches = [event for event in events if event.kind == "search"]
+    hooked = [outcome.to_text() for outcome in outcomes if outcome.name == "tool_search"]
     (seen, seen_json, seen_counts), (unseen, unseen_json, unseen_counts) = answers
     assert [tool["name"] for tool in seen_json["tools"]] == ["time__get_current_time"]
     assert [tool["name"] for tool in unseen_json["tools"]] == ["memory__read_graph"]
     for answer in (seen_json, unseen_json):
         assert [server["server"] for server in answer["servers_not_ready"]] == ["broken"]
     assert unseen_json["hint"].startswith("Your tool list does not change")
-    for counts in (seen_counts, unseen_counts):
-        assert counts == Counter(built=1, encoded=1)
+    assert hooked == [seen, unseen]
     assert [event.bytes_out for event in searches] == [len(seen.encode()), len(unseen.encode())]
     assert [event.hits for event in searches] == [("time__get_current_time",), ("memory__read_graph",)]
+    for counts in (seen_counts, unseen_counts):
+        assert counts == Counter(built=1, encoded=1)
