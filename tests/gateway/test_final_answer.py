@@ -41,31 +41,52 @@ def config(tmp_path: Path) -> GatewayConfig:
     return GatewayConfig.from_mapping({"mcpServers": chosen, "toolscout": settings})
 
 
-@contextmanager
-def serialisations() -> Iterator[Counter[str]]:
-    """Count, in every thread, each answer record written to JSON (``to_json``) and each answer encoded to text.
+class Serialisations:
+    """Counts, in every thread, each answer record written to JSON (``to_json``) and each answer encoded to text.
 
     A profile function (Python's own seam, `sys.setprofile`) observes the calls; nothing of toolscout is
-    replaced. Threads started inside the block (the gateway's worker threads) are profiled too.
+    replaced. It is installed in this thread and in every thread started while it is (the gateway's worker
+    threads), and counts only inside `counting`.
     """
-    counts: Counter[str] = Counter()
 
-    def profile(frame: FrameType, event: str, arg: Any) -> None:
-        if event != "call":
+    def __init__(self) -> None:
+        self.counts: Counter[str] | None = None
+        self.closed = False
+
+    def profile(self, frame: FrameType, event: str, arg: Any) -> None:
+        if self.closed:  # a thread still running after the test: leave it unprofiled
+            sys.setprofile(None)
+            return
+        if event != "call" or self.counts is None:
             return
         code = frame.f_code
         if code in _BUILDS:
-            counts["built"] += 1
+            self.counts["built"] += 1
         elif code is _ENCODE:
             encoded = frame.f_locals.get("o")
             if isinstance(encoded, dict) and "hint" in encoded and "tools" in encoded:
-                counts["encoded"] += 1
+                self.counts["encoded"] += 1
 
-    threading.setprofile(profile)
-    sys.setprofile(profile)
+    @contextmanager
+    def counting(self) -> Iterator[Counter[str]]:
+        counts: Counter[str] = Counter()
+        self.counts = counts
+        try:
+            yield counts
+        finally:
+            self.counts = None
+
+
+@contextmanager
+def serialisations() -> Iterator[Serialisations]:
+    """A `Serialisations` profiling this thread and every thread started inside the block."""
+    watcher = Serialisations()
+    threading.setprofile(watcher.profile)
+    sys.setprofile(watcher.profile)
     try:
-        yield counts
+        yield watcher
     finally:
+        watcher.closed = True
         sys.setprofile(None)
         threading.setprofile(None)
 
@@ -78,11 +99,11 @@ async def test_observers_see_the_bytes_the_client_receives_and_each_answer_is_se
     answers: list[tuple[str, dict[str, Any], Counter[str]]] = []
 
     async def search(client: Client, query: str) -> None:
-        with serialisations() as counts:
+        with watcher.counting() as counts:
             received = text(await client.call_tool("tool_search", {"query": query}))
         answers.append((received, json.loads(received), counts))
 
-    with anyio.fail_after(LIMIT_S):
+    with anyio.fail_after(LIMIT_S), serialisations() as watcher:
         async with (
             Gateway(
                 config(tmp_path), transport="stdio", wait_for_upstreams=True, after_call=[outcomes.append]
