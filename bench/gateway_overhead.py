@@ -12,15 +12,27 @@ connects to every server itself, against what it gets from the gateway (its tool
 
     .venv/bin/python bench/gateway_overhead.py [--calls 400] [--rounds 5]
     # -> bench/results/gateway_overhead.{json,md}
+
+Against a git revision: ``--against REV`` serves the same config (the echo server and the real
+``everything`` server, bridge style, lexical search) from this checkout and from REV's ``src/``
+(``git archive``, on ``PYTHONPATH``), and times a ``tool_search`` and a bridged ``tool_call`` through
+each, interleaved in the same rounds; it reports each p50 and the ratio this checkout / REV, with
+the CPU time each gateway process spent per call (read from /proc, Linux).
+
+    .venv/bin/python bench/gateway_overhead.py --against REV [--calls 400] [--rounds 5]
+    # -> bench/results/gateway_against.{json,md}
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import statistics
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -56,9 +68,9 @@ def write_config(folder: Path, name: str, servers: dict[str, Any], **settings: A
 
 
 @asynccontextmanager
-async def stdio(command: str, *args: str) -> AsyncIterator[Client]:
+async def stdio(command: str, *args: str, env: dict[str, str] | None = None) -> AsyncIterator[Client]:
     # The whole environment, so a gateway runs the toolscout on PYTHONPATH like the HTTP one does.
-    params = StdioServerParameters(command=command, args=list(args), env=dict(os.environ))
+    params = StdioServerParameters(command=command, args=list(args), env=env if env is not None else dict(os.environ))
     with open("/dev/null", "w") as sink:
         async with Client(stdio_client(params, errlog=sink)) as client:
             yield client
@@ -127,6 +139,107 @@ async def measure_latency(calls: int, rounds: int, workdir: Path) -> dict[str, d
         }
         for label, values in samples.items()
     }
+
+
+def sources_of(rev: str, folder: Path) -> Path:
+    """REV's ``src/`` folder, extracted under `folder`."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src"], check=True, capture_output=True).stdout
+    target = folder / f"src-{rev}"
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(target, filter="data")
+    return target / "src"
+
+
+def gateway_pids(pythonpaths: dict[str, Path]) -> dict[str, int]:
+    """The pid of the gateway process started with each PYTHONPATH (Linux: read from /proc)."""
+    found: dict[str, int] = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            environ = (entry / "environ").read_bytes().split(b"\0")
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        for side, path in pythonpaths.items():
+            if f"PYTHONPATH={path}".encode() in environ and b"serve" in command:
+                found[side] = int(entry.name)
+    assert found.keys() == pythonpaths.keys(), found
+    return found
+
+
+def cpu_s(pid: int) -> float:
+    """User plus system CPU seconds process `pid` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure_against(rev: str, calls: int, rounds: int, workdir: Path) -> dict[str, Any]:
+    """p50 of a ``tool_search`` and a bridged ``tool_call`` through this checkout's gateway and REV's, interleaved."""
+    servers = {"echo": ECHO, "everything": {"command": str(REAL / "node_modules/.bin/mcp-server-everything")}}
+    config = write_config(workdir, "against", servers, mode="on", search_mode="lexical", offload=False)
+    sources = {"this checkout": ROOT / "src", rev: sources_of(rev, workdir)}
+    requests: dict[str, tuple[str, dict[str, Any]]] = {
+        "tool_search": ("tool_search", {"query": "add two numbers"}),
+        "tool_call": ("tool_call", {"name": "echo__echo", "arguments": {"text": "hello"}}),
+    }
+    samples: dict[tuple[str, str], list[float]] = {(side, kind): [] for side in sources for kind in requests}
+    cpu: dict[tuple[str, str], float] = {(side, kind): 0.0 for side in sources for kind in requests}
+    async with (
+        stdio(TOOLSCOUT, *SERVE, str(config), env={**os.environ, "PYTHONPATH": str(sources["this checkout"])}) as now,
+        stdio(TOOLSCOUT, *SERVE, str(config), env={**os.environ, "PYTHONPATH": str(sources[rev])}) as then,
+    ):
+        clients = {"this checkout": now, rev: then}
+        pids = gateway_pids(sources)
+        for client in clients.values():
+            for name, arguments in requests.values():
+                for _ in range(WARMUP):
+                    assert not (await client.call_tool(name, arguments)).is_error
+        for number in range(rounds):
+            order = list(clients.items()) if number % 2 == 0 else list(clients.items())[::-1]
+            for kind, (name, arguments) in requests.items():
+                used = {side: cpu_s(pid) for side, pid in pids.items()}
+                for _ in range(calls):  # call by call, alternating the gateways, so load on the machine hits both
+                    for side, client in order:
+                        started = time.perf_counter()
+                        await client.call_tool(name, arguments)
+                        samples[side, kind].append((time.perf_counter() - started) * 1000)
+                for side, pid in pids.items():
+                    cpu[side, kind] += cpu_s(pid) - used[side]
+    rows = {}
+    for kind in requests:
+        after, before = (statistics.median(samples[side, kind]) for side in sources)
+        cpu_after, cpu_before = (cpu[side, kind] * 1000 / (calls * rounds) for side in sources)
+        rows[kind] = {
+            "cpu_ms_before": round(cpu_before, 3),
+            "cpu_ms_after": round(cpu_after, 3),
+            "cpu_ratio": round(cpu_after / cpu_before, 3),
+            "p50_ms_before": round(before, 3),
+            "p50_ms_after": round(after, 3),
+            "ratio": round(after / before, 3),
+        }
+    return {"against": rev, "calls": calls, "rounds": rounds, "latency": rows}
+
+
+def against_markdown(report: dict[str, Any]) -> str:
+    lines = [
+        "# The gateway against a revision",
+        "",
+        f"`bench/gateway_overhead.py --against {report['against']} --calls {report['calls']} "
+        f"--rounds {report['rounds']}`:",
+        "one run, both gateways interleaved, stdio, upstreams `echo_server.py` and `everything`, lexical search.",
+        "",
+        "p50: the client's wall time per call; CPU: the gateway process's CPU time per call (/proc), which",
+        "a loaded machine disturbs less.",
+        "",
+        f"| request | p50 ms, {report['against']} | p50 ms, this checkout | ratio | gateway CPU ms, "
+        f"{report['against']} | gateway CPU ms, this checkout | ratio |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for kind, row in report["latency"].items():
+        lines.append(
+            f"| {kind} | {row['p50_ms_before']:.3f} | {row['p50_ms_after']:.3f} | {row['ratio']:.3f} "
+            f"| {row['cpu_ms_before']:.3f} | {row['cpu_ms_after']:.3f} | {row['cpu_ratio']:.3f} |"
+        )
+    return "\n".join([*lines, ""])
 
 
 def tool_tokens(tools: list[dict[str, Any]], counter: Any) -> int:
@@ -224,6 +337,14 @@ def markdown(latency: dict[str, dict[str, float]], tokens: dict[str, dict[str, A
 
 
 async def main(args: argparse.Namespace) -> None:
+    if args.against:
+        with tempfile.TemporaryDirectory() as folder:
+            report = await measure_against(args.against, args.calls, args.rounds, Path(folder))
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / "gateway_against.json").write_text(json.dumps(report, indent=2) + "\n")
+        (RESULTS / "gateway_against.md").write_text(against_markdown(report))
+        print(against_markdown(report))
+        return
     with tempfile.TemporaryDirectory() as folder:
         workdir = Path(folder)
         if args.tokens_only:  # keep the latency table of the last full run
@@ -250,4 +371,5 @@ if __name__ == "__main__":
     parser.add_argument(
         "--tokens-only", action="store_true", help="Measure the first-turn tokens only; keep the last latency table."
     )
+    parser.add_argument("--against", metavar="REV", help="Time tool_search and tool_call against REV's gateway.")
     anyio.run(main, parser.parse_args())

@@ -29,7 +29,7 @@ from .data import sample_catalog_path
 from .disclosure import Assembly, TurnPlan
 from .disclosure._internal import assemble, deconflict, plan_turn, plans_alike
 from .dispatch import AfterCall, BeforeCall, BridgeAnswer, Handler, ToolCall, ToolOutcome
-from .dispatch._internal import Resolution, resolve_call, run_resolution
+from .dispatch._internal import AnswerContext, Resolution, resolve_call, run_resolution
 from .learning import UsageStore
 from .learning._internal import AutoPins, LearnedRanking, UsageRecorder, learned_search
 from .search import IndexBuilder, SearchIndex, SearchMode, SearchPipeline, SearchStatus
@@ -513,27 +513,39 @@ class ScoutSession:
         resolution = self._resolve(name, arguments, call_id=call_id)
         return self._record(resolution)[0]
 
-    async def dispatch(self, name: object, arguments: object = None, *, call_id: str | None = None) -> ToolOutcome:
+    async def dispatch(
+        self,
+        name: object,
+        arguments: object = None,
+        *,
+        call_id: str | None = None,
+        context: AnswerContext | None = None,
+    ) -> ToolOutcome:
         """Handle one tool call from the model and return its outcome. Never raises for bad model input.
 
         Resolving (searches, schema checks) and the store's reads and writes run in a worker
         thread, so a slow store or a big catalog never stalls the event loop. With ``tracing`` on,
-        the call runs in a span of its own (see `toolscout.observe` for its attributes).
+        the call runs in a span of its own (see `toolscout.observe` for its attributes). `context`
+        holds what the host adds to a search or describe answer (the gateway: upstreams not ready, the
+        hint for a client its reveals do not reach); the hooks, the activity log and the caller all
+        get the answer with it.
 
         Raises:
             StoreError: The discovery store failed.
         """
         tracing = self.scout._tracing
         if tracing is None:
-            return await self._dispatch(name, arguments, call_id, None)
+            return await self._dispatch(name, arguments, call_id, context, None)
         with tracing.dispatch(self.session_id) as span:
-            return await self._dispatch(name, arguments, call_id, span)
+            return await self._dispatch(name, arguments, call_id, context, span)
 
     def dispatch_sync(self, name: object, arguments: object = None, *, call_id: str | None = None) -> ToolOutcome:
         """`dispatch` for synchronous code (runs its own event loop; do not call from async code)."""
         return anyio.run(lambda: self.dispatch(name, arguments, call_id=call_id))
 
-    async def _dispatch(self, name: object, arguments: object, call_id: str | None, span: Span | None) -> ToolOutcome:
+    async def _dispatch(
+        self, name: object, arguments: object, call_id: str | None, context: AnswerContext | None, span: Span | None
+    ) -> ToolOutcome:
         started = time.perf_counter()
         resolution, newly, plan, auto_pinned = await anyio.to_thread.run_sync(
             lambda: self._resolve_listed(name, arguments, call_id=call_id)
@@ -549,8 +561,9 @@ class ScoutSession:
             transform=self.scout.offload.apply if self.scout.offload is not None else None,
             started=started,
             call_id=call_id,
+            revealed=newly,
+            context=context,
         )
-        outcome = dataclasses.replace(outcome, revealed=newly)
         direct = outcome.answer is None and outcome.requested == outcome.name
         self._observe(outcome, span, auto_pinned=direct and outcome.name in auto_pinned)
         self._learn(outcome, deferred=outcome.name in plan.deferred)

@@ -4,9 +4,11 @@ import json
 
 import pytest
 
-from toolscout import ScoutSettings
-from toolscout.dispatch import FoundTool, LoadAnswer, NamespaceCount, SearchAnswer
-from toolscout.dispatch._internal import ServerNotReady
+from toolscout import CharsPerToken, ScoutSettings, ToolScout
+from toolscout.dispatch import FoundTool, LoadAnswer, NamespaceCount, SearchAnswer, ToolOutcome
+from toolscout.dispatch._internal import AnswerContext, ServerNotReady
+
+from .conftest import TOOLS
 
 pytestmark = pytest.mark.anyio
 
@@ -111,3 +113,27 @@ async def test_in_reveal_style_a_revealed_tool_carries_its_schema(scout) -> None
     outcome = await revealing.session("s").dispatch("tool_search", {"query": "create a github issue"})
     assert isinstance(outcome.answer, SearchAnswer)
     assert outcome.answer.tools[0].parameters == scout.catalog["github__create_issue"].parameters
+
+
+async def test_the_hosts_context_is_in_the_answer_the_after_call_hooks_see_and_the_caller_gets() -> None:
+    """What a host adds (upstreams not ready, a reveal's hint) is applied before the outcome is built; a read
+    that reveals nothing new keeps its own hint."""
+    seen: list[tuple[ToolOutcome, str]] = []
+    scout = ToolScout(
+        TOOLS,
+        settings=ScoutSettings(mode="on", style="reveal"),
+        after_call=[lambda outcome: seen.append((outcome, outcome.to_text()))],
+        token_counter=CharsPerToken(),
+    )
+    pending = (ServerNotReady(server="up", state="starting"),)
+    context = AnswerContext(servers_not_ready=pending, servers_note="wait", reveal_hint="use tool_call")
+    session = scout.session("s")
+    first = await session.dispatch("tool_search", {"query": "github__create_issue"}, context=context)
+    again = await session.dispatch("tool_search", {"query": "github__create_issue"}, context=context)
+    assert [outcome for outcome, _ in seen] == [first, again]
+    assert [text for _, text in seen] == [first.to_text(), again.to_text()]
+    assert first.revealed == ("github__create_issue",) and again.revealed == ()
+    assert isinstance(first.answer, SearchAnswer) and isinstance(again.answer, SearchAnswer)
+    assert first.answer.hint == "use tool_call" and again.answer.hint != "use tool_call"
+    for outcome in (first, again):
+        assert json.loads(outcome.to_text())["servers_not_ready"] == [{"server": "up", "state": "starting"}]

@@ -5,7 +5,7 @@ from mcp_types import CallToolResult, TextContent
 from tests.gateway.conftest import text
 from toolscout import BridgeNames, ToolError, ToolOutcome, ToolSpec
 from toolscout.disclosure._bridge import bridge_tools
-from toolscout.gateway._proxy._wire import call_result, mcp_tool
+from toolscout.gateway._proxy._wire import call_result, mcp_tool, upstream_result
 from toolscout.gateway._upstream._faults import upstream_fault
 from toolscout.gateway._upstream._records import UpstreamError, UpstreamFailure
 
@@ -36,8 +36,9 @@ def test_an_upstream_result_passes_through_without_its_server_stamp() -> None:
         is_error=True,
         _meta={"io.modelcontextprotocol/serverInfo": {"name": "other"}, "trace": "abc"},
     )
-    result = call_result(ToolOutcome(name="m__t", requested="tool_call", arguments={}, content=upstream))
-    assert result.content == upstream.content
+    returned = upstream_result("m", upstream)
+    result = call_result(ToolOutcome(name="m__t", requested="tool_call", arguments={}, content=returned))
+    assert result is returned and result.content == upstream.content
     assert result.structured_content == {"answer": 42} and result.is_error
     assert result.meta == {"trace": "abc"}
 

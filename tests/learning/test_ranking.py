@@ -217,9 +217,7 @@ class SynonymEmbedder:
 
 def test_a_hybrid_search_finds_a_reworded_past_request_by_embedding_reusing_the_query_vector(tmp_path: Path) -> None:
     embedder = SynonymEmbedder()
-    settings = ScoutSettings(
-        mode="on", style="bridge", search_mode="hybrid", learning=LearningSettings(enabled=True)
-    )
+    settings = ScoutSettings(mode="on", style="bridge", search_mode="hybrid", learning=LearningSettings(enabled=True))
     builder = BackgroundHybrid(EmbeddingSettings(cache_dir=tmp_path), embedder=lambda: embedder)
     learned = ToolScout(TOOLS, settings=settings, index_builder=builder)
     assert learned.wait_for_embeddings(60) and learned.search_mode == "hybrid"

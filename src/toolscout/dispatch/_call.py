@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from .._types import JsonObject
@@ -88,6 +88,7 @@ class ToolOutcome:
     """Wall time spent in dispatch, hooks and the handler."""
     call_id: str | None = None
     """The provider's id for this call, if given."""
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def found(self) -> tuple[JsonObject, ...]:
@@ -114,10 +115,17 @@ class ToolOutcome:
         return getattr(content, "is_error", False) is True
 
     def to_text(self) -> str:
-        """The result as text for the model: strings pass through, anything else becomes JSON."""
-        if isinstance(self.content, str):
-            return self.content
-        return json.dumps(self.content, ensure_ascii=False, default=str)
+        """The result as text for the model: strings pass through, anything else becomes JSON.
+
+        Written once, by the first to ask (the activity log, a hook, the gateway), and kept: every later
+        reader gets the same text.
+        """
+        text = self._text
+        if text is None:
+            content = self.content
+            text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False, default=str)
+            object.__setattr__(self, "_text", text)  # a cache of a frozen record, not a change of it
+        return text
 
 
 Handler: TypeAlias = Callable[[ToolCall], object]

@@ -6,13 +6,14 @@ package that code outside it may import (docs/ARCHITECTURE.md, "Rules"). `tests/
 pins this list, which may only shrink.
 """
 
-from ._answers import BridgeRead, ServerNotReady
+from ._answers import ServerNotReady
 from ._call import Resolution
+from ._context import AnswerContext
 from ._resolve import resolve_call
 from ._run import run_resolution
 
 __all__ = [
-    "BridgeRead",
+    "AnswerContext",
     "Resolution",
     "resolve_call",
     "run_resolution",

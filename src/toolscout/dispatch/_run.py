@@ -15,6 +15,7 @@ from .._clipping import clip
 from .._texts import Dispatch
 from .._types import JsonObject
 from ._call import AfterCall, BeforeCall, BridgeAnswer, Handler, Resolution, ToolCall, ToolOutcome
+from ._context import AnswerContext
 from ._errors import ToolError
 
 __all__ = ["ResultTransform", "run_resolution"]
@@ -36,22 +37,27 @@ async def run_resolution(
     transform: ResultTransform | None = None,
     started: float,
     call_id: str | None = None,
+    revealed: tuple[str, ...] = (),
+    context: AnswerContext | None = None,
 ) -> ToolOutcome:
     """Turn a `Resolution` into a finished `ToolOutcome`, running hooks and the handler.
 
     A handler may return a `ToolError` to report a structured failure. `transform` rewrites
-    the outcome of every real tool call before the after-call hooks run.
+    the outcome of every real tool call before the after-call hooks run. `revealed` holds the
+    tools the call newly discovered, and `context` the host's additions to a bridge read's answer:
+    the hooks see the outcome as it is returned, and a bridge answer is written to JSON once.
     """
     if isinstance(resolution, ToolError):
         outcome = _refusal(resolution, requested=requested, arguments=arguments, started=started, call_id=call_id)
     elif isinstance(resolution, BridgeAnswer):
+        answer = resolution.answer if context is None else context.applied(resolution.answer, revealed=bool(revealed))
         outcome = ToolOutcome(
             name=resolution.name,
             requested=requested,
             arguments=resolution.arguments,
-            content=resolution.content,
-            revealed=resolution.revealed,
-            answer=resolution.answer,
+            content=answer.to_json(),
+            revealed=revealed,
+            answer=answer,
             latency_s=time.perf_counter() - started,
             call_id=call_id,
         )
@@ -61,7 +67,7 @@ async def run_resolution(
         )
         if transform is not None:
             outcome = await _transformed(transform, resolution, outcome, requested)
-        outcome = dataclasses.replace(outcome, latency_s=time.perf_counter() - started)
+        outcome = dataclasses.replace(outcome, revealed=revealed, latency_s=time.perf_counter() - started)
     _log(outcome)
     for hook in after_call:
         try:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +14,7 @@ from .._errors import StoreError
 from .._scope import Scope
 from .._scout import ToolScout
 from .._types import Transport
-from ..dispatch import Handler
+from ..dispatch import AfterCall, Handler
 from ..learning import UsageStore
 from ..learning._internal import UsageBounds, open_usage_store
 from ..observe import ActivityLog
@@ -97,6 +97,7 @@ def compose(
     store: DiscoveryStore | None = None,
     start_concurrency: int | None = None,
     chain: GatewayChain | None = None,
+    after_call: Sequence[AfterCall] = (),
 ) -> Parts:
     """Build every collaborator of a gateway (arguments as `Gateway`'s); nothing starts yet.
 
@@ -120,6 +121,7 @@ def compose(
         settings=settings,
         store=timed,
         executor=hooks.execute,
+        after_call=after_call,
         offload=offload,
         usage_store=usage,
     )

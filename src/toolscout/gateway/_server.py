@@ -17,6 +17,7 @@ import dataclasses
 import hashlib
 import logging
 import time
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
@@ -62,14 +63,14 @@ from .._types import Transport
 from .._version import __version__
 from ..disclosure import Assembly
 from ..disclosure._internal import assemble
-from ..dispatch import SearchAnswer, ToolCall, ToolError, ToolOutcome
-from ..dispatch._internal import BridgeRead, ServerNotReady
+from ..dispatch import AfterCall, ToolCall, ToolError
+from ..dispatch._internal import AnswerContext, ServerNotReady
 from ..search._internal import resolve_search_mode
 from ..search.embeddings._internal import resolve_backend
 from ..session import DiscoveryStore
 from ._compose import Hooks, compose
 from ._config import GatewayChain, GatewayConfig
-from ._proxy import call_result, mcp_tool, namespaced_blocks, offered_capabilities
+from ._proxy import call_result, mcp_tool, offered_capabilities, upstream_result
 from ._sessions import Caller, PinListings, TimedOutputStore
 from ._upstream import Exchange, UpstreamError, UpstreamFault, unrouted_fault, upstream_fault, visible_servers
 
@@ -99,6 +100,7 @@ class Gateway:
         start_concurrency: int | None = None,
         wait_for_upstreams: bool = False,
         chain: GatewayChain | None = None,
+        after_call: Sequence[AfterCall] = (),
     ) -> None:
         """Build the gateway (upstreams start in `__aenter__`).
 
@@ -113,6 +115,8 @@ class Gateway:
                 (default: return at once; tools appear as upstreams attach).
             chain: The gateways that led to this one, this one last (default: entered from the
                 environment, see `GatewayChain.enter`); passed on to every upstream.
+            after_call: Hooks run after every tool call with its finished `ToolOutcome`: the answer its
+                client receives (an audit of an embedding host; see `ToolScout`).
 
         Raises:
             ConfigError: The store setting is unusable, or this gateway is already in its chain.
@@ -127,7 +131,13 @@ class Gateway:
             end_session=self._end_session,
         )
         parts = compose(
-            config, hooks, transport=transport, store=store, start_concurrency=start_concurrency, chain=chain
+            config,
+            hooks,
+            transport=transport,
+            store=store,
+            start_concurrency=start_concurrency,
+            chain=chain,
+            after_call=after_call,
         )
         self.config = config
         self.chain = parts.chain
@@ -294,26 +304,27 @@ class Gateway:
         self.activity.label_session(caller.session_id, caller.principal)
         await self.reaper.touch(caller.session_id, caller.lifetime, caller.principal)
         self.reach.called(caller.session_id)
+        settings = self.scout.settings
+        sees_reveals = self.reach.sees_reveals(caller)
+        context = self._answer_context(params.name, caller, sees_reveals=sees_reveals)
         try:
             with TimedOutputStore.acting_for(caller.principal):  # its outputs count against the caller's share
                 async with self.relay.forwarding(ctx, caller, exchange=exchange):
-                    outcome = await self.session(caller).dispatch(params.name, params.arguments or {})
+                    outcome = await self.session(caller).dispatch(params.name, params.arguments or {}, context=context)
         except StoreError as exc:
             await self.reaper.finished(caller.session_id, caller.lifetime, discovered=False, token=caller.principal)
             raise _store_down(exc) from None
         await self.reaper.finished(
             caller.session_id, caller.lifetime, discovered=bool(outcome.revealed), token=caller.principal
         )
-        if params.name == self.scout.settings.bridge_names.search and outcome.answer is not None:
-            answer = self._with_servers_not_ready(outcome.answer, caller)
-            outcome = dataclasses.replace(outcome, answer=answer, content=answer.to_json())
         pins = self.scout.auto_pins
         repinned = pins is not None and self._pin_listings.outdated(
             caller.session_id, pins.generation(caller.principal)
         )
-        if repinned or (outcome.revealed and self.scout.settings.style == "reveal"):
-            if outcome.revealed:
-                outcome = self._reaching(outcome, caller)
+        revealed = bool(outcome.revealed) and settings.style == "reveal"
+        if repinned or revealed:
+            if revealed and sees_reveals and settings.reveal_call_tool:
+                self.reach.changed(caller.session_id)
             if caller.legacy:
                 await ctx.session.send_notification(ToolListChangedNotification(), related_request_id=ctx.request_id)
             self.changes.publish(caller.session_id)
@@ -321,37 +332,28 @@ class Gateway:
                 self._tasks.start_soon(self.feed.publish, caller.session_id)
         return call_result(outcome)
 
-    def _reaching(self, outcome: ToolOutcome, caller: Caller) -> ToolOutcome:
-        """A reveal's answer, told to use the call tool when the caller's tool list will not show the reveal."""
-        settings = self.scout.settings
-        if not settings.reveal_call_tool:
-            return outcome
-        if self.reach.sees_reveals(caller):
-            self.reach.changed(caller.session_id)
-            return outcome
-        answer = outcome.answer
-        if answer is None or (isinstance(answer, SearchAnswer) and answer.not_revealed):
-            return outcome
-        answer = dataclasses.replace(answer, hint=Search.reveal_unseen(settings.bridge_names))
-        return dataclasses.replace(outcome, answer=answer, content=answer.to_json())
-
     async def _changed_elsewhere(self, session_id: str) -> None:
         """Another replica revealed tools to `session_id`: tell its clients connected here."""
         self.changes.publish(session_id)
         await self._legacy.notify(session_id)
 
-    def _with_servers_not_ready(self, answer: BridgeRead, caller: Caller) -> BridgeRead:
-        """A search answer that names the caller's upstreams whose tools are missing from it, if any.
+    def _answer_context(self, name: str, caller: Caller, *, sees_reveals: bool) -> AnswerContext:
+        """What the answer to `caller`'s call of `name` adds, handed to dispatch before it is built.
 
-        Those are the upstreams not connected with no tools known: still starting, or failed (with
-        their error). An upstream restarting, or starting with remembered tools, is searched as usual.
+        A reveal that the caller's tool list will not show (reveal style, with the call tool) tells it to run
+        found tools with the call tool. A search names the caller's upstreams whose tools it misses: those not
+        connected with no tools known, still starting or failed (with their error); an upstream restarting,
+        or starting with remembered tools, is searched as usual.
         """
+        settings = self.scout.settings
+        unseen = not sees_reveals and settings.style == "reveal" and settings.reveal_call_tool
+        hint = Search.reveal_unseen(settings.bridge_names) if unseen else None
+        if name != settings.bridge_names.search:
+            return AnswerContext(reveal_hint=hint)
         statuses = [status for status in self.pool.status() if status.state != "connected" and not status.tools]
         if not caller.scope.unrestricted:
             visible = visible_servers(self.pool, caller.scope, None)
             statuses = [status for status in statuses if status.name in visible]
-        if not statuses:
-            return answer
         pending = tuple(
             ServerNotReady(
                 server=status.name,
@@ -367,7 +369,7 @@ class Gateway:
             for text, applies in ((Upstream.STILL_STARTING, starting), (Upstream.FAILED_TO_START, failed))
             if applies
         )
-        return dataclasses.replace(answer, servers_not_ready=pending, servers_note=note)
+        return AnswerContext(servers_not_ready=pending, servers_note=note, reveal_hint=hint)
 
     async def _listen(
         self, ctx: ServerRequestContext[Any, Any], params: SubscriptionsListenRequestParams
@@ -511,8 +513,7 @@ class Gateway:
         started = time.perf_counter()
         result: CallToolResult | UpstreamFault
         try:
-            result = await self.pool.call(server, tool, call.arguments)
-            result = result.model_copy(update={"content": namespaced_blocks(server, result.content)})
+            result = upstream_result(server, await self.pool.call(server, tool, call.arguments))
         except UpstreamError as exc:
             result = upstream_fault(exc, tool=call.name, timeout_s=self.config.settings.call_timeout_s)
             logger.warning("upstream failure: %s", exc)

@@ -74,7 +74,7 @@ class Evidence:
     @property
     def confidence(self) -> float:
         """The learned confidence: the nearest similarity times ``1 - 0.5^votes`` (one full vote: half of it)."""
-        return self.nearest * (1.0 - 0.5**self.votes)
+        return self.nearest * (1.0 - math.pow(0.5, self.votes))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

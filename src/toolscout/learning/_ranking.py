@@ -24,8 +24,9 @@ The ranking (`LearnedRanking.apply`):
 - **Order.** The one best-scored voted tool moves up to just before the first hit scored lower; every other hit
   keeps the engine's order, so a search is learned by at most one place taken. Its confidence becomes the
   larger of the engine's, the learned one (`Evidence.confidence`) and that of the hit it now precedes, but no
-  more than the hit above it, so confidences still fall down the list. A tool outside ``allowed`` or the catalog is never added; an abstained
-  search answers with a voted tool whose nearest request reaches ``learning.min_similarity``.
+  more than the hit above it, so confidences still fall down the list. A tool outside ``allowed`` or the
+  catalog is never added; an abstained search answers with a voted tool whose nearest request reaches
+  ``learning.min_similarity``.
 - **Poisoning cap.** One session is one vote, so its pairs, however many, raise a tool's score by at most
   `LearnedWeights.session_cap` (with the shipped weights a tool it voted for passes only hits the engine gave a
   confidence under about 0.3 more than its own).

@@ -122,6 +122,8 @@ def presented(outcome: ToolOutcome, names: NameMap) -> object:
 
 def result_text(outcome: ToolOutcome, names: NameMap) -> str:
     """The outcome as text for the model, tool names as the provider knows them."""
+    if not names.renamed:
+        return outcome.to_text()  # the text the outcome holds, written once
     content = presented(outcome, names)
     return content if isinstance(content, str) else json.dumps(content, ensure_ascii=False, default=str)
 

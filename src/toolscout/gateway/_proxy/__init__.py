@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from ._capabilities import offered_capabilities
 from ._prompts import PromptProxy
-from ._resources import ResourceProxy, namespaced_blocks
-from ._wire import call_result, mcp_tool
+from ._resources import ResourceProxy
+from ._wire import call_result, mcp_tool, upstream_result
 
 __all__ = [
     "call_result",
     "mcp_tool",
-    "namespaced_blocks",
     "offered_capabilities",
     "PromptProxy",
     "ResourceProxy",
+    "upstream_result",
 ]

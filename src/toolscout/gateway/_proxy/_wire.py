@@ -1,4 +1,7 @@
-"""Between toolscout's records and the MCP wire: `ToolSpec` → `Tool`, `ToolOutcome` → `CallToolResult`."""
+"""Between toolscout's records and the MCP wire: `ToolSpec` → `Tool`, `ToolOutcome` → `CallToolResult`.
+
+An upstream's result is made the client's (`upstream_result`) when it comes back, before dispatch's observers see it.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +11,9 @@ from ..._settings import BridgeNames
 from ...catalog import ToolSpec
 from ...dispatch import ToolOutcome
 from ...offload._internal import OFFLOAD_NAMES
+from ._resources import namespaced_blocks
 
-__all__ = ["call_result", "mcp_tool"]
+__all__ = ["call_result", "mcp_tool", "upstream_result"]
 
 # The bridge reads only look into the catalog, the offload tools into stored outputs: claiming
 # that is true. tool_call runs any tool, so it claims nothing and clients assume the worst.
@@ -36,14 +40,22 @@ def mcp_tool(spec: ToolSpec, bridge: BridgeNames, *, offloading: bool = False) -
     )
 
 
+def upstream_result(server: str, result: CallToolResult) -> CallToolResult:
+    """An upstream's tool result as the client gets it: its resources named through the gateway, no server stamp.
+
+    The executor returns it so, before dispatch's hooks and the activity log see the call.
+    """
+    update: dict[str, object] = {"content": namespaced_blocks(server, result.content)}
+    if result.meta and SERVER_INFO_META_KEY in result.meta:
+        # The upstream's identity stamp would claim the gateway is that server.
+        update["meta"] = {key: value for key, value in result.meta.items() if key != SERVER_INFO_META_KEY} or None
+    return result.model_copy(update=update)
+
+
 def call_result(outcome: ToolOutcome) -> CallToolResult:
-    """The result the client gets: an upstream's own result unchanged, anything else as JSON text."""
+    """The result the client gets: an upstream's result as the executor returned it, anything else as JSON text."""
     content = outcome.content
     if isinstance(content, CallToolResult):
-        if content.meta and SERVER_INFO_META_KEY in content.meta:
-            # The upstream's identity stamp would claim the gateway is that server.
-            meta = {key: value for key, value in content.meta.items() if key != SERVER_INFO_META_KEY}
-            return content.model_copy(update={"meta": meta or None})
         return content
     # An offloaded result is a stub dict; it keeps the upstream's own error flag.
     return _text(outcome.to_text(), is_error=outcome.is_error or outcome.tool_reported_error)
