@@ -261,3 +261,18 @@ def test_a_learned_answer_names_its_learned_hits_in_the_activity_log_and_metrics
     assert "toolscout_learned_answers_total 1.0" in metrics.render().decode()
     answer = learned.session("reader", learning_scope="team-a").dispatch_sync("tool_search", {"query": REQUEST})
     assert "learned" not in str(answer.content)  # the model never reads the flag
+
+
+def test_a_near_request_that_led_elsewhere_never_passes_a_hit_the_engine_is_sure_of(make_store: MakeStore) -> None:
+    store = make_store()
+    learned = scout(store)
+    other = "create a chat post about the login bug for the crew"
+    store.record(
+        [UsagePair(scope="default", request=other, tool="post_message", session=s, at=time.time()) for s in "abc"]
+    )
+    time.sleep(0.5)
+    request = "create an issue about the login bug"
+    unlearned = found(scout(None), "reader", request)
+    assert unlearned[0][0] == "create_issue"
+    assert names(found(learned, "reader", other))[:1] == ["post_message"]  # the near request itself is learned
+    assert found(learned, "reader", request)[: len(unlearned)] == unlearned  # at most added below the engine's
