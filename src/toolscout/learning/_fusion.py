@@ -111,8 +111,12 @@ class LearnedWeights:
 
     @property
     def session_cap(self) -> float:
-        """The most one session's pairs, however many, raise a tool's score (the poisoning cap)."""
-        return sum(max(0.0, self.weights[name]) * most for name, most in _SESSION_MAXIMA.items())
+        """The most one session's pairs, however many, raise a tool's score (the poisoning cap).
+
+        Every voted tool disagrees at least with itself (``disagreement`` is at least ``log 2``).
+        """
+        raised = sum(max(0.0, self.weights[name]) * most for name, most in _SESSION_MAXIMA.items())
+        return raised + min(0.0, self.weights["disagreement"]) * math.log(2.0)
 
     def score(self, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         """Each candidate's score (`rows` as `features` returns them)."""

@@ -1,0 +1,58 @@
+"""The learned score: one session's evidence is capped, and the weights file is checked."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from toolscout.learning._fusion import FEATURES, Evidence, LearnedWeights, features
+
+
+def test_one_sessions_evidence_raises_a_tools_score_by_at_most_the_session_cap() -> None:
+    weights = LearnedWeights.shipped()
+    grid = (0.0, 0.5, 1.0)
+    raised = []
+    for lexical, dense, first, missed, confidence in itertools.product(grid, grid, grid, grid, grid):
+        one = Evidence(lexical=lexical, dense=dense, votes=max(lexical, dense), first=first, missed=missed)
+        hits = [("sure", 0.9), ("tool", confidence)]
+        _, bare = features(hits, {})
+        _, voted = features(hits, {"tool": one} if one.nearest else {})
+        raised.append(float(weights.score(voted)[1] - weights.score(bare)[1]))
+    assert max(raised) <= weights.session_cap + 1e-9
+    assert max(raised) > 0.8 * weights.session_cap  # the cap is tight, not a loose bound
+
+
+def test_a_hit_the_engine_is_surer_of_by_more_than_the_cap_stays_above_one_sessions_tool() -> None:
+    weights = LearnedWeights.shipped()
+    margin = weights.session_cap / weights.weights["confidence"]
+    strongest = Evidence(lexical=1.0, dense=0.0, votes=1.0, missed=1.0)
+    names, rows = features([("sure", min(1.0, margin + 0.01)), ("tool", 0.0)], {"tool": strongest})
+    scores = weights.score(rows)
+    assert names == ["sure", "tool"] and scores[0] > scores[1]
+
+
+@pytest.mark.parametrize(
+    ("value", "named"),
+    [
+        ({"near": 0.5, "depth": 20, "weights": {"confidence": 1.0}}, "weights must name exactly"),
+        ({"near": 0, "depth": 20, "weights": dict.fromkeys(FEATURES, 0.0)}, "near must be in (0, 1]"),
+        ({"near": 0.5, "depth": 0, "weights": dict.fromkeys(FEATURES, 0.0)}, "depth must be a positive integer"),
+        (
+            {"near": 0.5, "depth": 20, "weights": {**dict.fromkeys(FEATURES, 0.0), "confidence": -1.0}},
+            "must not be negative",
+        ),
+    ],
+)
+def test_a_malformed_weights_file_is_refused_naming_what_is_wrong(value: dict[str, object], named: str) -> None:
+    with pytest.raises(ValueError, match=named.replace("(", r"\(").replace("]", r"\]")):
+        LearnedWeights.from_json(value)
+
+
+def test_without_learned_evidence_the_score_keeps_the_engines_order() -> None:
+    hits = [(f"t{rank}", 0.9 - 0.1 * rank) for rank in range(6)]
+    names, rows = features(hits, {})
+    scores = LearnedWeights.shipped().score(rows)
+    assert names == [name for name, _ in hits]
+    assert np.all(np.diff(scores) < 0)
