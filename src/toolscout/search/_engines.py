@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .._errors import ConfigError
 from .._plugins import provide_names
-from .._search_settings import EmbeddingSettings
+from .._search_settings import EmbeddingSettings, RankingSettings
 from ._base import IndexBuilder, SearchMode
 from ._index import IndexConfig, build_index
 
@@ -28,7 +28,9 @@ class EngineOptions:
     embeddings: EmbeddingSettings = field(default_factory=EmbeddingSettings)
     """The embedding backend, for engines that embed."""
     index: IndexConfig = field(default_factory=IndexConfig)
-    """The lexical index's settings (top band, expanders, weights)."""
+    """The lexical index's own tuning (weights, floor, depths)."""
+    ranking: RankingSettings = field(default_factory=RankingSettings)
+    """The ranking keys of the settings: top band, expanders, calibrator, threshold (`RankingSettings.of`)."""
     background: bool = False
     """A long-running host: slow preparation (embedding a catalog) happens off the caller's thread and
     searches answer from what is ready meanwhile. False: a one-shot command that waits for it."""
@@ -93,17 +95,19 @@ provide_names("search_mode", lambda: engine_names(requests=True))
 
 
 def _lexical(options: EngineOptions) -> IndexBuilder:
-    return functools.partial(build_index, config=options.index)
+    return functools.partial(build_index, config=options.index, ranking=options.ranking)
 
 
 def _hybrid(options: EngineOptions) -> IndexBuilder:
     if options.background:
         from ._background import BackgroundHybrid  # it imports this registry
 
-        return BackgroundHybrid(options.embeddings, config=options.index)
+        return BackgroundHybrid(options.embeddings, config=options.index, ranking=options.ranking)
     from ._semantic import build_hybrid_index
 
-    return functools.partial(build_hybrid_index, settings=options.embeddings, config=options.index)
+    return functools.partial(
+        build_hybrid_index, settings=options.embeddings, config=options.index, ranking=options.ranking
+    )
 
 
 register_engine("lexical", _lexical)
