@@ -42,11 +42,12 @@ from .._validation import CheckedModel, Finite, NoBool
 from ..catalog import Catalog
 from ..catalog._internal import ToolNames
 from ._base import SearchHit, SearchMode, SearchResult
-from ._confidence import Calibrator, HitEvidence, get_calibrator
+from ._confidence import HitEvidence, get_calibrator
 from ._expand import ExpandedQuery, ExpansionContext
 from ._expanders import get_expander
 from ._fields import tool_fields
 from ._hybrid import HybridFusion
+from ._judge import Judge
 from ._language import word_languages
 from ._lexical import LexicalConfig, LexicalIndex, NonNegative, QueryTerms
 from ._regex import RegexIndex
@@ -177,7 +178,7 @@ class ToolIndex:
         self._suggester = NameSuggester(tools)
         self._dense = dense
         self._fuse = fuse or HybridFusion()
-        self._calibrator: Calibrator = get_calibrator(ranking.search_calibrator)
+        self._judge = Judge(get_calibrator(ranking.search_calibrator), ranking.search_min_confidence)
 
     @property
     def fingerprint(self) -> str:
@@ -360,19 +361,15 @@ class ToolIndex:
         which has none, gets the confidence of the hit ranked above it, or 1.0 when first), and a search whose best
         confidence is under the threshold abstains. Whether it abstains is judged on the top `JUDGED_HITS`, whatever
         the limit, so asking for one hit or ten never changes whether a search answers. `keywords`: a hybrid
-        search's lexical evidence, by which its keywords may vouch for a hit (`_answers`).
+        search's lexical evidence, by which its keywords may vouch for a hit (`Judge.answers`).
         """
         tools = self._catalog.tools
         judged, candidates = ranked[:JUDGED_HITS], ranked
         ranked = ranked if limit is None else ranked[:limit]
-        confidence: dict[int, float | None] = {i: None for i, _ in ranked}
+        confidence: Mapping[int, float | None] = {i: None for i, _ in ranked}
         if evidence is not None:
-            confidence = {}
-            above = 1.0
-            for i, _ in (*judged, *ranked[len(judged) :]):
-                above = above if i not in evidence else round(self._calibrator.confidence(evidence[i]), 3)
-                confidence[i] = above
-            if judged and not self._answers([i for i, _ in judged], confidence, evidence, keywords or {}):
+            confidence = self._judge.confidences([i for i, _ in (*judged, *ranked[len(judged) :])], evidence)
+            if judged and not self._judge.answers([i for i, _ in judged], confidence, evidence, keywords or {}):
                 nearest = tuple(self._names[i] for i, _ in candidates[: self.config.suggestions])
                 return SearchResult(query=query, mode=mode, hits=(), total=0, suggestions=nearest, abstained=True)
         hits = tuple(
@@ -383,35 +380,6 @@ class ToolIndex:
         )
         suggestions = () if hits else self._suggester.suggest(query, limit=self.config.suggestions, mask=mask)
         return SearchResult(query=query, mode=mode, hits=hits, total=total, suggestions=suggestions)
-
-    def _answers(
-        self,
-        ranked: Sequence[int],
-        confidence: Mapping[int, float | None],
-        evidence: Mapping[int, HitEvidence],
-        keywords: Mapping[int, HitEvidence],
-    ) -> bool:
-        """Whether a search's best hit is confident enough to answer with.
-
-        Keyword evidence alone cannot tell a weak right answer from noise (measured: lexical search would empty
-        5 % of BFCL's held-out live requests at its fitted threshold), so lexical search abstains only under a
-        configured ``min_confidence``. With embeddings, a hit's keyword evidence may also vouch for it (its lexical
-        confidence at the lexical threshold): a request the embedder reads poorly (another language, a paraphrase far
-        from the tool's words) is not emptied while its keywords fit (measured offline: without this, the fitted
-        threshold empties 10 % of the packaged sample requests' right answers and 24 % of the multilingual probe's).
-        """
-        best = max(confidence[i] or 0.0 for i in ranked)
-        dense = any(evidence[i].cosine is not None for i in ranked if i in evidence)
-        if not dense:
-            return self.ranking.search_min_confidence is None or best >= self.ranking.search_min_confidence
-        if best >= self._min_confidence(dense):
-            return True
-        vouching = (keywords[i] for i in ranked if i in keywords)
-        return any(self._calibrator.confidence(ev) >= self._min_confidence(False) for ev in vouching)
-
-    def _min_confidence(self, dense: bool) -> float:
-        configured = self.ranking.search_min_confidence
-        return self._calibrator.threshold(dense=dense) if configured is None else configured
 
     def _whole_request_best(self, query: str, terms: QueryTerms) -> float:
         """The lexical score a tool matching every word of the request would get (unknown English words count)."""
