@@ -7,7 +7,7 @@ Every BFCL tuning request goes through ``ToolScout(catalog, settings).session(..
 "tool_search", {"query": ...})`` with default settings except ``search_top_band`` (and, for the
 second table, ``search_mode="lexical"``, what a host without an embedding backend runs); then the
 packaged sample requests the same way (the band is chosen on these two sets). The band
-is the engine's one cut (`IndexConfig.band`), so each band value gets its own `ToolScout` (the
+is the engine's one cut (``search_top_band``), so each band value gets its own `ToolScout` (the
 embeddings come from the on-disk cache after the first); the hybrid engine is queried once the
 catalog's embeddings are in. R@k is capped recall (gold tools in the top k / min(k, gold
 tools)), from `toolscout.search._evaluation`; hits are what one call lists (default limit 5).

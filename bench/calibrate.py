@@ -47,7 +47,7 @@ from bfcl import TUNING_CATEGORIES, _lines, _schema, _user_text, _wheel, load_bf
 
 from toolscout import Catalog, ScoutSettings, ToolSpec
 from toolscout.data import sample_catalog_path, sample_queries_path
-from toolscout.search import IndexConfig, SearchHit, SearchPipeline
+from toolscout.search import SearchHit, SearchPipeline
 from toolscout.search._confidence import CALIBRATION_FILE, HitEvidence, register_calibrator
 from toolscout.search._internal import build_index
 from toolscout.search.embeddings import EmbeddingSettings
@@ -148,16 +148,16 @@ class Searched:
 class Engine:
     """Builds ``tool_search``'s engine (ToolIndex; hybrid with the packaged model) per catalog, once."""
 
-    def __init__(self, embedder: Embedder, config: IndexConfig) -> None:
-        self.embedder, self.config = embedder, config
+    def __init__(self, embedder: Embedder, settings: ScoutSettings) -> None:
+        self.embedder, self.settings = embedder, settings
         self._indexes: dict[str, object] = {}
 
     def index(self, catalog: Catalog):  # type: ignore[no-untyped-def]
         found = self._indexes.get(catalog.fingerprint)
         if found is None:
             dense = DenseRanker(catalog, self.embedder, cache=EmbeddingCache())  # reused by the next run
-            engine = build_index(catalog, config=self.config).with_dense(dense)
-            found = SearchPipeline.from_settings(ScoutSettings()).around(engine, catalog)
+            engine = build_index(catalog, ranking=self.settings).with_dense(dense)
+            found = SearchPipeline.from_settings(self.settings).around(engine, catalog)
             if len(self._indexes) > 64:
                 self._indexes.clear()
             self._indexes[catalog.fingerprint] = found
@@ -368,7 +368,7 @@ def decision(fits: dict[str, dict[str, float]], hits: Sequence[Hit | None]) -> t
 def collect(args: argparse.Namespace) -> dict[str, object]:
     """Run every fitting set through the engine in both modes and keep each hit's evidence and label."""
     embedder = Memo(shared_embedder(EmbeddingSettings()))
-    engine = Engine(embedder, IndexConfig(calibrator="bench-record"))
+    engine = Engine(embedder, ScoutSettings(search_calibrator="bench-record"))
     small_relevant, small_irrelevant = bfcl_small(args.small)
     dev_relevant, dev_irrelevant = tooldata(args.tooldata, args.per_source, args.dev_tools)
     sets = {
@@ -456,8 +456,8 @@ def fit(args: argparse.Namespace) -> None:
 def measure(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     embedder = Memo(shared_embedder(EmbeddingSettings()))
-    calibrated = Engine(embedder, IndexConfig())
-    uncalibrated = Engine(embedder, IndexConfig(min_confidence=0.0))
+    calibrated = Engine(embedder, ScoutSettings())
+    uncalibrated = Engine(embedder, ScoutSettings(search_min_confidence=0.0))
     irrelevant = {
         "BFCL irrelevance (own functions)": bfcl_irrelevance("irrelevance"),
         "BFCL live_irrelevance (held out, own functions)": bfcl_irrelevance("live_irrelevance"),

@@ -2,9 +2,9 @@
 
 BFCL pools every category's functions into one catalog, so one task has several tools (``gcd``, ``math.gcd``,
 ``math_gcd``, ``calculate_gcd``) and a request is labelled with the one it came with. For each request whose top hit
-(``ToolIndex.search``, hybrid, default settings, the packaged model) is not a gold tool, this takes the cosine between
-that hit's text and the nearest gold tool's text under the packaged model, and reports R@1 as it would read if a top
-hit within each cosine of a gold tool counted as right. Nothing is tuned here.
+(what ``tool_search`` searches, `build_searcher`: hybrid, default settings, the packaged model) is not a gold tool,
+this takes the cosine between that hit's text and the nearest gold tool's text under the packaged model, and reports
+R@1 as it would read if a top hit within each cosine of a gold tool counted as right. Nothing is tuned here.
 
     .venv/bin/python bench/near_duplicates.py   # -> results/near_duplicates.md
 """
@@ -19,16 +19,19 @@ import numpy as np
 from bfcl import TUNING_CATEGORIES, BfclData, load_bfcl
 from tune_hybrid import LIVE_CATEGORIES
 
-from toolscout.search._internal import build_index
+from toolscout import ScoutSettings
+from toolscout.search import build_searcher
 from toolscout.search.embeddings import EmbeddingSettings
-from toolscout.search.embeddings._internal import DenseRanker, EmbeddingCache, shared_embedder, tool_text
+from toolscout.search.embeddings._internal import EmbeddingCache, shared_embedder, tool_text
+
+SETTINGS = ScoutSettings(search_mode="hybrid", embeddings=EmbeddingSettings(backend="onnx"))
 
 RESULTS = Path(__file__).resolve().parent / "results"
 CUTS = (0.95, 0.9, 0.85)
 
 
 def main(argv: Sequence[str]) -> None:
-    embedder = shared_embedder(EmbeddingSettings(backend="onnx"))
+    embedder = shared_embedder(SETTINGS.embeddings)  # the one `build_searcher` embeds with
     lines = [
         f"BFCL R@1 on the pooled catalog, hybrid defaults ({embedder.model_id}), counting a top hit within each cosine "
         "of a gold tool's text as right (`bench/near_duplicates.py`).",
@@ -53,7 +56,7 @@ def row(name: str, data: BfclData, embedder: object) -> str:
     rows_of: dict[str, list[int]] = {}
     for tool in tools:
         rows_of.setdefault(data.original_name.get(tool.name, tool.name), []).append(position[tool.name])
-    index = build_index(data.catalog, dense=DenseRanker(data.catalog, embedder, cache=EmbeddingCache()))  # type: ignore[arg-type]
+    index = build_searcher(SETTINGS, data.catalog)
     right = 0
     nearest: list[float] = []
     for query in data.queries:

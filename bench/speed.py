@@ -30,16 +30,13 @@ import time
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 
 from bfcl import load_bfcl
 from systems import Search, bm25s_system, rank_bm25_system, toolscout_system
 
-from toolscout import Catalog
-from toolscout.search import SearchIndex, SearchMode
-from toolscout.search._index import build_index
-from toolscout.search._semantic import build_hybrid_index
+from toolscout import Catalog, ScoutSettings
+from toolscout.search import SearchMode, build_searcher
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SIZES = (1_000, 3_000, 10_000)
@@ -94,20 +91,18 @@ def rss_mb() -> float:
 
 
 def memory_child(mode: SearchMode) -> None:
-    """Build one 10k-tool index in this (fresh) process and print what it holds."""
+    """Build what ``tool_search`` searches (`build_searcher`) for 10k tools in a fresh process; print what it holds."""
     catalog = grow(load_bfcl().catalog, SIZES[-1])
-    build: Callable[[], SearchIndex] = partial(build_index, catalog)
+    settings = ScoutSettings(search_mode=mode)
     if mode == "hybrid":
-        from toolscout.search.embeddings import EmbeddingSettings
         from toolscout.search.embeddings._internal import shared_embedder
 
-        embedder = shared_embedder(EmbeddingSettings())  # the default model, loaded before the baseline is read
-        build = partial(build_hybrid_index, catalog, embedder=embedder)
+        shared_embedder(settings.embeddings)  # the default model, loaded (once per process) before the baseline is read
     gc.collect()
     before = rss_mb()
     tracemalloc.start()
     started = time.perf_counter()
-    index = build()
+    index = build_searcher(settings, catalog)
     build_s = time.perf_counter() - started
     gc.collect()
     current, peak = tracemalloc.get_traced_memory()

@@ -33,6 +33,7 @@ import torch
 from bfcl import DATA_DIR, BfclData, load_bfcl
 from sample_set import load_sample
 
+from toolscout._search_settings import TOP_BAND
 from toolscout.search._base import SearchMode
 from toolscout.search._evaluation import EvalReport, summarize
 from toolscout.search._hybrid import HybridFusion
@@ -111,7 +112,7 @@ def offline(
 
 
 def grid() -> list[tuple[HybridFusion, float]]:
-    """Fusions and top bands (`IndexConfig.band`, applied to the fused scores) to compare."""
+    """Fusions and top bands (``search_top_band``, applied to the fused scores) to compare."""
     blends = [
         (HybridFusion(lexical_weight=w, similarity_floor=f), b)
         for w, f, b in itertools.product((0.3, 0.5, 0.6, 0.7, 0.8, 0.9), (0.3, 0.35, 0.4), (0.0, 0.3, 0.5))
@@ -148,7 +149,7 @@ def near_ties(band: float) -> Fuse:
     return fuse
 
 
-def describe(f: HybridFusion, band: float = IndexConfig().band) -> str:
+def describe(f: HybridFusion, band: float = TOP_BAND) -> str:
     if f.method == "rrf":
         return f"rrf k={f.rrf_k:g} w={f.lexical_weight}"
     return f"blend w={f.lexical_weight} floor={f.similarity_floor} band={band}"

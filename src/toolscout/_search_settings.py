@@ -2,7 +2,9 @@
 
 `ScoutSettings` holds them and the search package reads them; they live here so ``_settings.py``
 never imports ``search`` (the layers of ``docs/ARCHITECTURE.md``). Registered names are checked
-through `toolscout._plugins`.
+through `toolscout._plugins`. The keys an engine reads while it ranks are declared once, on
+`RankingSettings`, which `ScoutSettings` extends: an engine built from settings reads them from there,
+and an engine built directly (``build_index``) from the defaults, never from ``TOOLSCOUT_*`` variables.
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ __all__ = [
     "TOP_BAND",
     "EmbeddingSettings",
     "EngineSettings",
+    "RankingSettings",
     "RerankSettings",
     "check_expanders",
 ]
 
 TOP_BAND = 0.25
-"""The default top band (`IndexConfig.band`, ``search_top_band``): the largest value measured that costs no recall
+"""The default top band (``search_top_band``): the largest value measured that costs no recall
 with either engine on the sample requests and BFCL's tuning requests (0.3 cost lexical search one sample request
 in its top 5; ``bench/bounding.py``)."""
 
@@ -119,6 +122,44 @@ class RerankSettings(CheckedModel):
     @classmethod
     def _registered(cls, value: str | None) -> str | None:
         return value if value is None else check_registered("search_rerank.reranker", value, what="reranker")
+
+
+class RankingSettings(CheckedModel):
+    """The ``search_*`` keys an engine reads while it ranks: its top band, expanders, calibrator and threshold.
+
+    `ScoutSettings` extends this model (they are top-level keys of the settings); the built-in engines take
+    it (`EngineOptions.ranking`, ``build_index(ranking=...)``), so each key is declared and checked once.
+    """
+
+    search_top_band: Annotated[float, Finite, Field(ge=0, lt=1)] = TOP_BAND
+    """Search hits scoring below this share of the best hit's score are dropped, by the engine, before any
+    reranking (0 keeps every hit above the engine's relevance floor)."""
+    search_expanders: tuple[str, ...] = DEFAULT_EXPANDERS
+    """The query expanders of lexical search, in order (registered names, ``register_expander``): framing verbs
+    and idioms, foreign function words, translations, synonyms, typo corrections."""
+    search_calibrator: str = "logistic"
+    """What gives each search hit its ``confidence`` (0 to 1) and decides when nothing fits: ``logistic``, fitted
+    for the packaged model on the tooldata dev split and BFCL's tuning requests (``bench/calibrate.py``), or
+    another registered one (``register_calibrator``)."""
+    search_min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] | None = None
+    """A search whose best hit's confidence is under this answers with no tools, naming the nearest as
+    suggestions; null: the calibrator's fitted threshold (chosen to empty at most 0.5 % of the relevant requests
+    it was fitted on), 0: never abstain."""
+
+    @classmethod
+    def of(cls, settings: RankingSettings) -> RankingSettings:
+        """Just the ranking keys of `settings` (a `ScoutSettings`): what an engine built from them depends on."""
+        return cls.model_construct(**{key: getattr(settings, key) for key in RankingSettings.model_fields})
+
+    @field_validator("search_expanders")
+    @classmethod
+    def _registered_expanders(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return check_expanders(value)
+
+    @field_validator("search_calibrator")
+    @classmethod
+    def _registered_calibrator(cls, value: str) -> str:
+        return check_registered("search_calibrator", value, what="calibrator")
 
 
 class EngineSettings(RegisteredSections):

@@ -29,14 +29,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from ._errors import ConfigError
 from ._plugins import check_registered
 from ._scope import Scope
-from ._search_settings import (
-    DEFAULT_EXPANDERS,
-    TOP_BAND,
-    EmbeddingSettings,
-    EngineSettings,
-    RerankSettings,
-    check_expanders,
-)
+from ._search_settings import EmbeddingSettings, EngineSettings, RankingSettings, RerankSettings
 from ._validation import ENV_PREFIX, Finite, NoBool, Switch, checked_init, read_switch, validate_section
 
 __all__ = [
@@ -229,8 +222,12 @@ class PresearchSettings(BaseModel):
     """Token budget of the tools one turn's pre-search adds (a tool that would pass it is left out)."""
 
 
-class ScoutSettings(BaseSettings):
-    """Settings for one `ToolScout`. Build from a config mapping with `from_mapping`."""
+class ScoutSettings(BaseSettings, RankingSettings):
+    """Settings for one `ToolScout`. Build from a config mapping with `from_mapping`.
+
+    The keys an engine reads while it ranks (``search_top_band``, ``search_expanders``, ``search_calibrator``,
+    ``search_min_confidence``) are declared on `RankingSettings`, which this model extends.
+    """
 
     model_config = SettingsConfigDict(
         frozen=True,
@@ -295,9 +292,6 @@ class ScoutSettings(BaseSettings):
     search_max_reveal: Annotated[int, NoBool, Field(ge=1, le=100)] = 8
     """Reveal style: the most tools one search adds to the tool list; its other hits are listed without their
     schema (how many it lists is the search limit)."""
-    search_top_band: Annotated[float, Finite, Field(ge=0, lt=1)] = TOP_BAND
-    """Search hits scoring below this share of the best hit's score are dropped, by the engine, before any
-    reranking (0 keeps every hit above the engine's relevance floor)."""
     listing_budget_tokens: Annotated[int, NoBool, Field(ge=0)] = 800
     """Token budget of the catalog listing in the guidance (0 turns the listing off)."""
     search_listing_tokens: Annotated[int, NoBool, Field(ge=0)] = 0
@@ -325,21 +319,10 @@ class ScoutSettings(BaseSettings):
     """The settings of engines registered with a settings model, by engine name (``search_engines:
     {my-engine: {...}}``); each section is validated by its engine's model, and the engine ``search_mode``
     picks is built with its own (its model's defaults when it has none here)."""
-    search_expanders: tuple[str, ...] = DEFAULT_EXPANDERS
-    """The query expanders of lexical search, in order (registered names, ``register_expander``): framing verbs
-    and idioms, foreign function words, translations, synonyms, typo corrections."""
     search_split_requests: bool = True
     """Search each sentence of a compound request ("Find the GCD of 36 and 48. Then book a table in Rome.") on
     its own too, adding each sentence's confident best tool right after the whole request's best hit, so one
     task's near-duplicate tools do not crowd out the others."""
-    search_calibrator: str = "logistic"
-    """What gives each search hit its ``confidence`` (0 to 1) and decides when nothing fits: ``logistic``, fitted
-    for the packaged model on the tooldata dev split and BFCL's tuning requests (``bench/calibrate.py``), or
-    another registered one (``register_calibrator``)."""
-    search_min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] | None = None
-    """A search whose best hit's confidence is under this answers with no tools, naming the nearest as
-    suggestions; null: the calibrator's fitted threshold (chosen to empty at most 0.5 % of the relevant requests
-    it was fitted on), 0: never abstain."""
     search_rerank: RerankSettings = RerankSettings()
     """The reranker over each search's top hits (see the ``search_rerank`` keys; none by default)."""
     embeddings: EmbeddingSettings = EmbeddingSettings()
@@ -357,16 +340,6 @@ class ScoutSettings(BaseSettings):
     @classmethod
     def _registered_engine(cls, value: str) -> str:
         return check_registered("search_mode", value, what="search mode", also=("auto",))
-
-    @field_validator("search_expanders")
-    @classmethod
-    def _registered_expanders(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        return check_expanders(value)
-
-    @field_validator("search_calibrator")
-    @classmethod
-    def _registered_calibrator(cls, value: str) -> str:
-        return check_registered("search_calibrator", value, what="calibrator")
 
     @field_validator("search_default_limit")
     @classmethod

@@ -12,7 +12,7 @@ from tests.conftest import require
 from toolscout import Catalog, ConfigError, ScoutSettings, ToolScout, ToolSpec
 from toolscout._texts import Search
 from toolscout.data import sample_catalog_path
-from toolscout.search import HitEvidence, IndexConfig
+from toolscout.search import HitEvidence
 from toolscout.search._internal import LogisticCalibrator, build_index, get_calibrator
 from toolscout.search.embeddings import EmbeddingSettings
 from toolscout.search.embeddings._internal import shared_embedder
@@ -120,16 +120,16 @@ def test_a_tool_named_in_the_request_is_certain() -> None:
 
 
 def test_min_confidence_zero_never_abstains_and_the_threshold_comes_from_the_fit() -> None:
-    never = build_index(Catalog.from_file(sample_catalog_path()), config=IndexConfig(min_confidence=0.0))
+    never = build_index(Catalog.from_file(sample_catalog_path()), ranking=ScoutSettings(search_min_confidence=0.0))
     default = build_index(Catalog.from_file(sample_catalog_path()))
 
     assert never.search("what's the score of the Arsenal game", mode="lexical").hits
-    assert never.config.min_confidence == 0.0
+    assert never.ranking.search_min_confidence == 0.0
     fitted = json.loads((resources.files("toolscout.search") / "calibration.json").read_text(encoding="utf-8"))
     calibrator = get_calibrator("logistic")
     assert calibrator.threshold(dense=False) == fitted["lexical"]["threshold"] > 0
     assert calibrator.threshold(dense=True) == fitted["hybrid"]["threshold"] > 0
-    assert default.config.min_confidence is None
+    assert default.ranking.search_min_confidence is None
 
 
 def test_confidence_grows_with_the_evidence() -> None:

@@ -62,24 +62,24 @@ def expanders() -> Iterator[None]:
     _EXPANDERS.pop("ship-weak")
 
 
-def score(config: IndexConfig, query: str = "ship it") -> float:
-    hits = build_index(DEPLOY, config=config).search(query).hits
+def score(ranking: ScoutSettings, query: str = "ship it") -> float:
+    hits = build_index(DEPLOY, ranking=ranking).search(query).hits
     return hits[0].score if hits else 0.0
 
 
 def test_the_default_expanders_are_the_five_built_in_stages_in_their_measured_order() -> None:
-    assert IndexConfig().expanders == DEFAULT_EXPANDERS
+    assert build_index(DEPLOY).ranking.search_expanders == DEFAULT_EXPANDERS
     assert DEFAULT_EXPANDERS == ("idioms", "function-words", "translations", "synonyms", "corrections")
     assert ScoutSettings().search_expanders == DEFAULT_EXPANDERS
 
 
 def test_a_registered_expander_adds_its_terms_and_the_first_in_order_sets_the_weight(expanders: None) -> None:
-    assert score(IndexConfig()) == 0.0
-    strong_first = score(IndexConfig(expanders=(*DEFAULT_EXPANDERS, "ship-strong", "ship-weak")))
-    weak_first = score(IndexConfig(expanders=(*DEFAULT_EXPANDERS, "ship-weak", "ship-strong")))
+    assert score(ScoutSettings()) == 0.0
+    strong_first = score(ScoutSettings(search_expanders=(*DEFAULT_EXPANDERS, "ship-strong", "ship-weak")))
+    weak_first = score(ScoutSettings(search_expanders=(*DEFAULT_EXPANDERS, "ship-weak", "ship-strong")))
 
     assert strong_first > weak_first > 0.0
-    assert strong_first == score(IndexConfig(expanders=(*DEFAULT_EXPANDERS, "ship-strong")))
+    assert strong_first == score(ScoutSettings(search_expanders=(*DEFAULT_EXPANDERS, "ship-strong")))
 
 
 def test_leaving_a_built_in_stage_out_turns_it_off() -> None:
@@ -88,7 +88,7 @@ def test_leaving_a_built_in_stage_out_turns_it_off() -> None:
     without = tuple(name for name in DEFAULT_EXPANDERS if name != "idioms")
 
     assert [hit.name for hit in build_index(notify).search(idiom).hits] == ["notify"]
-    assert build_index(notify, config=IndexConfig(expanders=without)).search(idiom).hits == ()
+    assert build_index(notify, ranking=ScoutSettings(search_expanders=without)).search(idiom).hits == ()
 
 
 def test_tool_search_runs_the_configured_expanders(expanders: None) -> None:
@@ -102,27 +102,40 @@ def test_tool_search_runs_the_configured_expanders(expanders: None) -> None:
     assert first([*DEFAULT_EXPANDERS, "ship-strong"]) == ["deploy_app"]
 
 
-@pytest.mark.parametrize("where", ["index", "settings"])
+@pytest.mark.parametrize("where", ["code", "mapping"])
 def test_an_unknown_or_repeated_expander_is_a_config_error_naming_the_key(where: str) -> None:
     for expanders, message in (
         (("idioms", "stemming"), "unknown query expander 'stemming'"),
         (("idioms",) * 2, "once"),
     ):
         with pytest.raises(ConfigError, match=message) as caught:
-            if where == "index":
-                IndexConfig(expanders=expanders)
+            if where == "code":
+                ScoutSettings(search_expanders=expanders)
             else:
                 ScoutSettings.from_mapping({"search_expanders": list(expanders)})
-        assert caught.value.key == ("expanders" if where == "index" else "tool_search.search_expanders")
+        assert caught.value.key == ("search_expanders" if where == "code" else "tool_search.search_expanders")
 
 
 def test_an_index_setting_out_of_range_is_a_config_error_naming_the_key_and_the_limit() -> None:
     with pytest.raises(ConfigError, match="must be less than 1") as band:
-        IndexConfig(band=1.5)
+        ScoutSettings(search_top_band=1.5)
     with pytest.raises(ConfigError, match="must be more than 0|must be greater than 0") as k1:
         IndexConfig(lexical={"k1": 0})  # type: ignore[arg-type]
 
-    assert (band.value.key, k1.value.key) == ("band", "lexical.k1")
+    assert (band.value.key, k1.value.key) == ("search_top_band", "lexical.k1")
+
+
+def test_an_index_built_directly_ranks_by_the_defaults_whatever_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    queries = SAMPLE_QUERIES[:20]
+    plain = [build_index(SAMPLE).search(query, limit=10) for query in queries]
+    monkeypatch.setenv("TOOLSCOUT_SEARCH_TOP_BAND", "0.9")
+    monkeypatch.setenv("TOOLSCOUT_SEARCH_MIN_CONFIDENCE", "0.99")
+    assert ScoutSettings().search_top_band == 0.9  # the settings read it; a directly built index does not
+
+    assert [build_index(SAMPLE).search(query, limit=10) for query in queries] == plain
+    assert [build_index(SAMPLE, ranking=ScoutSettings()).search(query, limit=10) for query in queries] != plain
 
 
 @pytest.fixture
@@ -164,7 +177,11 @@ def test_a_registered_engine_serves_tool_search_through_search_mode(reversed_eng
     assert isinstance(outcome.content, dict)
     assert [tool["name"] for tool in outcome.content["tools"]] == ["send_email", "deploy_app"]
     (options,) = reversed_engine
-    assert (options.index.band, options.index.expanders, options.background) == (0.5, ("idioms",), True)
+    assert (options.ranking.search_top_band, options.ranking.search_expanders, options.background) == (
+        0.5,
+        ("idioms",),
+        True,
+    )
 
 
 def test_search_mode_names_the_registered_engines_that_rank_requests(reversed_engine: list[EngineOptions]) -> None:
@@ -182,7 +199,7 @@ def test_tool_search_hits_are_the_engines_hits_after_one_band_cut(band: float) -
         mode="on", search_mode="lexical", search_top_band=band, search_default_limit=10, search_split_requests=False
     )
     session = ToolScout(SAMPLE, settings=settings).session("s")
-    index = build_index(SAMPLE, config=IndexConfig(band=band))
+    index = build_index(SAMPLE, ranking=ScoutSettings(search_top_band=band))
     for query in SAMPLE_QUERIES:
         content = session.dispatch_sync("tool_search", {"query": query}).content
         assert isinstance(content, dict)

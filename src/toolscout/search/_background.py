@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from .._redact import redact
-from .._search_settings import EmbeddingSettings
+from .._search_settings import EmbeddingSettings, RankingSettings
 from ..catalog import Catalog
 from ._base import SearchMode, SearchResult
 from ._hybrid import HybridFusion
@@ -122,6 +122,7 @@ class BackgroundHybrid:
         embedder: Callable[[], Embedder] | None = None,
         fusion: HybridFusion | None = None,
         config: IndexConfig | None = None,
+        ranking: RankingSettings | None = None,
     ) -> None:
         """Configure the builder.
 
@@ -129,13 +130,15 @@ class BackgroundHybrid:
             settings: The embedding backend and its options (default: ``auto``).
             embedder: Builds the embedder instead of the registry (for a host's own backend).
             fusion: How lexical and dense rankings are fused.
-            config: Settings of the lexical index.
+            config: The lexical index's tuning.
+            ranking: The ranking keys of the settings (top band, expanders, calibrator; default: the defaults).
         """
         self._settings = settings or EmbeddingSettings()
         self._make_embedder = embedder or self._registered_embedder
         self._known_share = known_share_in(self._settings.known_languages())
         self._fusion = fusion or HybridFusion()
         self._config = config
+        self._ranking = ranking
         self._cache = EmbeddingCache(self._settings.cache_dir)
         self._jobs: queue.SimpleQueue[HybridIndex] = queue.SimpleQueue()
         self._latest: HybridIndex | None = None
@@ -147,7 +150,7 @@ class BackgroundHybrid:
 
     def __call__(self, catalog: Catalog) -> HybridIndex:
         """Index `catalog` lexically now and queue its embeddings."""
-        index = HybridIndex(build_index(catalog, fuse=self._fusion, config=self._config))
+        index = HybridIndex(build_index(catalog, fuse=self._fusion, config=self._config, ranking=self._ranking))
         with self._lock:
             self._latest = index
             self._jobs.put(index)

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from .._errors import ConfigError
 from .._plugins import provide_names, provide_sections
-from .._search_settings import EmbeddingSettings, EngineSettings
+from .._search_settings import EmbeddingSettings, EngineSettings, RankingSettings
 from .._validation import validate_section
 from ._base import IndexBuilder, SearchMode
 from ._index import IndexConfig, build_index
@@ -34,7 +34,9 @@ class EngineOptions:
     embeddings: EmbeddingSettings = field(default_factory=EmbeddingSettings)
     """The embedding backend, for engines that embed."""
     index: IndexConfig = field(default_factory=IndexConfig)
-    """The lexical index's settings (top band, expanders, weights)."""
+    """The lexical index's own tuning (weights, floor, depths)."""
+    ranking: RankingSettings = field(default_factory=RankingSettings)
+    """The ranking keys of the settings: top band, expanders, calibrator, threshold (`RankingSettings.of`)."""
     background: bool = False
     """A long-running host: slow preparation (embedding a catalog) happens off the caller's thread and
     searches answer from what is ready meanwhile. False: a one-shot command that waits for it."""
@@ -120,17 +122,19 @@ provide_sections("search_engines", lambda: {name: e.settings for name, e in _ENG
 
 
 def _lexical(options: EngineOptions) -> IndexBuilder:
-    return functools.partial(build_index, config=options.index)
+    return functools.partial(build_index, config=options.index, ranking=options.ranking)
 
 
 def _hybrid(options: EngineOptions) -> IndexBuilder:
     if options.background:
         from ._background import BackgroundHybrid  # it imports this registry
 
-        return BackgroundHybrid(options.embeddings, config=options.index)
+        return BackgroundHybrid(options.embeddings, config=options.index, ranking=options.ranking)
     from ._semantic import build_hybrid_index
 
-    return functools.partial(build_hybrid_index, settings=options.embeddings, config=options.index)
+    return functools.partial(
+        build_hybrid_index, settings=options.embeddings, config=options.index, ranking=options.ranking
+    )
 
 
 register_engine("lexical", _lexical)

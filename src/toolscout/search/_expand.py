@@ -1,7 +1,7 @@
 """The query-expansion stage of lexical search: the `QueryExpander` contract and the record it passes on.
 
 `ToolIndex` maps a request onto its vocabulary through an ordered list of expanders
-(`IndexConfig.expanders`, names in the registry of `_expanders.py`): each may rewrite the request's
+(``search_expanders``, names in the registry of `_expanders.py`): each may rewrite the request's
 text, then each may add weighted terms to what the request's own words give.
 """
 

@@ -35,7 +35,7 @@ _EXPANDERS: dict[str, ExpanderFactory] = {}
 
 
 def register_expander(name: str, factory: ExpanderFactory) -> None:
-    """Make a query expander available as `name` (for `IndexConfig.expanders` and ``search_expanders``)."""
+    """Make a query expander available as `name` (for ``search_expanders``)."""
     _EXPANDERS[name] = factory
 
 

@@ -19,7 +19,7 @@ No padding. When lexical search finds nothing, a tool only the dense ranking fou
 request is the calibrator's call (`toolscout.search.Calibrator`), which sees how similar it is and how
 far it leads the rest, so a query with no relevant tool still gets zero hits while a terse catalog's
 one fitting tool is kept. When lexical search found something, dense-only tools compete on the fused
-score. The top band (`IndexConfig.band`) is `ToolIndex`'s one cut, applied to the fused ranking.
+score. The top band (``search_top_band``) is `ToolIndex`'s one cut, applied to the fused ranking.
 """
 
 from __future__ import annotations

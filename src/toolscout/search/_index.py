@@ -10,11 +10,11 @@ the pipeline's (`_pipeline.py`). A query runs through these steps:
    mentioned inside a longer request keeps its tool in the hits right after the best match of the
    whole request (or first, when it is that match), never above it.
 3. Lexical scoring (`LexicalIndex`) of the request's terms after the query expanders
-   (`IndexConfig.expanders`, the `QueryExpander`s of `_expanders.py`, in order): framing verbs and
+   (``search_expanders``, the `QueryExpander`s of `_expanders.py`, in order): framing verbs and
    idioms, foreign function words, translations ("删除", "löschen" -> "delete"), synonyms ("erase"
    -> "delete") and typo/abbreviation corrections. The relevance floor and the top band are
    measured against the *known* words only, so one unknown word never empties a result.
-4. Hits below the relevance floor or outside the top band (`IndexConfig.band`, the one band cut
+4. Hits below the relevance floor or outside the top band (``search_top_band``, the one band cut
    of a search) are dropped, never padded; with no hit left, `suggestions` names the nearest
    tools instead.
 
@@ -34,19 +34,20 @@ from typing import Annotated, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from .._errors import SearchError
-from .._search_settings import DEFAULT_EXPANDERS, TOP_BAND, check_expanders
+from .._search_settings import RankingSettings
 from .._validation import CheckedModel, Finite, NoBool
 from ..catalog import Catalog
 from ..catalog._internal import ToolNames
 from ._base import SearchHit, SearchMode, SearchResult
-from ._confidence import Calibrator, HitEvidence, check_calibrator, get_calibrator
+from ._confidence import HitEvidence, get_calibrator
 from ._expand import ExpandedQuery, ExpansionContext
 from ._expanders import get_expander
 from ._fields import tool_fields
 from ._hybrid import HybridFusion
+from ._judge import Judge
 from ._language import word_languages
 from ._lexical import LexicalConfig, LexicalIndex, NonNegative, QueryTerms
 from ._regex import RegexIndex
@@ -90,7 +91,10 @@ class DenseRanking(Protocol):
 
 
 class IndexConfig(CheckedModel):
-    """Settings of a `ToolIndex` (built directly, a bad value is a `ConfigError` naming its key)."""
+    """The lexical engine's own tuning (built directly, a bad value is a `ConfigError` naming its key).
+
+    The keys of the settings it ranks by (top band, expanders, calibrator, threshold) are `RankingSettings`.
+    """
 
     lexical: LexicalConfig = Field(default_factory=LexicalConfig)
     """The lexical ranking's tuning."""
@@ -98,10 +102,6 @@ class IndexConfig(CheckedModel):
     """Hard cap on hits per query, whatever `limit` asks for."""
     floor: Annotated[float, Finite, Field(ge=0, lt=1)] = 0.04
     """Relevance floor, as a share of the best score the query's known words allow."""
-    band: Annotated[float, Finite, Field(ge=0, lt=1)] = TOP_BAND
-    """The top band, the one cut of a ranked search (lexical and hybrid): hits scoring below this share of the
-    best hit's score are dropped (0 keeps every hit above the relevance floor). ``search_top_band`` sets it for
-    ``tool_search``."""
     fuzzy_weight: NonNegative = 0.8
     """Weight of a typo- or abbreviation-corrected word, times its similarity."""
     synonym_weight: NonNegative = 0.8
@@ -124,24 +124,6 @@ class IndexConfig(CheckedModel):
     0.731 -> 0.780, R@1 0.527 -> 0.516); BFCL's held-out live requests 0.677 / 0.847 -> 0.679 / 0.849, BFCL
     tuning 0.733 / 0.899 -> 0.734 / 0.899 (``bench/tune_hybrid.py --unknown-words``, fp32 MiniLM; with the int8
     default through ``tool_search``, ``bench/compare_retrieval.py``: 0.733 / 0.899 -> 0.731 / 0.898)."""
-    expanders: tuple[str, ...] = DEFAULT_EXPANDERS
-    """The query expanders lexical search runs, in order (registered names, `register_expander`); the default
-    runs the five built-in ones: ``idioms``, ``function-words``, ``translations``, ``synonyms``, ``corrections``."""
-    calibrator: str = "logistic"
-    """The registered `Calibrator` that gives each hit its confidence (``search_calibrator``)."""
-    min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] | None = None
-    """A search whose best hit's confidence is under this abstains (no hits; the candidates become suggestions);
-    null: the calibrator's fitted threshold, 0: never abstain (``search_min_confidence``)."""
-
-    @field_validator("expanders")
-    @classmethod
-    def _registered(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        return check_expanders(value)
-
-    @field_validator("calibrator")
-    @classmethod
-    def _calibrator_registered(cls, value: str) -> str:
-        return check_calibrator(value)
 
 
 def build_index(
@@ -150,6 +132,7 @@ def build_index(
     dense: DenseRanking | None = None,
     fuse: Fusion | None = None,
     config: IndexConfig | None = None,
+    ranking: RankingSettings | None = None,
 ) -> ToolIndex:
     """Build the search index of `catalog` (call once per catalog fingerprint; see `IndexCache`).
 
@@ -157,9 +140,11 @@ def build_index(
         catalog: The tools to index.
         dense: A dense ranker for ``mode="hybrid"``; without one, hybrid runs lexical.
         fuse: How hybrid mode fuses the lexical and dense rankings (default: `HybridFusion`, a measured score blend).
-        config: Index settings.
+        config: The index's own tuning.
+        ranking: The ranking keys of the settings (a `ScoutSettings` will do); default: their defaults, whatever
+            the ``TOOLSCOUT_*`` variables say.
     """
-    return ToolIndex(catalog, dense=dense, fuse=fuse, config=config)
+    return ToolIndex(catalog, dense=dense, fuse=fuse, config=config, ranking=ranking)
 
 
 class ToolIndex:
@@ -172,9 +157,11 @@ class ToolIndex:
         dense: DenseRanking | None = None,
         fuse: Fusion | None = None,
         config: IndexConfig | None = None,
+        ranking: RankingSettings | None = None,
     ) -> None:
         """Index `catalog`; see `build_index`."""
         self.config = cfg = config or IndexConfig()
+        self.ranking = ranking = RankingSettings.of(ranking or RankingSettings())
         self._catalog = catalog
         tools = catalog.tools
         self._names = [tool.name for tool in tools]
@@ -185,13 +172,13 @@ class ToolIndex:
         self._lexical = LexicalIndex(fields, config=cfg.lexical)
         self._regex = RegexIndex(fields)
         context = ExpansionContext(catalog=catalog, lexical=self._lexical, config=cfg)
-        built = (get_expander(name)(context) for name in cfg.expanders)
+        built = (get_expander(name)(context) for name in ranking.search_expanders)
         self._expanders = tuple(expander for expander in built if expander is not None)
         self._exact = ToolNames.of(catalog)
         self._suggester = NameSuggester(tools)
         self._dense = dense
         self._fuse = fuse or HybridFusion()
-        self._calibrator: Calibrator = get_calibrator(cfg.calibrator)
+        self._judge = Judge(get_calibrator(ranking.search_calibrator), ranking.search_min_confidence)
 
     @property
     def fingerprint(self) -> str:
@@ -280,7 +267,7 @@ class ToolIndex:
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
         top = float(scores.max()) if len(scores) else 0.0
-        threshold = max(self.config.floor * self._lexical.ideal(terms), self.config.band * top, 1e-9)
+        threshold = max(self.config.floor * self._lexical.ideal(terms), self.ranking.search_top_band * top, 1e-9)
         if whole:
             scores[whole] = 0.0
         passing = np.flatnonzero(scores >= threshold)
@@ -330,7 +317,7 @@ class ToolIndex:
         }
         keywords = _lexical_evidence([(self._position[name], share) for name, share in lexical], terms)
         top = fused[0][1] if fused else 0.0
-        fused = [(name, score) for name, score in fused if score >= self.config.band * top]
+        fused = [(name, score) for name, score in fused if score >= self.ranking.search_top_band * top]
         whole = self._whole(query, mask)
         ranked = [(self._position[name], score) for name, score in fused if self._position.get(name) not in whole]
         if mask is not None:
@@ -374,19 +361,15 @@ class ToolIndex:
         which has none, gets the confidence of the hit ranked above it, or 1.0 when first), and a search whose best
         confidence is under the threshold abstains. Whether it abstains is judged on the top `JUDGED_HITS`, whatever
         the limit, so asking for one hit or ten never changes whether a search answers. `keywords`: a hybrid
-        search's lexical evidence, by which its keywords may vouch for a hit (`_answers`).
+        search's lexical evidence, by which its keywords may vouch for a hit (`Judge.answers`).
         """
         tools = self._catalog.tools
         judged, candidates = ranked[:JUDGED_HITS], ranked
         ranked = ranked if limit is None else ranked[:limit]
-        confidence: dict[int, float | None] = {i: None for i, _ in ranked}
+        confidence: Mapping[int, float | None] = {i: None for i, _ in ranked}
         if evidence is not None:
-            confidence = {}
-            above = 1.0
-            for i, _ in (*judged, *ranked[len(judged) :]):
-                above = above if i not in evidence else round(self._calibrator.confidence(evidence[i]), 3)
-                confidence[i] = above
-            if judged and not self._answers([i for i, _ in judged], confidence, evidence, keywords or {}):
+            confidence = self._judge.confidences([i for i, _ in (*judged, *ranked[len(judged) :])], evidence)
+            if judged and not self._judge.answers([i for i, _ in judged], confidence, evidence, keywords or {}):
                 nearest = tuple(self._names[i] for i, _ in candidates[: self.config.suggestions])
                 return SearchResult(query=query, mode=mode, hits=(), total=0, suggestions=nearest, abstained=True)
         hits = tuple(
@@ -398,42 +381,13 @@ class ToolIndex:
         suggestions = () if hits else self._suggester.suggest(query, limit=self.config.suggestions, mask=mask)
         return SearchResult(query=query, mode=mode, hits=hits, total=total, suggestions=suggestions)
 
-    def _answers(
-        self,
-        ranked: Sequence[int],
-        confidence: Mapping[int, float | None],
-        evidence: Mapping[int, HitEvidence],
-        keywords: Mapping[int, HitEvidence],
-    ) -> bool:
-        """Whether a search's best hit is confident enough to answer with.
-
-        Keyword evidence alone cannot tell a weak right answer from noise (measured: lexical search would empty
-        5 % of BFCL's held-out live requests at its fitted threshold), so lexical search abstains only under a
-        configured ``min_confidence``. With embeddings, a hit's keyword evidence may also vouch for it (its lexical
-        confidence at the lexical threshold): a request the embedder reads poorly (another language, a paraphrase far
-        from the tool's words) is not emptied while its keywords fit (measured offline: without this, the fitted
-        threshold empties 10 % of the packaged sample requests' right answers and 24 % of the multilingual probe's).
-        """
-        best = max(confidence[i] or 0.0 for i in ranked)
-        dense = any(evidence[i].cosine is not None for i in ranked if i in evidence)
-        if not dense:
-            return self.config.min_confidence is None or best >= self.config.min_confidence
-        if best >= self._min_confidence(dense):
-            return True
-        vouching = (keywords[i] for i in ranked if i in keywords)
-        return any(self._calibrator.confidence(ev) >= self._min_confidence(False) for ev in vouching)
-
-    def _min_confidence(self, dense: bool) -> float:
-        configured = self.config.min_confidence
-        return self._calibrator.threshold(dense=dense) if configured is None else configured
-
     def _whole_request_best(self, query: str, terms: QueryTerms) -> float:
         """The lexical score a tool matching every word of the request would get (unknown English words count)."""
         ideal = self._lexical.ideal(terms) or 1.0
         return ideal + self.config.unknown_word_weight * self._lexical.unknown_ideal(_english_unknown(query, terms))
 
     def _terms(self, query: str) -> QueryTerms:
-        """The query's terms after every expander (`IndexConfig.expanders`, in order)."""
+        """The query's terms after every expander (``search_expanders``, in order)."""
         text = query
         for expander in self._expanders:
             text = expander.rewrite(text)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from .._search_settings import EmbeddingSettings
+from .._search_settings import EmbeddingSettings, RankingSettings
 from .._settings import ScoutSettings
 from ._base import IndexBuilder, SearchMode
 from ._engines import EngineOptions, engine_query_mode, get_engine
-from ._index import IndexConfig
 from .embeddings._internal import resolve_backend
 
 __all__ = ["engine_options", "request_mode", "resolve_search_mode", "search_engine"]
@@ -37,14 +36,11 @@ def engine_options(settings: ScoutSettings, *, background: bool = False) -> Engi
         settings: The settings: ``embeddings``, ``search_engines`` and the ``search_*`` keys the engine reads.
         background: A long-running host (`EngineOptions.background`).
     """
-    index = IndexConfig(
-        band=settings.search_top_band,
-        expanders=settings.search_expanders,
-        calibrator=settings.search_calibrator,
-        min_confidence=settings.search_min_confidence,
-    )
     return EngineOptions(
-        embeddings=settings.embeddings, index=index, background=background, engines=settings.search_engines
+        embeddings=settings.embeddings,
+        ranking=RankingSettings.of(settings),
+        background=background,
+        engines=settings.search_engines,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from .._search_settings import EmbeddingSettings
+from .._search_settings import EmbeddingSettings, RankingSettings
 from ..catalog import Catalog
 from ._hybrid import HybridFusion
 from ._index import IndexConfig, ToolIndex, build_index
@@ -26,6 +26,7 @@ def build_hybrid_index(
     cache_dir: str | Path | None = None,
     fusion: HybridFusion | None = None,
     config: IndexConfig | None = None,
+    ranking: RankingSettings | None = None,
 ) -> ToolIndex:
     """Build the search index of `catalog` with embeddings for ``mode="hybrid"``, embedding now.
 
@@ -43,10 +44,11 @@ def build_hybrid_index(
         cache_dir: Where tool embeddings are kept; None means ``settings.cache_dir``, else
             ``$TOOLSCOUT_CACHE_DIR`` or the platform's user cache directory.
         fusion: How the lexical and dense rankings are fused (default: the measured `HybridFusion`).
-        config: Settings of the lexical index.
+        config: The lexical index's tuning.
+        ranking: The ranking keys of the settings (top band, expanders, calibrator; default: the defaults).
     """
     settings = settings or EmbeddingSettings()
-    lexical = build_index(catalog, fuse=fusion or HybridFusion(), config=config)
+    lexical = build_index(catalog, fuse=fusion or HybridFusion(), config=config, ranking=ranking)
     try:
         dense = DenseRanker(
             catalog,
