@@ -152,6 +152,7 @@ class LexicalIndex:
                 vals.append(cfg.phrase_weights[name] * norm[owner[at]])
         tf = _Columns.from_triples(docs, cols, vals, size=n, width=width)
         self.idf: FloatArray = np.log1p((n - tf.counts + 0.5) / (tf.counts + 0.5))
+        self._idf = self.idf.tolist()  # a query reads a few: list items are cheaper to read (same values)
         self._rarest_idf = float(self.idf[:vocab].max()) if vocab else 0.0
         columns = tf.columns()
         idf_of = self.idf[columns]
@@ -201,16 +202,20 @@ class LexicalIndex:
             return np.zeros(self.size, dtype=np.float64)
         parts = [(self._scores, terms.weights)]
         if self.config.description_coverage and terms.words:
-            word_weights = {i: terms.weights[i] for i in terms.words}
-            scale = self.config.description_coverage * sum(self.idf[i] * w for i, w in word_weights.items())
+            idf, weights = self._idf, terms.weights
+            word_weights = {i: weights[i] for i in terms.words}
+            total = 0.0  # added in order, as numpy scalars were (no compensated `sum`)
+            for i, w in word_weights.items():
+                total += idf[i] * w
+            scale = self.config.description_coverage * total
             parts.append((self._coverage, {i: scale * w for i, w in word_weights.items()}))
         return _weighted_sum(parts, self.size)
 
     def ideal(self, terms: QueryTerms) -> float:
         """An upper bound of the score of a tool that matches every word of `terms` well."""
-        cfg = self.config
-        total = sum(float(self.idf[i]) * terms.weights[i] for i in terms.words)
-        pairs = sum(float(self.idf[i]) * w for i, w in terms.weights.items() if i >= len(self.vocabulary))
+        cfg, idf, weights, vocab = self.config, self._idf, terms.weights, len(self.vocabulary)
+        total = sum([idf[i] * weights[i] for i in terms.words])
+        pairs = sum([idf[i] * w for i, w in weights.items() if i >= vocab])
         return total * (cfg.k1 + 1.0 + cfg.coordination + cfg.description_coverage) + pairs * (cfg.k1 + 1.0)
 
     def unknown_ideal(self, count: int) -> float:
@@ -304,11 +309,6 @@ class _Columns:
         """The column of every entry."""
         return np.repeat(np.arange(len(self.indptr) - 1, dtype=np.int64), self.counts)
 
-    def slices(self, weights: Mapping[int, float]) -> list[tuple[int, int]]:
-        """The ``(start, end)`` entries of each column of `weights`, in its order."""
-        bounds = self.bounds
-        return [(bounds[column], bounds[column + 1]) for column in weights]
-
 
 def _weighted_sum(parts: Sequence[tuple[_Columns, Mapping[int, float]]], size: int) -> FloatArray:
     """Sum weighted columns (per matrix: column -> weight) into one dense vector over the `size` tools."""
@@ -317,11 +317,13 @@ def _weighted_sum(parts: Sequence[tuple[_Columns, Mapping[int, float]]], size: i
     weights: list[float] = []
     lengths: list[int] = []
     for matrix, column_weights in parts:
-        for start, end in matrix.slices(column_weights):
-            docs.append(matrix.docs[start:end])
-            values.append(matrix.values[start:end])
+        bounds, column_docs, column_values = matrix.bounds, matrix.docs, matrix.values
+        for column, weight in column_weights.items():
+            start, end = bounds[column], bounds[column + 1]
+            docs.append(column_docs[start:end])
+            values.append(column_values[start:end])
             lengths.append(end - start)
-        weights.extend(column_weights.values())
+            weights.append(weight)
     if not any(lengths):
         return np.zeros(size, dtype=np.float64)
     scale = np.repeat(np.asarray(weights, dtype=np.float64), lengths)
