@@ -8,8 +8,9 @@ and description (`systems.rank_bm25_system`). Hybrid runs beside them (the same 
 
 Every system runs in its own process (a worker importing toolscout from a source tree: the working tree,
 and with ``--baseline REF`` that commit's ``src``; rank_bm25 in one more) and times its own calls; the
-main process hands each request to every system in turn, the order rotating request by request, so a
-busy moment of a shared machine lands on every system alike. The figures to compare are the ratios
+main process hands each block of 20 requests to every system in turn (each answers them in a hot loop,
+as ``toolscout eval`` does), the order rotating block by block, so a busy moment of a shared machine
+lands on every system alike. The figures to compare are the ratios
 (rank_bm25's p50 over each system's) and the baseline's p50 over the tree's, all from one run.
 
     .venv/bin/python bench/lexical_vs_bm25.py [--baseline REF] [--no-hybrid]   # -> results/lexical_vs_bm25.{json,md}
@@ -37,6 +38,8 @@ RESULTS = ROOT / "bench" / "results"
 QUERIES = 600
 LIMIT = 10
 WARM_UP = 20
+BLOCK = 20
+"""Requests a system answers in a row before the next system's turn (a hot loop, as ``toolscout eval`` times it)."""
 
 
 def _toolscout_searchers(modes: list[str]) -> dict[str, Callable[[str], list[str]]]:
@@ -67,16 +70,18 @@ def _rank_bm25_searchers(modes: list[str]) -> dict[str, Callable[[str], list[str
 
 
 def worker(kind: str, modes: list[str]) -> None:
-    """Serve timed searches: a line ``[system, query]`` in, a line ``[milliseconds, names]`` out."""
+    """Serve timed searches: a line ``[system, [query, ...]]`` in, a line ``[[wall ms, CPU ms, names], ...]`` out."""
     searchers = (_rank_bm25_searchers if kind == "rank_bm25" else _toolscout_searchers)(modes)
     print(json.dumps({"ready": sorted(searchers)}), flush=True)
     for line in sys.stdin:
-        system, query = json.loads(line)
-        search = searchers[system]
-        started = time.perf_counter()
-        names = search(query)
-        elapsed = (time.perf_counter() - started) * 1000
-        print(json.dumps([elapsed, names]), flush=True)
+        system, queries = json.loads(line)
+        search, timed = searchers[system], []
+        for query in queries:
+            started, cpu = time.perf_counter(), time.thread_time()
+            names = search(query)
+            elapsed, cpu = (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000
+            timed.append([elapsed, cpu, names])
+        print(json.dumps(timed), flush=True)
 
 
 class _Worker:
@@ -96,12 +101,13 @@ class _Worker:
         assert self.process.stdout is not None
         return self.process.stdout
 
-    def search(self, system: str, query: str) -> tuple[float, list[str]]:
+    def search(self, system: str, queries: list[str]) -> list[tuple[float, float, list[str]]]:
+        """Each of `queries` searched in turn (a hot loop, as ``toolscout eval`` runs them): wall ms, CPU ms, names."""
         assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps([system, query]) + "\n")
+        self.process.stdin.write(json.dumps([system, queries]) + "\n")
         self.process.stdin.flush()
-        elapsed, names = json.loads(self._stdout.readline())
-        return float(elapsed), list(names)
+        answered = json.loads(self._stdout.readline())
+        return [(float(elapsed), float(cpu), list(names)) for elapsed, cpu, names in answered]
 
     def close(self) -> None:
         assert self.process.stdin is not None
@@ -115,22 +121,24 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 def run(queries: list[str], workers: list[_Worker]) -> dict[str, dict[str, object]]:
-    """Every query through every system, the order rotating per query; per system: latencies and answers."""
+    """Every query through every system, block by block, the order rotating per block; latencies and answers."""
     systems = [(w, system, f"{system} ({w.label})" if w.label else system) for w in workers for system in w.systems]
-    for query in queries[:WARM_UP]:
-        for w, system, _ in systems:
-            w.search(system, query)
+    for w, system, _ in systems:
+        w.search(system, queries[:WARM_UP])
     latencies: dict[str, list[float]] = {name: [] for _, _, name in systems}
+    cpu: dict[str, list[float]] = {name: [] for _, _, name in systems}
     answers: dict[str, list[list[str]]] = {name: [] for _, _, name in systems}
-    for at, query in enumerate(queries):
+    for at, start in enumerate(range(0, len(queries), BLOCK)):
         for w, system, name in systems[at % len(systems) :] + systems[: at % len(systems)]:
-            elapsed, names = w.search(system, query)
-            latencies[name].append(elapsed)
-            answers[name].append(names)
+            for elapsed, used, names in w.search(system, queries[start : start + BLOCK]):
+                latencies[name].append(elapsed)
+                cpu[name].append(used)
+                answers[name].append(names)
     return {
         name: {
             "p50_ms": statistics.median(latencies[name]),
             "p95_ms": _percentile(latencies[name], 0.95),
+            "cpu_p50_ms": statistics.median(cpu[name]),
             "answers": answers[name],
         }
         for name in latencies
@@ -141,15 +149,20 @@ def markdown(results: dict[str, dict[str, object]], meta: dict[str, object]) -> 
     bm25 = float(results["rank_bm25"]["p50_ms"])  # type: ignore[arg-type]
     lines = [
         f"Pooled BFCL catalog ({meta['tools']:,} tools), the first {meta['queries']} tuning requests, top {LIMIT};",
-        "each system in its own process, interleaved request by request in one run, one thread each.",
+        f"each system in its own process, interleaved in blocks of {BLOCK} requests in one run, one thread each.",
+        "CPU: the searching thread's own CPU time (`time.thread_time`), which a busy shared machine inflates less.",
         f"Machine: {meta['cpus']} CPUs, load average {meta['load_before']} before, {meta['load_after']} after.",
         "",
-        "| system | p50 ms | p95 ms | rank_bm25 p50 / p50 |",
-        "|---|---:|---:|---:|",
+        "| system | p50 ms | p95 ms | rank_bm25 p50 / p50 | CPU p50 ms | rank_bm25 CPU p50 / CPU p50 |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
+    bm25_cpu = float(results["rank_bm25"]["cpu_p50_ms"])  # type: ignore[arg-type]
     for name, row in results.items():
-        p50 = float(row["p50_ms"])  # type: ignore[arg-type]
-        lines.append(f"| {name} | {p50:.3f} | {float(row['p95_ms']):.3f} | {bm25 / p50:.1f}× |")  # type: ignore[arg-type]
+        p50, cpu = float(row["p50_ms"]), float(row["cpu_p50_ms"])  # type: ignore[arg-type]
+        lines.append(
+            f"| {name} | {p50:.3f} | {float(row['p95_ms']):.3f} | {bm25 / p50:.1f}× "  # type: ignore[arg-type]
+            f"| {cpu:.3f} | {bm25_cpu / cpu:.1f}× |"
+        )
     for mode in ("lexical", "hybrid"):
         before, after = results.get(f"{mode} (baseline)"), results.get(f"{mode} (this tree)")
         if before is not None and after is not None:

@@ -146,6 +146,9 @@ def tokenize(text: str) -> list[str]:
         >>> tokenize("getURL2Text: fetches pages")
         ['get', 'url', '2', 'text', 'fetch', 'page']
     """
+    if len(text) <= _CACHED_TEXT:  # a request: split once for every use of its words (`words`)
+        dropped = _rules().stopwords
+        return [stem(word) for word in _cached_words(text) if word not in dropped]
     raw = _RAW_WORD.findall(_normalize(text))
     return list(chain.from_iterable(map(_table(_memo_terms, raw, _terms_of), raw)))
 
