@@ -152,7 +152,7 @@ class LexicalIndex:
                 vals.append(cfg.phrase_weights[name] * norm[owner[at]])
         tf = _Columns.from_triples(docs, cols, vals, size=n, width=width)
         self.idf: FloatArray = np.log1p((n - tf.counts + 0.5) / (tf.counts + 0.5))
-        self._idf = self.idf.tolist()  # a query reads a few: list items are cheaper to read (same values)
+        self._idf: list[float] = self.idf.tolist()  # a query reads a few: list items are cheaper to read (same values)
         self._rarest_idf = float(self.idf[:vocab].max()) if vocab else 0.0
         columns = tf.columns()
         idf_of = self.idf[columns]
