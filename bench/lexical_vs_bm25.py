@@ -151,7 +151,8 @@ def markdown(results: dict[str, dict[str, object]], meta: dict[str, object]) -> 
         f"Pooled BFCL catalog ({meta['tools']:,} tools), the first {meta['queries']} tuning requests, top {LIMIT};",
         f"each system in its own process, interleaved in blocks of {BLOCK} requests in one run, one thread each.",
         "CPU: the searching thread's own CPU time (`time.thread_time`), which a busy shared machine inflates less.",
-        f"Machine: {meta['cpus']} CPUs, load average {meta['load_before']} before, {meta['load_after']} after.",
+        f"Machine: {meta['cpus']} CPUs, load average {meta['load_before']} before, {meta['load_after']} after."
+        + (f" Baseline: `{meta['baseline']}`." if meta["baseline"] else ""),
         "",
         "| system | p50 ms | p95 ms | rank_bm25 p50 / p50 | CPU p50 ms | rank_bm25 CPU p50 / CPU p50 |",
         "|---|---:|---:|---:|---:|---:|",
