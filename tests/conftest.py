@@ -43,6 +43,9 @@ SLOW_PATHS = (
     "providers/test_examples.py",
     "search/test_lexical_processes.py",
     "test_readme.py",
+    "test_plain_install_imports.py",
+    "train/test_bare_machine.py",
+    "train/test_miners.py",
 )
 
 

@@ -22,6 +22,7 @@ def gateway_file(tmp_path: Path, **settings: object) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_the_configuration_reference_is_generated_from_the_models_and_current() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "gen_config_docs.py"), "--check"], capture_output=True, text=True

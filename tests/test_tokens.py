@@ -162,6 +162,7 @@ def test_tiktoken_counter_counts_special_token_markers_as_plain_text() -> None:
     assert counter.count("") == 0
 
 
+@pytest.mark.slow
 def test_without_any_tokenizer_installed_the_default_is_chars_per_four_and_the_counter_says_how_to_install() -> None:
     script = (
         "import sys; sys.modules['tiktoken'] = None; sys.modules['bpe_openai'] = None\n"
@@ -184,6 +185,7 @@ def test_bpe_openai_counts_o200k_tokens_exactly() -> None:
     assert counter.name == "bpe-openai:o200k_base"
 
 
+@pytest.mark.slow
 def test_the_default_counter_loads_its_tables_on_its_first_count_not_when_made() -> None:
     # Loading o200k's tables takes about half a second: a gateway must not spend it before its first answer.
     script = (

@@ -1,7 +1,7 @@
 import numpy as np
 
 from toolscout import ToolSpec
-from toolscout.search._lexical import LexicalConfig, LexicalIndex, _Columns, _sort_keys, _weighted_sum
+from toolscout.search._lexical import LexicalConfig, LexicalIndex, _Columns, _sort_keys
 
 TOOLS = [
     ToolSpec(name="weather_report", description="Summarise news articles."),
@@ -81,15 +81,16 @@ def test_triples_sum_per_tool_and_term_in_the_order_given() -> None:
     assert columns.indptr.tolist() == [0, 1, 1, 4, 4]  # term 0: one tool, terms 1 and 3: none, term 2: three
     assert columns.docs.tolist() == [1, 0, 1, 2]
     assert columns.values.tolist() == [7.0, 5.0, 0.1 + 0.2, 1e16]
-    assert _weighted_sum([(columns, {2: 2.0, 0: 1.0})], 3).tolist() == [10.0, (0.1 + 0.2) * 2.0 + 7.0, 2e16]
+    assert columns.weighted_sum([2, 0], [2.0, 1.0], 3).tolist() == [10.0, (0.1 + 0.2) * 2.0 + 7.0, 2e16]
 
 
-def test_weighted_columns_of_several_matrices_sum_into_one_vector() -> None:
+def test_weighted_columns_of_two_matrices_joined_sum_into_one_vector() -> None:
     first = _Columns.from_triples([np.array([0, 1])], [np.array([0, 1])], [np.array([1.0, 2.0])], size=3, width=2)
     second = _Columns.from_triples([np.array([1, 2])], [np.array([0, 0])], [np.array([4.0, 8.0])], size=3, width=1)
-    summed = _weighted_sum([(first, {0: 10.0, 1: 1.0}), (second, {0: 0.5})], 3)
-    assert summed.tolist() == [10.0, 2.0 + 2.0, 4.0]
-    assert _weighted_sum([(first, {}), (second, {})], 3).tolist() == [0.0, 0.0, 0.0]
+    joined = first.followed_by(second)  # second's column 0 is column 2 of the joined matrix
+    assert joined.weighted_sum([0, 1, 2], [10.0, 1.0, 0.5], 3).tolist() == [10.0, 2.0 + 2.0, 4.0]
+    assert joined.weighted_sum([], [], 3).tolist() == [0.0, 0.0, 0.0]
+    assert joined.weighted_sum([2, 0, 2], [1.0, 1.0, 1.0], 3).tolist() == [1.0, 8.0, 16.0]  # a column twice adds twice
 
 
 def test_keys_too_large_for_the_fast_sort_are_sorted_stably_too() -> None:

@@ -59,6 +59,7 @@ def test_a_negative_unknown_word_weight_is_a_config_error_naming_the_key(tmp_pat
     assert caught.value.key == "unknown_word_weight"
 
 
+@pytest.mark.slow
 def test_tool_search_finds_the_tool_for_a_request_in_words_no_description_uses(tmp_path: Path) -> None:
     require(importlib.util.find_spec("onnxruntime") is not None, "hybrid search needs toolscout[semantic]")
     settings = ScoutSettings.from_mapping(

@@ -67,6 +67,7 @@ def test_eviction_counts_sessions_written_through_another_store_object(tmp_path:
         assert second.discovered("s1") == ()
 
 
+@pytest.mark.slow
 def test_two_processes_writing_the_same_file_at_once_lose_nothing(tmp_path: Path) -> None:
     path = tmp_path / "sessions.db"
     SqliteStore(path).close()

@@ -100,8 +100,9 @@ class ToolNames:
         parts = [next(group for group in found.groups() if group) for found in _QUOTED.finditer(query)]
         found: dict[str, None] = {}
         for part in (*parts, *query.split()):
-            text = _strip(part)
-            if _MENTION.search(text):
+            # Stripping only shortens a part: one without a mark before cannot have one after.
+            text = _strip(part) if _MENTION.search(part) else ""
+            if text and _MENTION.search(text):
                 named = self.match(text, allowed)
                 found.update(dict.fromkeys(named.names if named is not None else ()))
         return tuple(found)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Set
 from dataclasses import replace
+from functools import lru_cache
 
 from ..catalog import Catalog
 from ..catalog._internal import Deprecation
@@ -38,7 +39,10 @@ def demote_deprecated(hits: tuple[SearchHit, ...], catalog: Catalog) -> tuple[Se
     whose confidence (score, uncalibrated) is at least its own: a deprecated tool never outranks an equally
     likely live one, and never drops below a less likely one. Hits without a deprecated tool come back as given.
     """
-    deprecations = {hit.name: _deprecation(hit.name, catalog) for hit in hits}
+    read = _read(catalog)
+    deprecations = {hit.name: _deprecation(hit.name, catalog, read) for hit in hits}
+    if all(deprecation is None for deprecation in deprecations.values()):
+        return hits
     order = list(hits)
     for hit in reversed(hits):  # the lowest first, so that two moved below one hit keep their order
         deprecation = deprecations[hit.name]
@@ -55,9 +59,17 @@ def demote_deprecated(hits: tuple[SearchHit, ...], catalog: Catalog) -> tuple[Se
     return tuple(order)
 
 
-def _deprecation(name: str, catalog: Catalog) -> Deprecation | None:
-    tool = catalog.get(name)
-    return None if tool is None else Deprecation.of(tool, catalog)
+def _deprecation(name: str, catalog: Catalog, read: dict[str, Deprecation | None]) -> Deprecation | None:
+    if name not in read:
+        tool = catalog.get(name)
+        read[name] = None if tool is None else Deprecation.of(tool, catalog)
+    return read[name]
+
+
+@lru_cache(maxsize=32)
+def _read(catalog: Catalog) -> dict[str, Deprecation | None]:
+    """What each tool of `catalog` read so far declares (`Deprecation.of` reads a tool's texts once per catalog)."""
+    return {}
 
 
 def _level(hit: SearchHit) -> float:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, TypeAlias, TypeVar
 
 from ..catalog import Catalog
@@ -49,11 +49,21 @@ class ExpandedQuery:
         """This query plus the (term id, weight) pairs it does not have yet, in order (the first weight wins)."""
         added = dict(self.added)
         fresh: list[int] = []
+        own = self.terms.weights
         for term, weight in terms:
-            if term not in self.terms.weights and term not in added:
+            if term not in own and term not in added:
                 added[term] = weight
                 fresh.append(term)
-        return replace(self, added=added, counted=self.counted + tuple(fresh) if counted else self.counted)
+        if not fresh:
+            return self
+        return ExpandedQuery(  # not `dataclasses.replace`, which costs more than the expansion on every search
+            text=self.text,
+            terms=self.terms,
+            added=added,
+            counted=self.counted + tuple(fresh) if counted else self.counted,
+            stands_for=self.stands_for,
+            ignored=self.ignored,
+        )
 
     def final(self) -> QueryTerms:
         """The terms lexical scoring reads: the request's own, then the added ones."""

@@ -176,7 +176,7 @@ class _Synonyms:
     def __init__(self, context: ExpansionContext) -> None:
         groups = context.config.synonyms
         self._synonyms = ActionSynonyms(synonym_groups() if groups is None else groups)
-        self._term_id = context.lexical.term_id
+        self._term_id = functools.lru_cache(maxsize=4096)(context.lexical.term_id)  # words of the synonym groups
         self._weight = context.config.synonym_weight
 
     def rewrite(self, text: str) -> str:

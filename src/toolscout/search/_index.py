@@ -238,7 +238,7 @@ class ToolIndex:
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
         order = _top(scores, depth, self._name_rank)
-        return [(self._names[i], float(scores[i])) for i in order]
+        return [(self._names[i], score) for i, score in zip(order, scores[order].tolist(), strict=True)]
 
     def exact_match(self, query: str, *, allowed: Set[str] | None = None) -> str | None:
         """The tool `query` names exactly (quoted, backticked and namespaced forms included), if any."""
@@ -273,9 +273,12 @@ class ToolIndex:
         passing = np.flatnonzero(scores >= threshold)
         depth = max(limit, JUDGED_HITS) + len(mentioned)
         best = passing[_by_score_then_name(scores[passing], self._name_rank[passing])[:depth]]
-        shares = scores / self._whole_request_best(query, terms)
-        evidence = _lexical_evidence([(int(i), float(shares[i])) for i in best if i not in mentioned], terms)
-        ranked = _with_mentions([(int(i), float(scores[i])) for i in best], mentioned)
+        # As Python numbers, read once: numpy scalars cost more than the work done with them.
+        order, best_scores = best.tolist(), scores[best].tolist()
+        shares = (scores[best] / self._whole_request_best(query, terms)).tolist()
+        candidates = zip(order, shares, strict=True)
+        evidence = _lexical_evidence([(i, share) for i, share in candidates if i not in mentioned], terms)
+        ranked = _with_mentions(list(zip(order, best_scores, strict=True)), mentioned)
         ranked = [(i, top + 1.0) for i in whole] + ranked
         total = len(whole) + len(passing) + sum(scores[i] < threshold for i in mentioned)
         return self._result(query, "lexical", ranked, total, mask, evidence, limit=limit)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise
 from operator import attrgetter
 from typing import Annotated
@@ -152,13 +152,16 @@ class LexicalIndex:
                 vals.append(cfg.phrase_weights[name] * norm[owner[at]])
         tf = _Columns.from_triples(docs, cols, vals, size=n, width=width)
         self.idf: FloatArray = np.log1p((n - tf.counts + 0.5) / (tf.counts + 0.5))
+        self._idf: list[float] = self.idf.tolist()  # a query reads a few: list items are cheaper to read (same values)
         self._rarest_idf = float(self.idf[:vocab].max()) if vocab else 0.0
         columns = tf.columns()
         idf_of = self.idf[columns]
         saturated = idf_of * tf.values * (cfg.k1 + 1.0) / (cfg.k1 + tf.values)
         saturated += cfg.coordination * idf_of * (columns < vocab)
-        self._scores = _Columns(indptr=tf.indptr, docs=tf.docs, values=saturated)
-        self._coverage = self._description_coverage(*tokens["description"])
+        scores = _Columns(indptr=tf.indptr, docs=tf.docs, values=saturated)
+        # One matrix: every term's scores, then (from column `_coverage_at` on) each word's description coverage.
+        self._coverage_at = width
+        self._columns = scores.followed_by(self._description_coverage(*tokens["description"]))
 
     def query_terms(self, query: str) -> QueryTerms:
         """Map `query` onto the vocabulary: word ids, adjacent-pair ids, and the unknown words."""
@@ -176,9 +179,9 @@ class LexicalIndex:
             if term in vocabulary:
                 weights[vocabulary[term]] = self.config.number_weight
         words = tuple(weights)
+        pair_column, size = self._pair_column, len(vocabulary)
         for left, right in pairwise(ids):
-            pair = self._pair_id(left, right) if left >= 0 and right >= 0 else None
-            if pair is not None:
+            if left >= 0 and right >= 0 and (pair := pair_column.get(left * size + right)) is not None:
                 weights[pair] = 1.0
         unknown = tuple(dict.fromkeys(term for term, i in zip(terms, ids, strict=True) if i < 0))
         return QueryTerms(weights=weights, words=words, unknown=unknown, stems=tuple(stems))
@@ -197,20 +200,26 @@ class LexicalIndex:
 
     def scores(self, terms: QueryTerms) -> FloatArray:
         """Score every tool for `terms`; 0 means no term matched."""
-        if not terms.weights:
+        weights = terms.weights
+        if not weights:
             return np.zeros(self.size, dtype=np.float64)
-        parts = [(self._scores, terms.weights)]
+        columns, factors = list(weights), list(weights.values())
         if self.config.description_coverage and terms.words:
-            word_weights = {i: terms.weights[i] for i in terms.words}
-            scale = self.config.description_coverage * sum(self.idf[i] * w for i, w in word_weights.items())
-            parts.append((self._coverage, {i: scale * w for i, w in word_weights.items()}))
-        return _weighted_sum(parts, self.size)
+            idf = self._idf
+            word_weights = {i: weights[i] for i in terms.words}
+            total = 0.0  # added in order, as numpy scalars were (no compensated `sum`)
+            for i, w in word_weights.items():
+                total += idf[i] * w
+            scale = self.config.description_coverage * total
+            columns += [self._coverage_at + i for i in word_weights]
+            factors += [scale * w for w in word_weights.values()]
+        return self._columns.weighted_sum(columns, factors, self.size)
 
     def ideal(self, terms: QueryTerms) -> float:
         """An upper bound of the score of a tool that matches every word of `terms` well."""
-        cfg = self.config
-        total = sum(float(self.idf[i]) * terms.weights[i] for i in terms.words)
-        pairs = sum(float(self.idf[i]) * w for i, w in terms.weights.items() if i >= len(self.vocabulary))
+        cfg, idf, weights, vocab = self.config, self._idf, terms.weights, len(self.vocabulary)
+        total = sum([idf[i] * weights[i] for i in terms.words])
+        pairs = sum([idf[i] * w for i, w in weights.items() if i >= vocab])
         return total * (cfg.k1 + 1.0 + cfg.coordination + cfg.description_coverage) + pairs * (cfg.k1 + 1.0)
 
     def unknown_ideal(self, count: int) -> float:
@@ -269,11 +278,6 @@ class _Columns:
     indptr: IntArray
     docs: IntArray
     values: FloatArray
-    bounds: list[int] = field(init=False, repr=False)
-    """`indptr` as a list: a query reads a few of them, and list items are cheaper to read."""
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "bounds", self.indptr.tolist())
 
     @classmethod
     def from_triples(
@@ -304,26 +308,28 @@ class _Columns:
         """The column of every entry."""
         return np.repeat(np.arange(len(self.indptr) - 1, dtype=np.int64), self.counts)
 
-    def slices(self, weights: Mapping[int, float]) -> list[tuple[int, int]]:
-        """The ``(start, end)`` entries of each column of `weights`, in its order."""
-        bounds = self.bounds
-        return [(bounds[column], bounds[column + 1]) for column in weights]
+    def followed_by(self, other: _Columns) -> _Columns:
+        """One matrix of this one's columns, then `other`'s (other's column ``j`` becomes ``width + j``)."""
+        indptr = np.concatenate([self.indptr, other.indptr[1:] + self.indptr[-1]])
+        return _Columns(
+            indptr=indptr,
+            docs=np.concatenate([self.docs, other.docs]),
+            values=np.concatenate([self.values, other.values]),
+        )
 
+    def weighted_sum(self, columns: list[int], weights: list[float], size: int) -> FloatArray:
+        """The sum of `columns`, each times its weight, as one dense vector over the `size` tools.
 
-def _weighted_sum(parts: Sequence[tuple[_Columns, Mapping[int, float]]], size: int) -> FloatArray:
-    """Sum weighted columns (per matrix: column -> weight) into one dense vector over the `size` tools."""
-    docs: list[IntArray] = []
-    values: list[FloatArray] = []
-    weights: list[float] = []
-    lengths: list[int] = []
-    for matrix, column_weights in parts:
-        for start, end in matrix.slices(column_weights):
-            docs.append(matrix.docs[start:end])
-            values.append(matrix.values[start:end])
-            lengths.append(end - start)
-        weights.extend(column_weights.values())
-    if not any(lengths):
-        return np.zeros(size, dtype=np.float64)
-    scale = np.repeat(np.asarray(weights, dtype=np.float64), lengths)
-    summed = np.bincount(np.concatenate(docs), weights=np.concatenate(values) * scale, minlength=size)
-    return summed.astype(np.float64, copy=False)
+        A tool's entries add in the order of `columns` (so the result does not depend on how they are gathered).
+        """
+        picked = np.array(columns, dtype=np.int64)
+        starts = self.indptr[picked]
+        lengths = self.indptr[picked + 1] - starts
+        ends = np.cumsum(lengths)
+        count = int(ends[-1]) if len(ends) else 0
+        if not count:
+            return np.zeros(size, dtype=np.float64)
+        at = np.arange(count) + np.repeat(starts - ends + lengths, lengths)
+        scale = np.repeat(np.array(weights, dtype=np.float64), lengths)
+        summed = np.bincount(self.docs[at], weights=self.values[at] * scale, minlength=size)
+        return summed.astype(np.float64, copy=False)

@@ -151,7 +151,7 @@ class _Staged:
     def __init__(self, index: SearchIndex, stages: tuple[SearchStage, ...], catalog: Catalog) -> None:
         self._index = index
         self._stages = stages
-        self._catalog = catalog
+        self._layers = _Layer.chain(index, stages, catalog)
 
     @property
     def fingerprint(self) -> str:
@@ -170,8 +170,7 @@ class _Staged:
             raise SearchError(f"limit must be at least 1, got {limit}")
         if mode == "regex" or not query.strip() or not self._stages:
             return self._index.search(query, limit=limit, mode=mode, allowed=allowed)
-        layers = _Layer(self._index, self._stages, self._catalog)
-        return _confidences_by_position(layers.search(query, limit=limit, mode=mode, allowed=allowed))
+        return _confidences_by_position(self._layers.search(query, limit=limit, mode=mode, allowed=allowed))
 
 
 def _confidences_by_position(result: SearchResult) -> SearchResult:
@@ -191,26 +190,31 @@ def _confidences_by_position(result: SearchResult) -> SearchResult:
 
 
 class _Layer:
-    """The stages from one on, as the `SearchIndex` the stage above searches."""
+    """One stage, as the `SearchIndex` the stage above searches: it searches the layers below it (built once)."""
 
-    __slots__ = ("_catalog", "_index", "_stages")
+    __slots__ = ("_below", "_catalog", "_stage")
 
-    def __init__(self, index: SearchIndex, stages: tuple[SearchStage, ...], catalog: Catalog) -> None:
-        self._index = index
-        self._stages = stages
+    def __init__(self, stage: SearchStage, below: SearchIndex, catalog: Catalog) -> None:
+        self._stage = stage
+        self._below = below
         self._catalog = catalog
+
+    @staticmethod
+    def chain(index: SearchIndex, stages: tuple[SearchStage, ...], catalog: Catalog) -> SearchIndex:
+        """`index` searched through `stages`, outermost first (`index` itself when there are none)."""
+        layer = index
+        for stage in reversed(stages):
+            layer = _Layer(stage, layer, catalog)
+        return layer
 
     @property
     def fingerprint(self) -> str:
-        return self._index.fingerprint
+        return self._below.fingerprint
 
     def search(
         self, query: str, *, limit: int = 5, mode: SearchMode = "lexical", allowed: Set[str] | None = None
     ) -> SearchResult:
-        if not self._stages:
-            return self._index.search(query, limit=limit, mode=mode, allowed=allowed)
-        stage, below = self._stages[0], _Layer(self._index, self._stages[1:], self._catalog)
-        return stage.search(below, query, limit=limit, mode=mode, allowed=allowed, catalog=self._catalog)
+        return self._stage.search(self._below, query, limit=limit, mode=mode, allowed=allowed, catalog=self._catalog)
 
 
 class ExactNameStage:

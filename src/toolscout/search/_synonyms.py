@@ -231,10 +231,14 @@ class _Detection:
         english = 0
         counts = dict.fromkeys(self.by_code, 0)
         dropped = stopwords()
+        listed = self.word_languages
         for word in query_words:
-            for code in self.word_languages.get(word, ()):
+            codes = listed.get(word)
+            if codes is None:
+                english += word in dropped
+                continue
+            for code in codes:
                 counts[code] += 1
-            english += word in dropped and word not in self.word_languages
         best = max(counts.values(), default=0)
         if best and best >= english:
             return best > english, [code for code, count in counts.items() if count == best]

@@ -56,6 +56,9 @@ _NON_WORD_BYTES = bytes(c for c in range(1, 128) if c not in _WORD_BYTES)
 _TO_SPACE = bytes.maketrans(_NON_WORD_BYTES, b" " * len(_NON_WORD_BYTES))
 _SEPARATOR = b"\x00"
 _MEMO_LIMIT = 500_000
+_CACHED_TEXT = 512
+"""`words` keeps the words of texts up to this long (a request, one of its words) in an LRU cache: one search
+splits its request several times (translations, corrections, sentence parts, word languages)."""
 
 _memo_words: dict[str, tuple[str, ...]] = {}
 _memo_terms: dict[str | bytes, tuple[str, ...]] = {}
@@ -94,6 +97,7 @@ def _forget() -> None:
     """A language was registered: what was derived from the languages is computed again."""
     _rules.cache_clear()
     stem.cache_clear()
+    _cached_words.cache_clear()
     _memo_words.clear()
     _memo_terms.clear()
 
@@ -116,6 +120,15 @@ def words(text: str) -> list[str]:
     Returns:
         The words in order; stopwords are kept.
     """
+    return list(_cached_words(text)) if len(text) <= _CACHED_TEXT else _words(text)
+
+
+@lru_cache(maxsize=4096)
+def _cached_words(text: str) -> tuple[str, ...]:
+    return tuple(_words(text))
+
+
+def _words(text: str) -> list[str]:
     raw = _RAW_WORD.findall(_normalize(text))
     return list(chain.from_iterable(map(_table(_memo_words, raw, _split_word), raw)))
 
@@ -133,6 +146,9 @@ def tokenize(text: str) -> list[str]:
         >>> tokenize("getURL2Text: fetches pages")
         ['get', 'url', '2', 'text', 'fetch', 'page']
     """
+    if len(text) <= _CACHED_TEXT:  # a request: split once for every use of its words (`words`)
+        dropped = _rules().stopwords
+        return [stem(word) for word in _cached_words(text) if word not in dropped]
     raw = _RAW_WORD.findall(_normalize(text))
     return list(chain.from_iterable(map(_table(_memo_terms, raw, _terms_of), raw)))
 

@@ -31,6 +31,7 @@ def embedder() -> Any:
     return onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1)
 
 
+@pytest.mark.slow
 def test_auto_picks_the_onnx_backend_before_the_torch_one() -> None:
     assert resolve_backend(EmbeddingSettings()) == "onnx"
     assert type(get_embedder("onnx", EmbeddingSettings(threads=2))).__name__ == "OnnxMiniLMEmbedder"
@@ -46,6 +47,7 @@ def test_vectors_are_unit_length_and_name_the_int8_space(embedder: Any) -> None:
     assert embedder.model_id.startswith("all-MiniLM-L6-v2-onnx-int8-dynamic:")
 
 
+@pytest.mark.slow
 def test_the_packaged_model_is_quantized_once_into_the_cache_and_read_back(tmp_path: Path) -> None:
     first = onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1, cache_dir=tmp_path)
     [cached] = (tmp_path / "models").iterdir()
@@ -58,6 +60,7 @@ def test_the_packaged_model_is_quantized_once_into_the_cache_and_read_back(tmp_p
     np.testing.assert_array_equal(first.embed_query("send an email"), second.embed_query("send an email"))
 
 
+@pytest.mark.slow
 def test_a_new_build_replaces_the_builds_of_other_versions(tmp_path: Path) -> None:
     models = tmp_path / "models"
     models.mkdir()
@@ -72,6 +75,7 @@ def test_a_new_build_replaces_the_builds_of_other_versions(tmp_path: Path) -> No
     assert len(list(models.glob("all-MiniLM-L6-v2-*.onnx"))) == 1
 
 
+@pytest.mark.slow
 def test_a_damaged_cached_model_is_rebuilt(tmp_path: Path) -> None:
     model_id = onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1, cache_dir=tmp_path).model_id
     [cached] = (tmp_path / "models").iterdir()
@@ -86,6 +90,7 @@ def test_a_damaged_cached_model_is_rebuilt(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_an_unwritable_cache_still_gets_the_int8_model(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     blocked = tmp_path / "cache"
     blocked.write_text("a file where the cache directory should be")
@@ -134,6 +139,7 @@ def test_a_text_embeds_the_same_whatever_else_is_in_the_batch(embedder: Any) -> 
     np.testing.assert_array_equal(alone, together)
 
 
+@pytest.mark.slow
 def test_onnx_vectors_match_the_fp32_model_on_catalog_texts(embedder: Any) -> None:
     if importlib.util.find_spec("sentence_transformers") is None:
         pytest.skip(

@@ -36,6 +36,7 @@ def test_the_packaged_model_file_is_the_pinned_int8_model() -> None:
     assert path.stat().st_size <= 30_000_000
 
 
+@pytest.mark.slow
 def test_auto_runs_the_tool_retrieval_model_and_names_it(tmp_path: Path) -> None:
     assert resolve_backend(EmbeddingSettings()) == "onnx"
     embedder = get_embedder("onnx", EmbeddingSettings(threads=1, cache_dir=tmp_path))
@@ -57,6 +58,7 @@ def test_a_damaged_packaged_model_is_refused_naming_the_checksum(tmp_path: Path)
         onnx.OnnxMiniLMEmbedder(packaged=packaged, threads=1, cache_dir=tmp_path)
 
 
+@pytest.mark.slow
 def test_the_packaged_model_keeps_its_recall_on_the_sample_requests(tmp_path: Path) -> None:
     catalog = Catalog.from_file(sample_catalog_path())
     rows = [json.loads(line) for line in sample_queries_path().read_text(encoding="utf-8").splitlines() if line]

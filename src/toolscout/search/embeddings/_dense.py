@@ -140,7 +140,8 @@ class DenseRanker:
             top = np.argpartition(-candidate, limit - 1)[:limit]
             rows, candidate = rows[top], candidate[top]
         order = np.lexsort((rows, -candidate))
-        return [(self.names[rows[i]], float(candidate[i])) for i in order]
+        names = self.names  # Python numbers, read at once: numpy scalars one by one cost more than the ranking
+        return [(names[row], score) for row, score in zip(rows[order].tolist(), candidate[order].tolist(), strict=True)]
 
     def rows(self, allowed: Set[str] | None) -> npt.NDArray[np.intp]:
         """The catalog rows of the `allowed` tools (every row when None), ascending."""
