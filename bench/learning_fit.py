@@ -4,7 +4,8 @@ For each set, engine (lexical, hybrid) and seed, the replay of ``toolscout eval 
 of the shuffled requests through the recording path; each other request is searched unlearned, `DEPTH` deep, and
 its candidates (the hits, plus every tool near past requests voted for) get the stage's own rows
 (`toolscout.learning._fusion.features` over `LearnedRanking.evidence`). A conditional logit (softmax over a
-request's candidates; L2; non-negative engine weights) is fitted to pick a gold tool, on requests that drew votes,
+request's candidates; L2; non-negative engine weights) is fitted per engine mode to pick a gold tool, on requests
+that drew votes,
 with requests whose tool never appeared in the history weighed `--never-weight` times (so learning does not cost
 them what it gains on the others).
 
@@ -32,7 +33,7 @@ from learning_replay import ROOT, Set, bfcl, tooldata
 from toolscout import ScoutSettings, ToolScout
 from toolscout._settings import LearningSettings
 from toolscout.cli._replay import REPLAY_SCOPE, feed_history
-from toolscout.learning._fusion import FEATURES, WEIGHTS_FILE, LearnedWeights, features
+from toolscout.learning._fusion import FEATURES, MODES, WEIGHTS_FILE, LearnedWeights, features
 from toolscout.learning._internal import LearnedRanking
 from toolscout.search._internal import HybridIndex
 
@@ -116,7 +117,7 @@ def top1(groups: Sequence[Group], vector: npt.NDArray[np.float64] | None) -> flo
 def main(argv: Sequence[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default="0")
-    parser.add_argument("--modes", default="hybrid,lexical")
+    parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--never-weight", type=float, default=10.0)
     parser.add_argument("--l2", type=float, default=0.01)
     parser.add_argument("--steps", type=int, default=800)
@@ -127,26 +128,27 @@ def main(argv: Sequence[str]) -> None:
     if not args.tooldata.exists():
         args.tooldata = Path("/work/shared/tooldata")
     started = time.perf_counter()
-    unweighted = LearnedWeights(near=NEAR, depth=DEPTH, weights=dict.fromkeys(FEATURES, 0.0))
+    unweighted = LearnedWeights(near=NEAR, depth=DEPTH, modes={mode: dict.fromkeys(FEATURES, 0.0) for mode in MODES})
     sets = {"BFCL tuning": bfcl(TUNING_CATEGORIES), "tooldata dev": tooldata(args.tooldata, 200)}
-    data: dict[str, list[Group]] = {}
-    for name, groups in sets.items():
-        for mode in args.modes.split(","):
+    fitted: dict[str, dict[str, float]] = {}
+    for mode in args.modes.split(","):
+        data: dict[str, list[Group]] = {}
+        for name, groups in sets.items():
             for seed in (int(seed) for seed in args.seeds.split(",")):
-                data.setdefault(f"{name} {mode}", []).extend(collect(groups, mode=mode, seed=seed, weights=unweighted))
-    pooled = [group for groups in data.values() for group in groups]
-    vector = fit(pooled, never_weight=args.never_weight, l2=args.l2, steps=args.steps, rate=args.rate)
-    weights = {name: round(float(value), 4) for name, value in zip(FEATURES, vector, strict=True)}
-    print(json.dumps(weights, indent=2))
-    for name, groups in data.items():
-        for split, keep in (("seen", True), ("never", False)):
-            part = [group for group in groups if group[2] is keep]
-            off, on = top1(part, None), top1(part, vector)
-            print(f"{name} {split} (n={len(part)} with votes): top-1 off {off:.3f} on {on:.3f}")
+                data.setdefault(name, []).extend(collect(groups, mode=mode, seed=seed, weights=unweighted))
+        pooled = [group for groups in data.values() for group in groups]
+        vector = fit(pooled, never_weight=args.never_weight, l2=args.l2, steps=args.steps, rate=args.rate)
+        fitted[mode] = {name: round(float(value), 4) for name, value in zip(FEATURES, vector, strict=True)}
+        print(mode, json.dumps(fitted[mode], indent=2))
+        for name, groups in data.items():
+            for split, keep in (("seen", True), ("never", False)):
+                part = [group for group in groups if group[2] is keep]
+                off, on = top1(part, None), top1(part, vector)
+                print(f"{name} {mode} {split} (n={len(part)} with votes): top-1 off {off:.3f} on {on:.3f}")
     print(f"{time.perf_counter() - started:.0f} s")
     if args.write:
         target = ROOT / "src" / "toolscout" / "learning" / WEIGHTS_FILE
-        value = {"near": NEAR, "depth": DEPTH, "weights": weights}
+        value = {"near": NEAR, "depth": DEPTH, "modes": fitted}
         LearnedWeights.from_json(value)
         target.write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
 

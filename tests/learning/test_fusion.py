@@ -7,10 +7,11 @@ import itertools
 import numpy as np
 import pytest
 
-from toolscout.learning._fusion import FEATURES, Evidence, LearnedWeights, features
+from toolscout.learning._fusion import FEATURES, MODES, Evidence, LearnedWeights, features
 
 
-def test_one_sessions_evidence_raises_a_tools_score_by_at_most_the_session_cap() -> None:
+@pytest.mark.parametrize("mode", MODES)
+def test_one_sessions_evidence_raises_a_tools_score_by_at_most_the_session_cap(mode: str) -> None:
     weights = LearnedWeights.shipped()
     grid = (0.0, 0.5, 1.0)
     raised = []
@@ -19,29 +20,37 @@ def test_one_sessions_evidence_raises_a_tools_score_by_at_most_the_session_cap()
         hits = [("sure", 0.9), ("tool", confidence)]
         _, bare = features(hits, {})
         _, voted = features(hits, {"tool": one} if one.nearest else {})
-        raised.append(float(weights.score(voted)[1] - weights.score(bare)[1]))
-    assert max(raised) <= weights.session_cap + 1e-9
-    assert max(raised) > 0.8 * weights.session_cap  # the cap is tight, not a loose bound
+        raised.append(float(weights.score(voted, mode)[1] - weights.score(bare, mode)[1]))
+    assert max(raised) <= weights.session_cap(mode) + 1e-9
+    assert max(raised) > 0.8 * weights.session_cap(mode)  # the cap is tight, not a loose bound
 
 
-def test_a_hit_the_engine_is_surer_of_by_more_than_the_cap_stays_above_one_sessions_tool() -> None:
+@pytest.mark.parametrize("mode", MODES)
+def test_a_hit_the_engine_is_surer_of_by_more_than_the_cap_stays_above_one_sessions_tool(mode: str) -> None:
     weights = LearnedWeights.shipped()
-    margin = weights.session_cap / weights.weights["confidence"]
+    margin = weights.session_cap(mode) / weights.weights(mode)["confidence"]
     strongest = Evidence(lexical=1.0, dense=0.0, votes=1.0, missed=1.0)
     names, rows = features([("sure", min(1.0, margin + 0.01)), ("tool", 0.0)], {"tool": strongest})
-    scores = weights.score(rows)
+    scores = weights.score(rows, mode)
     assert names == ["sure", "tool"] and scores[0] > scores[1]
+
+
+ZERO = dict.fromkeys(FEATURES, 0.0)
 
 
 @pytest.mark.parametrize(
     ("value", "named"),
     [
-        ({"near": 0.5, "depth": 20, "weights": {"confidence": 1.0}}, "weights must name exactly"),
-        ({"near": 0, "depth": 20, "weights": dict.fromkeys(FEATURES, 0.0)}, "near must be in (0, 1]"),
-        ({"near": 0.5, "depth": 0, "weights": dict.fromkeys(FEATURES, 0.0)}, "depth must be a positive integer"),
+        ({"near": 0.5, "depth": 20, "modes": {"hybrid": ZERO}}, "modes must name exactly hybrid, lexical"),
         (
-            {"near": 0.5, "depth": 20, "weights": {**dict.fromkeys(FEATURES, 0.0), "confidence": -1.0}},
-            "must not be negative",
+            {"near": 0.5, "depth": 20, "modes": {"hybrid": {"confidence": 1.0}, "lexical": ZERO}},
+            "modes.hybrid: weights",
+        ),
+        ({"near": 0, "depth": 20, "modes": {"hybrid": ZERO, "lexical": ZERO}}, "near must be in (0, 1]"),
+        ({"near": 0.5, "depth": 0, "modes": {"hybrid": ZERO, "lexical": ZERO}}, "depth must be a positive integer"),
+        (
+            {"near": 0.5, "depth": 20, "modes": {"hybrid": ZERO, "lexical": {**ZERO, "confidence": -1.0}}},
+            "modes.lexical: the confidence and reciprocal_rank weights must not be negative",
         ),
     ],
 )
@@ -50,9 +59,10 @@ def test_a_malformed_weights_file_is_refused_naming_what_is_wrong(value: dict[st
         LearnedWeights.from_json(value)
 
 
-def test_without_learned_evidence_the_score_keeps_the_engines_order() -> None:
+@pytest.mark.parametrize("mode", MODES)
+def test_without_learned_evidence_the_score_keeps_the_engines_order(mode: str) -> None:
     hits = [(f"t{rank}", 0.9 - 0.1 * rank) for rank in range(6)]
     names, rows = features(hits, {})
-    scores = LearnedWeights.shipped().score(rows)
+    scores = LearnedWeights.shipped().score(rows, mode)
     assert names == [name for name, _ in hits]
     assert np.all(np.diff(scores) < 0)

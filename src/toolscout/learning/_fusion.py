@@ -18,9 +18,11 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["FEATURES", "WEIGHTS_FILE", "Evidence", "LearnedWeights", "features"]
+__all__ = ["FEATURES", "MODES", "WEIGHTS_FILE", "Evidence", "LearnedWeights", "features"]
 
 WEIGHTS_FILE = "ranking.json"
+MODES = ("hybrid", "lexical")
+"""The engine modes weighed apart."""
 
 FEATURES = (
     "confidence",
@@ -79,14 +81,18 @@ class Evidence:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class LearnedWeights:
-    """The fitted score (``ranking.json``): how near a request must be to vote, how deep to look, the weights."""
+    """The fitted score (``ranking.json``): how near a request must be to vote, how deep to look, the weights.
+
+    One set of weights per engine mode: a hybrid search's candidates carry embedding evidence and calibrated
+    hybrid confidences, a lexical one's neither, so each is fitted on its own (`MODES`).
+    """
 
     near: float
     """A past request votes when its term or embedding cosine with this request reaches this."""
     depth: int
     """How many engine hits are candidates (the engine is searched this deep when a request drew votes)."""
-    weights: Mapping[str, float]
-    """Feature name (`FEATURES`) -> weight."""
+    modes: Mapping[str, Mapping[str, float]]
+    """Engine mode (`MODES`) -> feature name (`FEATURES`) -> weight."""
 
     @classmethod
     def shipped(cls) -> LearnedWeights:
@@ -96,32 +102,41 @@ class LearnedWeights:
     @classmethod
     def from_json(cls, value: Mapping[str, object]) -> LearnedWeights:
         """Read the weights file's object; raises `ValueError` naming what is wrong."""
-        weights = value.get("weights")
-        if not isinstance(weights, Mapping) or set(weights) != set(FEATURES):
-            raise ValueError(f"weights must name exactly {', '.join(FEATURES)}")
+        modes = value.get("modes")
+        if not isinstance(modes, Mapping) or set(modes) != set(MODES):
+            raise ValueError(f"modes must name exactly {', '.join(MODES)}")
         near, depth = value.get("near"), value.get("depth")
-        if not isinstance(near, int | float) or not 0 < near <= 1:
+        if isinstance(near, bool) or not isinstance(near, int | float) or not 0 < near <= 1:
             raise ValueError(f"near must be in (0, 1], got {near!r}")
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise ValueError(f"depth must be a positive integer, got {depth!r}")
-        numbers = {name: float(weight) for name, weight in weights.items()}
-        if numbers["confidence"] < 0 or numbers["reciprocal_rank"] < 0:
-            raise ValueError("the confidence and reciprocal_rank weights must not be negative")
-        return cls(near=float(near), depth=depth, weights=numbers)
+        read: dict[str, dict[str, float]] = {}
+        for mode, weights in modes.items():
+            if not isinstance(weights, Mapping) or set(weights) != set(FEATURES):
+                raise ValueError(f"modes.{mode}: weights must name exactly {', '.join(FEATURES)}")
+            numbers = {name: float(weight) for name, weight in weights.items()}
+            if numbers["confidence"] < 0 or numbers["reciprocal_rank"] < 0:
+                raise ValueError(f"modes.{mode}: the confidence and reciprocal_rank weights must not be negative")
+            read[mode] = numbers
+        return cls(near=float(near), depth=depth, modes=read)
 
-    @property
-    def session_cap(self) -> float:
-        """The most one session's pairs, however many, raise a tool's score (the poisoning cap).
+    def weights(self, mode: str) -> Mapping[str, float]:
+        """The weights of a search in `mode` (any mode but ``hybrid`` ranks as ``lexical`` does)."""
+        return self.modes["hybrid" if mode == "hybrid" else "lexical"]
+
+    def session_cap(self, mode: str) -> float:
+        """The most one session's pairs, however many, raise a tool's score in `mode` (the poisoning cap).
 
         Every voted tool disagrees at least with itself (``disagreement`` is at least ``log 2``).
         """
-        raised = sum(max(0.0, self.weights[name]) * most for name, most in _SESSION_MAXIMA.items())
-        return raised + min(0.0, self.weights["disagreement"]) * math.log(2.0)
+        weights = self.weights(mode)
+        raised = sum(max(0.0, weights[name]) * most for name, most in _SESSION_MAXIMA.items())
+        return raised + min(0.0, weights["disagreement"]) * math.log(2.0)
 
-    def score(self, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        """Each candidate's score (`rows` as `features` returns them)."""
-        vector = np.array([self.weights[name] for name in FEATURES], dtype=np.float64)
-        return rows @ vector
+    def score(self, rows: npt.NDArray[np.float64], mode: str) -> npt.NDArray[np.float64]:
+        """Each candidate's score in `mode` (`rows` as `features` returns them)."""
+        weights = self.weights(mode)
+        return rows @ np.array([weights[name] for name in FEATURES], dtype=np.float64)
 
 
 @functools.cache

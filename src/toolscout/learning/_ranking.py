@@ -19,8 +19,9 @@ The ranking (`LearnedRanking.apply`):
   linear function of the engine's confidence and rank and of the learned evidence: the nearest voting request's
   term and embedding similarity, the votes and their share, how many tools the near requests disagree on, and
   whether the voting searches had listed the tool first (the engine served them already) or not at all (missed).
-  The weights (``ranking.json``) are fitted by ``bench/learning_fit.py`` on BFCL tuning and the tooldata dev
-  split, weighing requests whose tool never appeared in the history ten times (so learning never costs them).
+  The weights (``ranking.json``, one set per engine mode) are fitted by ``bench/learning_fit.py`` on BFCL
+  tuning and the tooldata dev split, weighing requests whose tool never appeared in the history ten times (so
+  learning does not cost them what it gains on the others).
 - **Order.** The one best-scored voted tool moves up to just before the first hit scored lower; every other hit
   keeps the engine's order, so a search is learned by at most one place taken. Its confidence becomes the
   larger of the engine's, the learned one (`Evidence.confidence`) and that of the hit it now precedes, but no
@@ -28,8 +29,8 @@ The ranking (`LearnedRanking.apply`):
   catalog is never added; an abstained search answers with a voted tool whose nearest request reaches
   ``learning.min_similarity``.
 - **Poisoning cap.** One session is one vote, so its pairs, however many, raise a tool's score by at most
-  `LearnedWeights.session_cap` (with the shipped weights, 2.23: a tool it voted for passes only hits the engine gave a
-  confidence under 0.35 more than its own).
+  `LearnedWeights.session_cap` (with the shipped hybrid weights, CAP: a tool it voted for passes only hits the
+  engine gave a confidence under MARGIN more than its own).
 - **Seen.** A hit this changed (added, moved up, or made more confident) is marked `SearchHit.learned`; the
   activity log lists those hits of a search (`ActivityEvent.learned`) and ``/metrics`` counts such answers.
 
@@ -282,7 +283,7 @@ class LearnedRanking:
         if not evidence:
             return result
         names, rows = features([(hit.name, _confidence(hit)) for hit in result.hits], evidence)
-        scores = self.weights.score(rows)
+        scores = self.weights.score(rows, result.mode)
         best = max((row for row, name in enumerate(names) if name in evidence), key=lambda row: scores[row])
         engine = {hit.name: hit for hit in result.hits}
         tool = names[best]
