@@ -29,8 +29,8 @@ The ranking (`LearnedRanking.apply`):
   catalog is never added; an abstained search answers with a voted tool whose nearest request reaches
   ``learning.min_similarity``.
 - **Poisoning cap.** One session is one vote, so its pairs, however many, raise a tool's score by at most
-  `LearnedWeights.session_cap` (with the shipped hybrid weights, CAP: a tool it voted for passes only hits the
-  engine gave a confidence under MARGIN more than its own).
+  `LearnedWeights.session_cap` (with the shipped hybrid weights, 1.47: a tool it voted for passes only hits the
+  engine gave a confidence under 0.23 more than its own; lexical: 2.91 and 0.44).
 - **Seen.** A hit this changed (added, moved up, or made more confident) is marked `SearchHit.learned`; the
   activity log lists those hits of a search (`ActivityEvent.learned`) and ``/metrics`` counts such answers.
 
