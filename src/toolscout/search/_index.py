@@ -49,7 +49,6 @@ from ._fields import tool_fields
 from ._hybrid import HybridFusion
 from ._language import word_languages
 from ._lexical import LexicalConfig, LexicalIndex, NonNegative, QueryTerms
-from ._near_miss import NearMissVeto
 from ._regex import RegexIndex
 from ._suggest import NameSuggester
 from ._tokenize import stem, words
@@ -193,7 +192,6 @@ class ToolIndex:
         self._dense = dense
         self._fuse = fuse or HybridFusion()
         self._calibrator: Calibrator = get_calibrator(cfg.calibrator)
-        self._near_miss_veto = NearMissVeto.packaged()
 
     @property
     def fingerprint(self) -> str:
@@ -374,10 +372,9 @@ class ToolIndex:
 
         With `evidence` (a ranked search), each hit gets the calibrator's confidence (a tool the request names,
         which has none, gets the confidence of the hit ranked above it, or 1.0 when first), and a search whose best
-        confidence is under the threshold, or whose best hit is a near miss (`NearMissVeto`), abstains. Whether it
-        abstains is judged on the top `JUDGED_HITS`, whatever the limit, so asking for one hit or ten never changes
-        whether a search answers. `keywords`: a hybrid search's lexical evidence, by which its keywords may vouch for a
-        hit (`_answers`).
+        confidence is under the threshold abstains. Whether it abstains is judged on the top `JUDGED_HITS`, whatever
+        the limit, so asking for one hit or ten never changes whether a search answers. `keywords`: a hybrid
+        search's lexical evidence, by which its keywords may vouch for a hit (`_answers`).
         """
         tools = self._catalog.tools
         judged, candidates = ranked[:JUDGED_HITS], ranked
@@ -389,8 +386,7 @@ class ToolIndex:
             for i, _ in (*judged, *ranked[len(judged) :]):
                 above = above if i not in evidence else round(self._calibrator.confidence(evidence[i]), 3)
                 confidence[i] = above
-            answers = judged and self._answers([i for i, _ in judged], confidence, evidence, keywords or {})
-            if judged and (not answers or self._near_miss(query, judged[0][0], evidence)):
+            if judged and not self._answers([i for i, _ in judged], confidence, evidence, keywords or {}):
                 nearest = tuple(self._names[i] for i, _ in candidates[: self.config.suggestions])
                 return SearchResult(query=query, mode=mode, hits=(), total=0, suggestions=nearest, abstained=True)
         hits = tuple(
@@ -426,13 +422,6 @@ class ToolIndex:
             return True
         vouching = (keywords[i] for i in ranked if i in keywords)
         return any(self._calibrator.confidence(ev) >= self._min_confidence(False) for ev in vouching)
-
-    def _near_miss(self, query: str, best: int, evidence: Mapping[int, HitEvidence]) -> bool:
-        """Whether a hybrid search's best hit is a near miss (`NearMissVeto`); never where nothing abstains."""
-        found = evidence.get(best)
-        if found is None or found.cosine is None or self._min_confidence(True) <= 0:
-            return False
-        return self._near_miss_veto.vetoes(query, self._catalog.tools[best], found.top_cosine)
 
     def _min_confidence(self, dense: bool) -> float:
         configured = self.config.min_confidence
