@@ -1,7 +1,7 @@
 """A query-level abstention signal: does a whole answer say "no tool here does this"?
 
     .venv/bin/python bench/abstain_query.py record [--per-source 40] [--most 400]   # -> CACHE/*.json
-    .venv/bin/python bench/abstain_query.py evaluate                               # -> results/abstain_query.md
+    .venv/bin/python bench/abstain_query.py evaluate --target 0.0025               # -> results/abstain_query.md
 
 ``record`` runs every request through ``tool_search``'s engine in hybrid mode (the packaged model), once with the
 shipped calibration (is the answer abstained today?) and once recording each hit's `HitEvidence`, and keeps
@@ -21,7 +21,15 @@ probe.
 ``evaluate`` fits each candidate signal on the training sets (logistic regression and a small gradient-boosted
 model, scikit-learn), picks the veto threshold that empties at most 0.5 % of each training relevant set beyond
 today's abstention, and reports, per signal: abstained on the three no-tool sets, emptied on every relevant set.
-The rule measured is "abstain today OR the signal vetoes".
+The rule measured is "abstain today OR the signal vetoes". A right answer: a gold tool among the five hits
+(abstention off).
+
+Findings (results/abstain_query.md, results/calibration_near_miss.md): no signal chosen on the allowed data alone
+reaches both bars (no-tool probe >= 25 %, BFCL irrelevance >= 40 %) while emptying at most 1 % of the right answers
+of every set. The nearest is a near miss (English request, low top cosine, a best hit sharing none of the request's
+content words): wired into the engine (commit a054cac, reverted) it abstains on 28.2 % / 42.1 % / 53.2 % of the
+no-tool probe / BFCL irrelevance / live_irrelevance with no BFCL right answer emptied, but it empties 1 of the
+sample requests' 80 right answers ("swap the old API URL in app.config for the new one", gold second).
 """
 
 from __future__ import annotations
@@ -230,6 +238,13 @@ RULES: dict[str, tuple[str, ...]] = {
         "+english=0.5",
         "+ascii=0.5",
     ),
+    "... the same, no hit of the five shares a word": ("top_cosine1", "overlap_max", "+english=0.5", "+ascii=0.5"),
+    "the veto of commit a054cac (fixed thresholds)": (
+        "top_cosine1=0.2453",
+        "overlap1=0.2",
+        "+english=0.5",
+        "+ascii=0.5",
+    ),
 }
 """Threshold rules: veto when every feature is under its threshold (``+f``: over; ``f=v``: a fixed threshold v),
 the thresholds chosen on the training sets only (a grid over each feature's quantiles). The English conditions
@@ -298,7 +313,7 @@ def evaluate(args: argparse.Namespace) -> None:
     lines = [
         "Query-level abstention signals, hybrid search (`.venv/bin/python bench/abstain_query.py record`, then",
         '`evaluate`). Each signal vetoes an answer today\'s rule gives; the rule measured is "abstain today OR veto".',
-        f"Thresholds are chosen on the training sets only (at most {args.target:.1%} of each training set's right",
+        f"Thresholds are chosen on the training sets only (at most {args.target:.2%} of each training set's right",
         f"answers vetoed): {', '.join(train)}. Abstained: share of the requests no tool serves answered with nothing;",
         "right emptied: share of the right answers (abstention off, "
         + (
@@ -354,7 +369,7 @@ def evaluate(args: argparse.Namespace) -> None:
         best: tuple[float, tuple[float, ...]] | None = None
         for th in itertools.product(*grids):
             vetoed = veto(th)
-            if train_ok(vetoed):
+            if train_ok(vetoed) or all("=" in spec for spec in specs):  # fixed thresholds are reported as they are
                 gained = sum(float(vetoed[n].mean()) for n in train_irrelevant)
                 if best is None or gained > best[0]:
                     best = (gained, th)
