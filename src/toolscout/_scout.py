@@ -48,6 +48,8 @@ __all__ = ["ScoutSession", "ToolScout"]
 logger = logging.getLogger(__name__)
 
 _PLAN_CACHE_SIZE = 64
+_MAX_PRESEARCHES = 256
+"""Pre-search offers remembered (per session, message and listed tools), so a turn assembled twice searches once."""
 
 
 class ToolScout:
@@ -140,10 +142,30 @@ class ToolScout:
         self._indexes = IndexCache(index_builder or SearchPipeline.engine(self._settings, background=True))
         self._pipeline = SearchPipeline.from_settings(self._settings)
         self._plans: OrderedDict[tuple[str, Scope, frozenset[str]], TurnPlan] = OrderedDict()
+        self._presearches: OrderedDict[tuple[object, ...], tuple[Catalog, tuple[str, ...]]] = OrderedDict()
         self._lock = threading.Lock()
         self._catalog = Catalog()
         self._renamed: Mapping[str, str] = {}
         self.set_tools(tools)
+
+    def _presearched(
+        self, key: tuple[object, ...], catalog: Catalog, search: Callable[[], tuple[str, ...]]
+    ) -> tuple[str, ...]:
+        """`search`'s offer for `key` over `catalog`, remembered.
+
+        A host that assembles one turn twice (its instructions, then its tools) searches the user's message once.
+        """
+        with self._lock:
+            held = self._presearches.get(key)
+            if held is not None and held[0] is catalog:
+                self._presearches.move_to_end(key)
+                return held[1]
+        found = search()
+        with self._lock:
+            self._presearches[key] = (catalog, found)
+            while len(self._presearches) > _MAX_PRESEARCHES:
+                self._presearches.popitem(last=False)
+        return found
 
     @property
     def catalog(self) -> Catalog:
@@ -466,13 +488,19 @@ class ScoutSession:
         if not settings.enabled or user_message is None or not plan.activation.active:
             return self._assemble(plan)
         search = scout.settings.bridge_names.search
-        found = presearched(
-            presearch_queries(user_message, earlier_messages, scout.settings),
-            lambda query: self._resolve_in(plan, catalog, search, {"query": query, "limit": settings.max_tools}),
-            plan=plan,
-            listed=self._assemble(plan).loaded,
-            settings=settings,
-            counter=scout.counter,
+        listed = self._assemble(plan).loaded
+        key = (self.session_id, self._learning_scope, self.scope, user_message, tuple(earlier_messages), listed)
+        found = scout._presearched(
+            key,
+            catalog,
+            lambda: presearched(
+                presearch_queries(user_message, earlier_messages, scout.settings),
+                lambda query: self._resolve_in(plan, catalog, search, {"query": query, "limit": settings.max_tools}),
+                plan=plan,
+                listed=listed,
+                settings=settings,
+                counter=scout.counter,
+            ),
         )
         return self._assemble(plan, found)
 

@@ -266,6 +266,18 @@ async def test_middleware_offers_the_tool_the_latest_human_message_needs_on_the_
     assert "Loaded for this request by a search of it: get_weather." in model.prompts[0]
 
 
+async def test_middleware_searches_the_message_once_though_each_call_reads_prompt_and_tools() -> None:
+    searched: list[str] = []
+    session = weather_scout(style="reveal", presearch=True, searched=searched).session("pre-once")
+    model = PromptRecordingModel(
+        messages=iter([call("get_weather", {"city": "Rome"}, 1), AIMessage("ok")]), bound=[], prompts=[]
+    )
+    agent = create_agent(model, middleware=[ScoutMiddleware(session)])
+    await agent.ainvoke({"messages": [HumanMessage(WEATHER)]})
+    assert len(model.bound) == 2 and "get_weather" in model.bound[0]
+    assert searched.count(WEATHER) == 1
+
+
 async def test_middleware_offers_nothing_for_an_unrelated_message() -> None:
     model, agent = presearch_agent("reveal", [AIMessage("meow")], "pre-unrelated")
     await agent.ainvoke({"messages": [HumanMessage(UNRELATED)]})

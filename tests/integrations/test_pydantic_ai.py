@@ -315,6 +315,15 @@ def test_the_tool_the_user_prompt_needs_is_offered_on_the_first_request() -> Non
     assert returns(result.all_messages())[0].content == "Rome: 21°C, clear"
 
 
+def test_the_user_prompt_is_searched_once_though_each_step_reads_instructions_and_tools() -> None:
+    searched: list[str] = []
+    session = weather_scout(style="reveal", presearch=True, searched=searched).session("pre-once")
+    seen: list[list[str]] = []
+    Agent(scripted([("get_weather", {"city": "Rome"}), None], seen), toolsets=[ScoutToolset(session)]).run_sync(WEATHER)
+    assert len(seen) == 2 and "get_weather" in seen[0]
+    assert searched.count(WEATHER) == 1
+
+
 def test_an_unrelated_prompt_is_offered_nothing() -> None:
     seen: list[list[str]] = []
     session = weather_scout(style="reveal", presearch=True).session("pre-2")
