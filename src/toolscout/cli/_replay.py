@@ -22,7 +22,7 @@ from ..search import SearchIndex, SearchMode, SearchResult
 from ..search._internal import EvalReport, HybridIndex, LabelledQuery, evaluate
 from ..search.embeddings._internal import DenseRanker
 
-__all__ = ["REPLAY_SCOPE", "ReplayReport", "replay"]
+__all__ = ["REPLAY_SCOPE", "ReplayReport", "replay", "split_history"]
 
 REPLAY_SCOPE = "replay"
 """The learning scope a replay records in (a fresh in-memory store)."""
@@ -62,10 +62,7 @@ def replay(
         mode: The query mode searched with (``hybrid`` waits for the catalog's embeddings first).
         aliases: Catalog name -> the name gold lists use.
     """
-    order = list(queries)
-    random.Random(seed).shuffle(order)
-    cut = round(history * len(order))
-    past, future = order[:cut], order[cut:]
+    past, future = split_history(queries, history=history, seed=seed)
     learning = LearningSettings.model_validate(
         {**settings.learning.model_dump(), "enabled": True, "store": "memory", "scope": REPLAY_SCOPE}
     )
@@ -98,6 +95,16 @@ def replay(
         for state, searcher in searchers.items():
             reports[split, state] = evaluate(catalog, items, build=_built(searcher), ks=ks, mode=mode, aliases=scored)
     return ReplayReport(history=len(past), reports=reports)
+
+
+def split_history(
+    queries: Sequence[LabelledQuery], *, history: float, seed: int
+) -> tuple[list[LabelledQuery], list[LabelledQuery]]:
+    """The replay's (history, future) halves: `queries` shuffled by `seed`, the first `history` share first."""
+    order = list(queries)
+    random.Random(seed).shuffle(order)
+    cut = round(history * len(order))
+    return order[:cut], order[cut:]
 
 
 def _built(searcher: SearchIndex) -> Callable[[Catalog], SearchIndex]:
