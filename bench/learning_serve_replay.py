@@ -357,7 +357,8 @@ def markdown(
         "",
         f"`python bench/learning_serve_replay.py --history {args.history} --seed {args.seed}"
         f' --sets "{args.sets}" --modes {args.modes} --wire {args.wire}{most}` ({took:.0f} s). Each set\'s catalog'
-        " served by `bench/servers/catalog_server.py` behind `toolscout serve --transport http`, learning on (its default"
+        " served by `bench/servers/catalog_server.py` behind `toolscout serve --transport http`, learning on (its"
+        " default"
         " SQLite store in a fresh data dir) and, in the same run, a fresh gateway with learning off. Requests"
         f" shuffled (seed {args.seed}) as `bench/learning_replay.py` shuffles them"
         + (f", each set (each tooldata group) cut to its first {args.most} first" if args.most else "")
