@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -205,3 +206,26 @@ def test_eval_history_log_names_a_missing_file(catalog_file: Path, write_jsonl: 
     missing = tmp_path / "nowhere.jsonl"
     code, out, err = _run(str(catalog_file), str(write_jsonl(LABELLED)), "--history-log", str(missing))
     assert code != 0 and "nowhere.jsonl" in out + err
+
+
+def test_eval_history_log_credits_stateless_gateway_requests_by_principal(
+    tmp_path: Path, catalog_file: Path, write_jsonl: JsonlWriter
+) -> None:
+    # A 2026-07-28 client without a session: each request is its own gateway session, credited by its principal.
+    search = {"kind": "search", "tool": "tool_search", "ok": True, "query": "tell the crew the standup moved"}
+    call = {"kind": "call", "tool": "send_email", "ok": True}
+    now = time.time()
+    lines = [
+        {"level": "info", "activity": {**search, "time": now - 60, "session": "http:local:request:a1"}},
+        {"level": "info", "activity": {**call, "time": now - 55, "session": "http:local:request:b2"}},
+    ]
+    log_path = tmp_path / "gateway.log"
+    log_path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    labelled: list[dict[str, object]] = [
+        {"id": "b", "query": "tell the crew that the standup moved", "gold": ["send_email"]}
+    ]
+    path = str(write_jsonl(labelled))
+    code, out, err = _run(str(catalog_file), path, "--mode", "lexical", "--history-log", str(log_path), "--json")
+    assert code == 0, out + err
+    found = json.loads(out)
+    assert found["history_log"] == {"events": 2, "calls": 1}

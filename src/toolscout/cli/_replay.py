@@ -165,7 +165,7 @@ def _feed_log(scout: ToolScout, log: Iterable[Mapping[str, object]]) -> tuple[in
         ):
             continue
         logged[0] = float(at)
-        kind, query, hits = event.get("kind"), event.get("query"), event.get("hits")
+        kind, query, hits = event.get("kind"), event.get("query"), event.get("hits", [])
         outcome: ToolOutcome | None = None
         if kind == "search" and isinstance(query, str) and isinstance(hits, list):
             found = tuple(FoundTool(name=name) for name in (_catalog_name(names, hit) for hit in hits) if name)
