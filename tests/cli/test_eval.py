@@ -212,8 +212,9 @@ def test_eval_history_log_credits_stateless_gateway_requests_by_principal(
     tmp_path: Path, catalog_file: Path, write_jsonl: JsonlWriter
 ) -> None:
     # A 2026-07-28 client without a session: each request is its own gateway session, credited by its principal.
+    # The gateway names tools under their upstream ("mail__send_email"); the catalog here has them bare.
     search = {"kind": "search", "tool": "tool_search", "ok": True, "query": "tell the crew the standup moved"}
-    call = {"kind": "call", "tool": "send_email", "ok": True}
+    call = {"kind": "call", "tool": "mail__send_email", "upstream": "mail", "ok": True}
     now = time.time()
     lines = [
         {"level": "info", "activity": {**search, "time": now - 60, "session": "http:local:request:a1"}},

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from .._scout import ToolScout
 from .._settings import LearningSettings, ScoutSettings
 from ..catalog import Catalog
-from ..catalog._internal import ToolNames
+from ..catalog._internal import NAMESPACE_SEPARATOR, ToolNames
 from ..dispatch import FoundTool, SearchAnswer, ToolOutcome
 from ..learning._internal import LearnedRanking, UsageRecorder, learned_search
 from ..search import SearchIndex, SearchMode, SearchResult
@@ -184,11 +184,17 @@ def _feed_log(scout: ToolScout, log: Iterable[Mapping[str, object]]) -> tuple[in
 
 
 def _catalog_name(names: ToolNames, written: object) -> str | None:
-    """The one catalog tool a logged name stands for (with or without its namespace), else None."""
+    """The one catalog tool a logged name stands for, else None.
+
+    Read with or without its namespace, or under a gateway's upstream namespace (``upstream__name``).
+    """
     if not isinstance(written, str):
         return None
-    found = names.match(written)
-    return found.names[0] if found is not None and len(found.names) == 1 else None
+    for spelling in (written, written.partition(NAMESPACE_SEPARATOR)[2]):
+        found = names.match(spelling) if spelling else None
+        if found is not None and len(found.names) == 1:
+            return found.names[0]
+    return None
 
 
 def _learning_session(session: str) -> str:
