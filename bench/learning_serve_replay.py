@@ -235,7 +235,7 @@ async def replay_gateway(
     async def one_past(number: int, item: LabelledQuery) -> None:
         calls = [(names[g], minimal(catalog[names[g]].parameters)) for g in item.gold if g in names]
         async with limiter:
-            listed[item.query] = await history_one(url, wire, item, calls, check)
+            listed.setdefault(item.query, {}).update(await history_one(url, wire, item, calls, check))
 
     async with anyio.create_task_group() as group:
         for number, item in enumerate(past):
@@ -268,9 +268,13 @@ def check_store(data: Path, listed: Mapping[str, Mapping[str, bool]], check: Che
         store.close()
     check.pairs += len(pairs)
     check.sessions += len({pair.session for pair in pairs})
+    clip = LearningSettings().max_request_bytes
+    stored: dict[str, dict[str, bool]] = {}  # the stored (clipped) request -> what its sessions called, listed
+    for request, tools in listed.items():
+        stored.setdefault(request.encode()[:clip].decode(errors="ignore"), {}).update(tools)
     for pair in pairs:
-        was_listed = listed.get(pair.request, {}).get(pair.tool.removeprefix(PREFIX))
-        if was_listed is None:  # a tool the request's own session never called: credited across sessions
+        was_listed = stored.get(pair.request, {}).get(pair.tool.removeprefix(PREFIX))
+        if was_listed is None:  # a tool no session of this request called: credited across sessions
             check.cross += 1
         else:
             check.missed_right += pair.missed == (not was_listed)
