@@ -1,7 +1,9 @@
 """Learning from use, replayed as a model meets it (issue 40): over MCP, through ``toolscout serve --transport http``.
 
 For every set and engine (lexical, hybrid), each set's catalog is served by ``bench/servers/catalog_server.py`` (a
-stdio MCP server answering every call with success) behind two fresh gateways of the same run: learning on, and
+stdio MCP server answering every call with success; one per namespace, so ``slack__post_message`` is the ``slack``
+upstream's ``post_message`` and keeps its name, and ``cat`` for the tools without a namespace) behind two fresh
+gateways of the same run: learning on, and
 learning off (the baseline). The requests are split as ``bench/learning_replay.py`` splits them (seeded shuffle,
 the first share as history). On the learning gateway each history request runs in an MCP session of its own:
 ``tool_search``, then ``tool_call`` of each gold tool with the least arguments its input schema accepts. Then every
@@ -57,7 +59,7 @@ from toolscout.search._internal import EvalReport, LabelledQuery, evaluate
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = ROOT / "bench" / "servers" / "catalog_server.py"
 UPSTREAM = "cat"
-PREFIX = f"{UPSTREAM}__"
+"""The upstream serving the tools without a namespace (a namespaced tool is served by an upstream of that name)."""
 CONCURRENCY = 4
 """MCP sessions in flight at once."""
 EMBED_S_PER_REQUEST = 0.03
@@ -136,8 +138,37 @@ class Gateway:
     data: Path
 
 
+@dataclass(frozen=True)
+class Served:
+    """A catalog split into upstreams: one per namespace (``cat`` for tools without one), as a gateway would see it."""
+
+    servers: dict[str, Path]
+    """Upstream name -> its tools file."""
+    wire: dict[str, str]
+    """Catalog name -> the gateway's name (``upstream__tool``)."""
+    catalog: dict[str, str]
+    """The gateway's name -> the catalog name."""
+
+
+def served(catalog: Catalog, folder: Path) -> Served:
+    """Write one tools file per upstream under `folder`."""
+    rows: dict[str, list[dict[str, object]]] = {}
+    wire: dict[str, str] = {}
+    for tool in catalog:
+        upstream = tool.namespace or UPSTREAM
+        bare = tool.name.removeprefix(f"{upstream}__")
+        row = {"name": bare, "description": tool.description, "inputSchema": tool.parameters, "title": tool.title}
+        rows.setdefault(upstream, []).append({**row, "annotations": tool.annotations, "_meta": tool.meta})
+        wire[tool.name] = f"{upstream}__{bare}"
+    servers = {}
+    for number, (upstream, tools) in enumerate(rows.items()):
+        servers[upstream] = folder / f"tools-{number}.json"
+        servers[upstream].write_text(json.dumps(tools))
+    return Served(servers, wire, {shown: name for name, shown in wire.items()})
+
+
 @asynccontextmanager
-async def gateway(folder: Path, tools: Path, *, mode: str, learning: bool) -> AsyncIterator[Gateway]:
+async def gateway(folder: Path, tools: Served, *, mode: str, learning: bool) -> AsyncIterator[Gateway]:
     """A fresh ``toolscout serve --transport http`` in front of the catalog server, ready to search."""
     data = folder / f"data-{mode}-{'on' if learning else 'off'}"
     data.mkdir()
@@ -145,8 +176,10 @@ async def gateway(folder: Path, tools: Path, *, mode: str, learning: bool) -> As
     if mode == "lexical":
         settings["search_mode"] = "lexical"
     config = data / "gateway.json"
-    server = {"command": sys.executable, "args": [str(SERVER), str(tools)]}
-    config.write_text(json.dumps({"mcpServers": {UPSTREAM: server}, "toolscout": settings}))
+    servers = {
+        name: {"command": sys.executable, "args": [str(SERVER), str(path)]} for name, path in tools.servers.items()
+    }
+    config.write_text(json.dumps({"mcpServers": servers, "toolscout": settings}))
     os.environ["TOOLSCOUT_DATA_DIR"] = str(data)  # read by the process started next
     async with process_url(serve_command(config)) as started:
         await ready(started.url, mode)
@@ -194,21 +227,21 @@ async def search(url: str, wire: str, query: str) -> list[str]:
 
 
 async def history_one(
-    url: str, wire: str, item: LabelledQuery, calls: Sequence[tuple[str, object]], check: Check
+    url: str, wire: str, item: LabelledQuery, calls: Sequence[tuple[str, str, object]], check: Check
 ) -> dict[str, bool]:
     """One history request in its own MCP session: search, then call each gold tool; tool -> listed by the search."""
     listed: dict[str, bool] = {}
     async with connect(url, wire) as client:
         found = await client.call_tool("tool_search", {"query": item.query})
         hits = {tool["name"] for tool in json.loads(found.content[0].text).get("tools", [])}
-        for name, arguments in calls:
+        for name, shown, arguments in calls:
             check.calls += 1
-            result = await client.call_tool("tool_call", {"name": PREFIX + name, "arguments": arguments})
+            result = await client.call_tool("tool_call", {"name": shown, "arguments": arguments})
             if result.is_error:
                 check.refused.append(f"{name}: {result.content[0].text[:200]}")
                 continue
             check.calls_ok += 1
-            listed[name] = PREFIX + name in hits
+            listed[name] = shown in hits
             check.listed += listed[name]
     return listed
 
@@ -219,6 +252,7 @@ async def replay_gateway(
     future: Sequence[LabelledQuery],
     catalog: Catalog,
     scored: Mapping[str, str],
+    tools: Served,
     *,
     mode: str,
     wire: str,
@@ -233,7 +267,9 @@ async def replay_gateway(
     listed: dict[str, dict[str, bool]] = {}
 
     async def one_past(number: int, item: LabelledQuery) -> None:
-        calls = [(names[g], minimal(catalog[names[g]].parameters)) for g in item.gold if g in names]
+        calls = [
+            (n, tools.wire[n], minimal(catalog[n].parameters)) for n in (names[g] for g in item.gold if g in names)
+        ]
         async with limiter:
             listed.setdefault(item.query, {}).update(await history_one(url, wire, item, calls, check))
 
@@ -250,8 +286,8 @@ async def replay_gateway(
     async def one_future(item: LabelledQuery) -> None:
         async with limiter:
             found = await search(url, wire, item.query)
-        check.foreign_hits += sum(not name.startswith(PREFIX) for name in found)
-        hits[item.query] = [name.removeprefix(PREFIX) for name in found]
+        check.foreign_hits += sum(name not in tools.catalog for name in found)
+        hits[item.query] = [tools.catalog.get(name, name) for name in found]
 
     async with anyio.create_task_group() as group:
         for item in future:
@@ -259,7 +295,7 @@ async def replay_gateway(
     return hits, listed
 
 
-def check_store(data: Path, listed: Mapping[str, Mapping[str, bool]], check: Check) -> None:
+def check_store(data: Path, listed: Mapping[str, Mapping[str, bool]], tools: Served, check: Check) -> None:
     """The learning gateway's store after the history, against what each history session did."""
     store = open_usage_store(str(data / "sessions.sqlite3"), UsageBounds.from_settings(LearningSettings()))
     try:
@@ -270,10 +306,10 @@ def check_store(data: Path, listed: Mapping[str, Mapping[str, bool]], check: Che
     check.sessions += len({pair.session for pair in pairs})
     clip = LearningSettings().max_request_bytes
     stored: dict[str, dict[str, bool]] = {}  # the stored (clipped) request -> what its sessions called, listed
-    for request, tools in listed.items():
-        stored.setdefault(request.encode()[:clip].decode(errors="ignore"), {}).update(tools)
+    for request, called in listed.items():
+        stored.setdefault(request.encode()[:clip].decode(errors="ignore"), {}).update(called)
     for pair in pairs:
-        was_listed = stored.get(pair.request, {}).get(pair.tool.removeprefix(PREFIX))
+        was_listed = stored.get(pair.request, {}).get(tools.catalog.get(pair.tool, pair.tool))
         if was_listed is None:  # a tool no session of this request called: credited across sessions
             check.cross += 1
         else:
@@ -316,19 +352,17 @@ async def measure(
         past, future = split_history(kept, history=history, seed=seed)
         fed += len(past)
         with tempfile.TemporaryDirectory() as folder:
-            tools = Path(folder) / "tools.json"
-            rows = [{"name": t.name, "description": t.description, "inputSchema": t.parameters} for t in catalog]
-            tools.write_text(json.dumps(rows))
+            tools = served(catalog, Path(folder))
             answers: dict[str, dict[str, list[str]]] = {}
             async with gateway(Path(folder), tools, mode=mode, learning=False) as off:
                 answers["off"], _ = await replay_gateway(
-                    off.url, [], future, catalog, scored, mode=mode, wire=wire, check=check
+                    off.url, [], future, catalog, scored, tools, mode=mode, wire=wire, check=check
                 )
             async with gateway(Path(folder), tools, mode=mode, learning=True) as on:
                 answers["on"], listed = await replay_gateway(
-                    on.url, past, future, catalog, scored, mode=mode, wire=wire, check=check
+                    on.url, past, future, catalog, scored, tools, mode=mode, wire=wire, check=check
                 )
-                check_store(on.data, listed, check)
+                check_store(on.data, listed, tools, check)
         seen_tools = {name for item in past for name in item.gold}
         splits = {
             "all": future,
@@ -369,7 +403,8 @@ def markdown(
         + f"; the first {args.history:.0%} replayed on the learning gateway, each in its own MCP session"
         " (`tool_search`, then `tool_call` of each gold tool with the least arguments its schema accepts); the rest"
         " searched in fresh MCP sessions on both (`tool_search`, default limit 5), hits mapped back from"
-        f" `{PREFIX}<tool>`. *seen*: a gold tool appeared in the history; *never*: none did. Learning settings:"
+        " `<upstream>__<tool>` (one catalog server per namespace, `cat` for tools without one). *seen*: a gold tool"
+        " appeared in the history; *never*: none did. Learning settings:"
         " the defaults.",
         "",
         "| set | engine | split | n | R@1 off | R@1 on | Δ R@1 | R@5 off | R@5 on | Δ R@5 |",

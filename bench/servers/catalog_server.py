@@ -1,6 +1,7 @@
 """A stdio MCP server (the SDK's lowlevel `Server`) that lists a labelled set's catalog and answers every call "ok".
 
-    python catalog_server.py TOOLS.json   # a JSON list of {"name", "description", "inputSchema"}
+    python catalog_server.py TOOLS.json   # a JSON list of {"name", "description", "inputSchema", "title",
+                                          #   "annotations", "_meta"} (the last three optional)
 
 For `bench/learning_serve_replay.py`: the gateway in front of it sees the catalog as a real upstream, and every
 ``tool_call`` the replay makes succeeds (the arguments are not looked at).
@@ -19,7 +20,14 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 TOOLS = [
-    types.Tool(name=row["name"], description=row.get("description") or None, input_schema=row["inputSchema"])
+    types.Tool(
+        name=row["name"],
+        title=row.get("title"),
+        description=row.get("description") or None,
+        input_schema=row["inputSchema"],
+        annotations=row.get("annotations"),
+        meta=row.get("_meta"),
+    )
     for row in json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
 ]
 OK = types.CallToolResult(content=[types.TextContent(type="text", text="ok")])
