@@ -192,6 +192,8 @@ def _catalog_name(names: ToolNames, written: object) -> str | None:
         return None
     for spelling in (written, written.partition(NAMESPACE_SEPARATOR)[2]):
         found = names.match(spelling) if spelling else None
+        if found is not None and spelling in found.names:  # the exact name wins over others in another case
+            return spelling
         if found is not None and len(found.names) == 1:
             return found.names[0]
     return None
