@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import secrets
 import sys
 import tempfile
@@ -156,7 +157,7 @@ def served(catalog: Catalog, folder: Path) -> Served:
     wire: dict[str, str] = {}
     for tool in catalog:
         upstream = tool.namespace or UPSTREAM
-        bare = tool.name.removeprefix(f"{upstream}__")
+        bare = re.sub(r"\s", "_", tool.name.removeprefix(f"{upstream}__"))  # MCP names have no spaces
         row = {"name": bare, "description": tool.description, "inputSchema": tool.parameters, "title": tool.title}
         rows.setdefault(upstream, []).append({**row, "annotations": tool.annotations, "_meta": tool.meta})
         wire[tool.name] = f"{upstream}__{bare}"
