@@ -71,14 +71,49 @@ def tooldata(path: Path, per_source: int) -> Set:
     return groups
 
 
-def measure(groups: Set, *, mode: str, learning: LearningSettings, history: float, seed: int) -> dict[str, object]:
-    """Pooled (weighted by requests) R@1/R@5 per split and state, and the history size."""
+def under(namespace: str, catalog: Catalog, aliases: dict[str, str]) -> tuple[Catalog, dict[str, str]]:
+    """`catalog` named as a gateway names an upstream's tools (``namespace__name``), and the aliases back."""
+    tools = [
+        ToolSpec(
+            name=f"{namespace}__{tool.name}",
+            description=tool.description,
+            parameters=tool.parameters,
+            title=tool.title,
+            annotations=tool.annotations,
+            meta=tool.meta,
+        )
+        for tool in catalog
+    ]
+    return Catalog(tools), {f"{namespace}__{tool.name}": aliases.get(tool.name, tool.name) for tool in catalog}
+
+
+def measure(
+    groups: Set,
+    *,
+    mode: str,
+    learning: LearningSettings,
+    history: float,
+    seed: int,
+    most: int | None = None,
+    namespace: str | None = None,
+) -> dict[str, object]:
+    """Pooled (weighted by requests) R@1/R@5 per split and state, and the history size (`most`: each group's first
+    requests only; `namespace`: every tool renamed ``namespace__name``, as a gateway names one upstream's tools)."""
     sums: dict[tuple[str, str], list[float]] = {}
     fed = 0
     settings = ScoutSettings(search_mode=mode, learning=learning)
     for catalog, queries, aliases in groups:
+        if namespace:
+            catalog, aliases = under(namespace, catalog, aliases)
         found = replay(
-            catalog, queries, settings=settings, history=history, seed=seed, ks=(1, 5), mode=mode, aliases=aliases
+            catalog,
+            list(queries)[:most] if most else queries,
+            settings=settings,
+            history=history,
+            seed=seed,
+            ks=(1, 5),
+            mode=mode,
+            aliases=aliases,
         )
         fed += found.history
         for key, report in found.reports.items():
@@ -93,12 +128,13 @@ def measure(groups: Set, *, mode: str, learning: LearningSettings, history: floa
 
 
 def markdown(results: dict[str, dict[str, dict[str, object]]], args: argparse.Namespace, took: float) -> str:
+    most = (f" --most {args.most}" if args.most else "") + (f" --namespace {args.namespace}" if args.namespace else "")
     lines = [
         "# Learning from use, replayed (issue 40)",
         "",
-        f"`python bench/learning_replay.py --history {args.history} --seed {args.seed}` ({took:.0f} s): each set's"
-        f" requests shuffled (seed {args.seed}), the first {args.history:.0%} fed as use (`tool_search` in a session"
-        " of its own, then the gold tool's successful call recorded), the rest searched in fresh sessions with"
+        f"`python bench/learning_replay.py --history {args.history} --seed {args.seed}{most}` ({took:.0f} s): each"
+        f" set's requests shuffled (seed {args.seed}), the first {args.history:.0%} fed as use (`tool_search` in a"
+        " session of its own, then the gold tool's successful call recorded), the rest searched in fresh sessions with"
         " learning off and on. *seen*: a gold tool of the request appeared in the history; *never*: none did."
         f" Stage: the shipped learned weights (`learning/ranking.json`), min_similarity {args.min_similarity},"
         " min_sessions 1. Fitted only on BFCL tuning and the tooldata dev split; BFCL live is held out.",
@@ -125,6 +161,8 @@ def main(argv: Sequence[str]) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--modes", default="lexical,hybrid")
     parser.add_argument("--sets", default="BFCL tuning,BFCL live (held out),tooldata dev,sample")
+    parser.add_argument("--most", type=int, default=None, help="Keep each set's (tooldata group's) first N requests.")
+    parser.add_argument("--namespace", help="Rename every tool NAMESPACE__name, as a gateway names an upstream's.")
     parser.add_argument("--tooldata", type=Path, default=ROOT.parent.parent / "shared" / "tooldata")
     parser.add_argument("--per-source", type=int, default=200)
     parser.add_argument("--min-similarity", type=float, default=LearningSettings().min_similarity)
@@ -144,7 +182,15 @@ def main(argv: Sequence[str]) -> None:
     for name in args.sets.split(","):
         groups = loaders[name]()
         for mode in args.modes.split(","):
-            found = measure(groups, mode=mode, learning=learning, history=args.history, seed=args.seed)
+            found = measure(
+                groups,
+                mode=mode,
+                learning=learning,
+                history=args.history,
+                seed=args.seed,
+                most=args.most,
+                namespace=args.namespace,
+            )
             results.setdefault(name, {})[mode] = found
             print(name, mode, json.dumps(found), flush=True)
     text = markdown(results, args, time.perf_counter() - started)

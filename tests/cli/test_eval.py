@@ -3,12 +3,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import CliRunner
 
+from toolscout import ScoutSettings, ToolScout
 from toolscout.cli import main
+from toolscout.observe import ActivityLog
 
 JsonlWriter = Callable[[list[dict[str, object]]], Path]
 
@@ -165,3 +168,65 @@ def test_eval_history_replays_use_and_reports_seen_and_never_seen(catalog_file: 
     assert reports["never"]["off"]["recall"] == reports["never"]["on"]["recall"]
     code, out, _ = _run(str(catalog_file), path, "--mode", "lexical", "--history", "1")
     assert code != 0 and "--history" in out + _
+
+
+def test_eval_history_log_replays_a_real_activity_log(
+    tmp_path: Path, catalog_file: Path, write_jsonl: JsonlWriter
+) -> None:
+    log_path = tmp_path / "activity.jsonl"
+    log = ActivityLog(file=log_path)
+    scout = ToolScout(catalog_file, executor=lambda call: "sent", activity=log, settings=ScoutSettings(style="bridge"))
+    session = scout.session("agent-1")
+    session.dispatch_sync("tool_search", {"query": "tell the crew the standup moved"})
+    called = session.dispatch_sync("tool_call", {"name": "send_email", "arguments": {"to": "crew@example.com"}})
+    assert called.error is None
+    other = scout.session("agent-2")  # a search with no call after it teaches nothing
+    other.dispatch_sync("tool_search", {"query": "weather forecast for Paris"})
+    log.close()
+    scout.close()
+    with log_path.open("a", encoding="utf-8") as lines:
+        lines.write("not an event\n")
+    labelled: list[dict[str, object]] = [
+        {"id": "b", "query": "tell the crew that the standup moved", "gold": ["send_email"]},
+        {"id": "w", "query": "weather forecast for Paris", "gold": ["get_weather"]},
+    ]
+    path = str(write_jsonl(labelled))
+    code, out, err = _run(str(catalog_file), path, "--mode", "lexical", "--history-log", str(log_path), "--json")
+    assert code == 0, out + err
+    found = json.loads(out)
+    assert (found["history"], found["history_log"]) == (0, {"events": 3, "calls": 1})
+    reports = found["reports"]
+    # Every labelled request is measured; b's tool was learned from the log's session, w's never called there.
+    assert (reports["seen"]["off"]["n"], reports["never"]["off"]["n"]) == (1, 1)
+    assert (reports["seen"]["off"]["recall"]["1"], reports["seen"]["on"]["recall"]["1"]) == (0.0, 1.0)
+    assert reports["never"]["off"]["recall"] == reports["never"]["on"]["recall"]
+
+
+def test_eval_history_log_names_a_missing_file(catalog_file: Path, write_jsonl: JsonlWriter, tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere.jsonl"
+    code, out, err = _run(str(catalog_file), str(write_jsonl(LABELLED)), "--history-log", str(missing))
+    assert code != 0 and "nowhere.jsonl" in out + err
+
+
+def test_eval_history_log_credits_stateless_gateway_requests_by_principal(
+    tmp_path: Path, catalog_file: Path, write_jsonl: JsonlWriter
+) -> None:
+    # A 2026-07-28 client without a session: each request is its own gateway session, credited by its principal.
+    # The gateway names tools under their upstream ("mail__send_email"); the catalog here has them bare.
+    search = {"kind": "search", "tool": "tool_search", "ok": True, "query": "tell the crew the standup moved"}
+    call = {"kind": "call", "tool": "mail__send_email", "upstream": "mail", "ok": True}
+    now = time.time()
+    lines = [
+        {"level": "info", "activity": {**search, "time": now - 60, "session": "http:local:request:a1"}},
+        {"level": "info", "activity": {**call, "time": now - 55, "session": "http:local:request:b2"}},
+    ]
+    log_path = tmp_path / "gateway.log"
+    log_path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    labelled: list[dict[str, object]] = [
+        {"id": "b", "query": "tell the crew that the standup moved", "gold": ["send_email"]}
+    ]
+    path = str(write_jsonl(labelled))
+    code, out, err = _run(str(catalog_file), path, "--mode", "lexical", "--history-log", str(log_path), "--json")
+    assert code == 0, out + err
+    found = json.loads(out)
+    assert found["history_log"] == {"events": 2, "calls": 1}

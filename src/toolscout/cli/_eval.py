@@ -13,6 +13,7 @@ import click
 
 from .._errors import SearchError
 from ..catalog import Catalog
+from ..observe._internal import activity_events
 from ..search._internal import EvalReport, LabelledQuery, QueryFileError, evaluate, load_labelled_queries
 from ._engine import (
     build_for_mode,
@@ -62,6 +63,14 @@ def _parse_ks(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple
     "with learning off and on, split into requests whose tool was seen in the history and the others.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="The replay's shuffle seed (with --history).")
+@click.option(
+    "--history-log",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Learning replay of an activity log (the gateway's JSON log lines or an ActivityLog file): its searches "
+    "and successful calls are fed as learned use, then QUERIES (the part after --history's) is reported with "
+    "learning off and on.",
+)
 def eval_command(
     catalog: str,
     queries_file: Path,
@@ -71,6 +80,7 @@ def eval_command(
     as_json: bool,
     history: float | None,
     seed: int,
+    history_log: Path | None,
 ) -> None:
     """Measure how well CATALOG's index finds the gold tools of QUERIES.
 
@@ -86,6 +96,11 @@ def eval_command(
     appeared in the history) and "never" (none did). --json prints {"history", "reports": {"seen": {"off":
     report, "on": report}, "never": ..., "all": ...}}.
 
+    With --history-log LOG, the searches and successful calls of an activity log (`toolscout serve --log-format
+    json -v` lines, or an ActivityLog file) are fed first, each in its logged session at its logged time, through
+    the same recording path; a tool a logged call taught counts as seen. --json adds {"history_log": {"events",
+    "calls"}}: events read, and successful calls that taught a pair.
+
     \b
     Example:
       toolscout eval tools.json queries.jsonl --k 1,5,10 --json
@@ -97,11 +112,12 @@ def eval_command(
         raise click.ClickException(str(exc)) from None
     aliases = _load_aliases(aliases_file) if aliases_file is not None else None
     run_mode = mode or default_mode()
-    if history is not None:
+    if history is not None or history_log is not None:
         _replay(
             tools,
             queries,
-            history=history,
+            history=history or 0.0,
+            log=_load_log(history_log) if history_log is not None else None,
             seed=seed,
             ks=ks,
             mode=mode or default_mode(),
@@ -142,6 +158,7 @@ def _replay(
     queries: Sequence[LabelledQuery],
     *,
     history: float,
+    log: list[dict[str, object]] | None,
     seed: int,
     ks: tuple[int, ...],
     mode: str,
@@ -152,7 +169,15 @@ def _replay(
     with warnings_on_stderr():
         try:
             found = replay(
-                tools, queries, settings=run, history=history, seed=seed, ks=ks, mode=query_mode(mode), aliases=aliases
+                tools,
+                queries,
+                settings=run,
+                history=history,
+                seed=seed,
+                ks=ks,
+                mode=query_mode(mode),
+                aliases=aliases,
+                log=log or (),
             )
         except SearchError as exc:
             raise click.ClickException(str(exc)) from None
@@ -160,15 +185,28 @@ def _replay(
         reports: dict[str, dict[str, object]] = {}
         for (split, state), report in found.reports.items():
             reports.setdefault(split, {})[state] = report.to_json()
-        click.echo(json.dumps({"history": found.history, "reports": reports}))
+        logged = {"history_log": {"events": found.log_events, "calls": found.log_calls}} if log is not None else {}
+        click.echo(json.dumps({"history": found.history, **logged, "reports": reports}))
         return
     click.echo(f"history      {found.history} requests  (mode: {mode})")
+    if log is not None:
+        click.echo(f"history log  {found.log_events} events, {found.log_calls} calls taught a pair")
     for split in ("seen", "never", "all"):
         for state in ("off", "on"):
             measured = found.reports.get((split, state))
             if measured is not None:
                 recall = "  ".join(f"R@{k} {value:.4f}" for k, value in sorted(measured.recall.items()))
                 click.echo(f"{split:<6} {state:<4} {measured.n:>5}  {recall}")
+
+
+def _load_log(path: Path) -> list[dict[str, object]]:
+    try:
+        with path.open(encoding="utf-8") as lines:
+            return list(activity_events(lines))
+    except OSError as exc:
+        raise click.ClickException(f"{path}: cannot read activity log: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{path}: activity log is not UTF-8 text") from None
 
 
 def _load_aliases(path: Path) -> dict[str, str]:

@@ -1,28 +1,31 @@
-"""The learning replay of ``toolscout eval --history``: a labelled file's first part as history, the rest measured.
+"""The learning replay of ``toolscout eval --history`` and ``--history-log``: use fed as history, the rest measured.
 
 `replay` shuffles the requests (seeded), feeds the first share through the recording path a session takes
 (``tool_search`` in a session of its own, then the gold tool's successful call handed to the scout's
 `UsageRecorder`, as `ScoutSession.dispatch` hands it), and searches the rest with learning off and on, each
 in a fresh session. The rest is split into requests whose gold tool appeared in the history ("seen") and the
-others ("never seen").
+others ("never seen"). An activity log's events (`log`) are fed first, through the same recorder path, each
+search and successful call in its logged session and at its logged time; a tool a logged call taught counts
+as seen.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 
 from .._scout import ToolScout
 from .._settings import LearningSettings, ScoutSettings
 from ..catalog import Catalog
-from ..dispatch import ToolOutcome
-from ..learning._internal import LearnedRanking, learned_search
+from ..catalog._internal import NAMESPACE_SEPARATOR, ToolNames
+from ..dispatch import FoundTool, SearchAnswer, ToolOutcome
+from ..learning._internal import LearnedRanking, UsageRecorder, learned_search
 from ..search import SearchIndex, SearchMode, SearchResult
 from ..search._internal import EvalReport, HybridIndex, LabelledQuery, evaluate
 from ..search.embeddings._internal import DenseRanker
 
-__all__ = ["REPLAY_SCOPE", "ReplayReport", "feed_history", "replay"]
+__all__ = ["REPLAY_SCOPE", "ReplayReport", "feed_history", "replay", "split_history"]
 
 REPLAY_SCOPE = "replay"
 """The learning scope a replay records in (a fresh in-memory store)."""
@@ -37,6 +40,10 @@ class ReplayReport:
     reports: Mapping[tuple[str, str], EvalReport]
     """(split, ``off``/``on``) -> the report; split is ``seen``, ``never`` or ``all`` (a split with no request is
     missing)."""
+    log_events: int = 0
+    """Activity log events read (searches, calls and the rest)."""
+    log_calls: int = 0
+    """Successful calls of the log that taught a pair (a search of their session, within the window, led to them)."""
 
 
 def replay(
@@ -49,6 +56,7 @@ def replay(
     ks: Sequence[int] = (1, 5, 10),
     mode: SearchMode = "lexical",
     aliases: Mapping[str, str] | None = None,
+    log: Iterable[Mapping[str, object]] = (),
 ) -> ReplayReport:
     """Replay `history` (a share in [0, 1]) of `queries` as learned use, then measure the rest.
 
@@ -61,11 +69,9 @@ def replay(
         ks: Recall cutoffs.
         mode: The query mode searched with (``hybrid`` waits for the catalog's embeddings first).
         aliases: Catalog name -> the name gold lists use.
+        log: Activity log events (``observe``'s `activity_events`), fed before the history.
     """
-    order = list(queries)
-    random.Random(seed).shuffle(order)
-    cut = round(history * len(order))
-    past, future = order[:cut], order[cut:]
+    past, future = split_history(queries, history=history, seed=seed)
     learning = LearningSettings.model_validate(
         {**settings.learning.model_dump(), "enabled": True, "store": "memory", "scope": REPLAY_SCOPE}
     )
@@ -74,6 +80,7 @@ def replay(
         settings=settings.model_copy(update={"mode": "on", "style": "bridge", "learning": learning}),
     )
     scout.wait_for_embeddings()
+    events, taught = _feed_log(scout, log)
     feed_history(scout, past, aliases or {})
     usage = scout.usage
     assert usage is not None  # learning is on
@@ -84,7 +91,7 @@ def replay(
         _Learned(scout.searcher(), ranking, dense).search(future[0].query, mode=mode)
         ranking.wait_for_vectors()
     scored = aliases or {}
-    seen_tools = {name for item in past for name in item.gold}
+    seen_tools = {name for item in past for name in item.gold} | {scored.get(name, name) for name in taught}
     splits = {
         "all": future,
         "seen": [item for item in future if seen_tools.intersection(item.gold)],
@@ -97,7 +104,17 @@ def replay(
         searchers: dict[str, SearchIndex] = {"off": scout.searcher(), "on": _Learned(scout.searcher(), ranking, dense)}
         for state, searcher in searchers.items():
             reports[split, state] = evaluate(catalog, items, build=_built(searcher), ks=ks, mode=mode, aliases=scored)
-    return ReplayReport(history=len(past), reports=reports)
+    return ReplayReport(history=len(past), reports=reports, log_events=events, log_calls=sum(taught.values()))
+
+
+def split_history(
+    queries: Sequence[LabelledQuery], *, history: float, seed: int
+) -> tuple[list[LabelledQuery], list[LabelledQuery]]:
+    """The replay's (history, future) halves: `queries` shuffled by `seed`, the first `history` share first."""
+    order = list(queries)
+    random.Random(seed).shuffle(order)
+    cut = round(history * len(order))
+    return order[:cut], order[cut:]
 
 
 def _built(searcher: SearchIndex) -> Callable[[Catalog], SearchIndex]:
@@ -121,6 +138,72 @@ def feed_history(scout: ToolScout, past: Sequence[LabelledQuery], aliases: Mappi
                 called = ToolOutcome(name=name, requested=name, arguments={}, content="ok")
                 usage.save(usage.observe(session, called, tool=True))
     usage.flush()
+
+
+def _feed_log(scout: ToolScout, log: Iterable[Mapping[str, object]]) -> tuple[int, dict[str, int]]:
+    """Feed an activity log's searches and successful calls to a recorder on the scout's store, at their logged times.
+
+    Returns the events read and, per catalog tool, the logged calls that taught a pair. A stateless gateway
+    request (session ``http:<principal>:request:<id>``) is credited by its principal, as the gateway credits it.
+    """
+    usage = scout.usage
+    assert usage is not None
+    logged = [0.0]
+    recorder = UsageRecorder(usage.store, scope=REPLAY_SCOPE, window_s=usage.window_s, clock=lambda: logged[0])
+    names = ToolNames.of(scout.catalog)
+    search = scout.settings.bridge_names.search
+    events = 0
+    taught: dict[str, int] = {}
+    for event in log:
+        events += 1
+        at, session = event.get("time"), event.get("session")
+        if (
+            not isinstance(at, int | float)
+            or isinstance(at, bool)
+            or not isinstance(session, str)
+            or not event.get("ok")
+        ):
+            continue
+        logged[0] = float(at)
+        kind, query, hits = event.get("kind"), event.get("query"), event.get("hits", [])
+        outcome: ToolOutcome | None = None
+        if kind == "search" and isinstance(query, str) and isinstance(hits, list):
+            found = tuple(FoundTool(name=name) for name in (_catalog_name(names, hit) for hit in hits) if name)
+            answer = SearchAnswer(query=query, total=len(found), tools=found, hint="")
+            outcome = ToolOutcome(name=search, requested=search, arguments={"query": query}, content="", answer=answer)
+        elif kind == "call" and (name := _catalog_name(names, event.get("tool"))) is not None:
+            outcome = ToolOutcome(name=name, requested=name, arguments={}, content="ok")
+        if outcome is None:
+            continue
+        pairs = recorder.observe(_learning_session(session), outcome, tool=outcome.answer is None)
+        if pairs:
+            taught[outcome.name] = taught.get(outcome.name, 0) + 1
+        recorder.save(pairs)
+    recorder.flush()
+    return events, taught
+
+
+def _catalog_name(names: ToolNames, written: object) -> str | None:
+    """The one catalog tool a logged name stands for, else None.
+
+    Read with or without its namespace, or under a gateway's upstream namespace (``upstream__name``).
+    """
+    if not isinstance(written, str):
+        return None
+    for spelling in (written, written.partition(NAMESPACE_SEPARATOR)[2]):
+        found = names.match(spelling) if spelling else None
+        if found is not None and spelling in found.names:  # the exact name wins over others in another case
+            return spelling
+        if found is not None and len(found.names) == 1:
+            return found.names[0]
+    return None
+
+
+def _learning_session(session: str) -> str:
+    """The session the gateway's recorder used for a logged session id (a stateless request: its principal)."""
+    kind, _, rest = session.partition(":")
+    principal, marker, _ = rest.rpartition(":request:")
+    return f"principal:{principal}" if kind == "http" and marker else session
 
 
 class _Learned:

@@ -8,11 +8,12 @@ pins this list, which may only shrink.
 
 from ._activity import activity_event
 from ._metrics import CONTENT_TYPE, Metrics
-from ._report import summarise
+from ._report import activity_events, summarise
 from ._tracing import Tracing, install_provider_from_environment
 
 __all__ = [
     "activity_event",
+    "activity_events",
     "CONTENT_TYPE",
     "install_provider_from_environment",
     "Metrics",

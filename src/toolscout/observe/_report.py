@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-__all__ = ["ActivityReport", "UpstreamErrors", "summarise"]
+__all__ = ["ActivityReport", "UpstreamErrors", "activity_events", "summarise"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -133,6 +133,14 @@ def summarise(lines: Iterable[str], *, catalog: Iterable[str] = ()) -> ActivityR
         refusals=refusals.most_common(),
         skipped_lines=skipped,
     )
+
+
+def activity_events(lines: Iterable[str]) -> Iterator[dict[str, object]]:
+    """The activity events among `lines` (raw events or the gateway's JSON log lines), in order; others skipped."""
+    for line in lines:
+        event = _event(line)
+        if event is not None:
+            yield event
 
 
 def _event(line: str) -> dict[str, object] | None:
