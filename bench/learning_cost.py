@@ -106,7 +106,8 @@ def replica_delay(count: int) -> float | None:
             writer.record(pairs(count, reader.catalog))
             request = "tell the crew the standup moved to the blue room"
             session = reader.session("reader")
-            session.resolve("tool_search", {"query": request})
+            before = session.resolve("tool_search", {"query": request})
+            assert "slack__post_message" not in [hit.name for hit in before.answer.tools]  # type: ignore[union-attr]
             started = time.perf_counter()
             writer.record(
                 [UsagePair(scope=SCOPE, request=request, tool="slack__post_message", session="w", at=time.time())]
@@ -114,8 +115,7 @@ def replica_delay(count: int) -> float | None:
             while True:
                 answer = session.resolve("tool_search", {"query": request})
                 tools = getattr(answer, "answer", None)
-                first = tools.tools[0].name if tools is not None and tools.tools else None
-                if first == "slack__post_message":
+                if tools is not None and "slack__post_message" in [hit.name for hit in tools.tools]:
                     return time.perf_counter() - started
                 if time.perf_counter() - started > 10:
                     return float("inf")
@@ -151,7 +151,7 @@ def main(argv: Sequence[str]) -> None:
         f"| `tool_search` p50, learning on ({held} pairs) | {times['on']:.2f} ms |",
         f"| ratio on / off | {times['on'] / times['off']:.2f}x |",
         f"| memory of the scope's cached pairs | {megabytes:.1f} MB |",
-        f"| a pair recorded on one replica ranks first on another (Redis, {args.pairs} pairs; three runs, each a"
+        f"| a pair recorded on one replica is in another's answer (Redis, {args.pairs} pairs; three runs, each a"
         f" fresh Redis and processes' stores) | {shown} |",
     ]
     text = "\n".join(lines) + "\n"

@@ -72,8 +72,6 @@ logger = logging.getLogger(__name__)
 
 HALF_LIFE_S = 30 * 86_400.0
 """Seconds after which a session's vote weighs half."""
-_ANY = 1e-9
-"""A past request shares a term with this one when their term cosine exceeds this."""
 REFRESH_S = 0.25
 """Seconds between two checks of a scope's store version (each a cheap read: a Redis GET, one SQLite query)."""
 
@@ -125,17 +123,15 @@ class _ScopeIndex:
         }
         self.size = count
 
-    def near(self, query: str, min_similarity: float) -> list[tuple[int, float]]:
-        """(row, cosine) of each past request at least `min_similarity` alike to `query`."""
+    def similarities(self, query: str) -> npt.NDArray[np.float64] | None:
+        """The term cosine of `query` and each past request, by row (None: no term in common with any)."""
         weights = {term: self.idf[term] for term in set(tokenize(query)) if term in self.idf}
         if not weights or not self.size:
-            return []
+            return None
         norm = math.sqrt(sum(weight**2 for weight in weights.values()))
         rows = np.concatenate([self.postings[term][0] for term in weights])
         values = np.concatenate([self.postings[term][1] * (weight / norm) for term, weight in weights.items()])
-        sums = np.bincount(rows, weights=values, minlength=self.size)
-        found = np.flatnonzero(sums >= min_similarity)
-        return [(int(row), float(sums[row])) for row in found]
+        return np.asarray(np.bincount(rows, weights=values, minlength=self.size), dtype=np.float64)
 
     def near_dense(
         self, vector: npt.NDArray[np.float32], model: str, known: dict[str, npt.NDArray[np.float16]], min_cosine: float
@@ -216,18 +212,20 @@ class LearnedRanking:
     def _evidence(
         self, index: _ScopeIndex, session: str, query: str, allowed: Set[str] | None, dense: DenseRanker | None
     ) -> dict[str, Evidence]:
-        lexical = dict(index.near(query, _ANY))
+        terms = index.similarities(query)
         cosines = dict(self._near_dense(index, query, dense)) if dense is not None else {}
+        near = set(cosines)
+        if terms is not None:
+            near.update(int(row) for row in np.flatnonzero(terms >= self.weights.near))
         now = self._clock()
         votes: dict[str, list[tuple[_Vote, float, float, float]]] = defaultdict(list)
-        for row in lexical.keys() | cosines.keys():
-            terms, embedding = lexical.get(row, 0.0), cosines.get(row, 0.0)
-            similarity = max(terms, embedding)
-            if similarity < self.weights.near:
-                continue
+        for row in near:
+            term = 0.0 if terms is None else float(terms[row])
+            embedding = cosines.get(row, 0.0)
+            similarity = max(term, embedding)
             for vote in index.votes[row]:
                 if allowed is None or vote.tool in allowed:
-                    votes[vote.tool].append((vote, similarity, terms, embedding))
+                    votes[vote.tool].append((vote, similarity, term, embedding))
         found: dict[str, Evidence] = {}
         for tool, cast in votes.items():
             if len({vote.session for vote, *_ in cast}) < self.min_sessions:
@@ -273,9 +271,13 @@ class LearnedRanking:
         index = self._index(scope)
         if index is None or not index.size:
             return inner.search(query, limit=limit, mode=mode, allowed=allowed)
+        # The query's vector, embedded here for a hybrid search, is the one the engine then reuses.
+        found = self._evidence(index, session, query, allowed, dense if mode == "hybrid" else None)
+        evidence = {tool: value for tool, value in found.items() if tool in catalog}
+        if not evidence:
+            return inner.search(query, limit=limit, mode=mode, allowed=allowed)
         result = inner.search(query, limit=max(limit, self.weights.depth), mode=mode, allowed=allowed)
-        evidence = self._evidence(index, session, query, allowed, dense if result.mode == "hybrid" else None)
-        learned = self.apply(result, {tool: found for tool, found in evidence.items() if tool in catalog}, catalog)
+        learned = self.apply(result, evidence, catalog)
         return dataclasses.replace(learned, hits=learned.hits[:limit])
 
     def apply(self, result: SearchResult, evidence: Mapping[str, Evidence], catalog: Catalog) -> SearchResult:
