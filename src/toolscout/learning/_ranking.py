@@ -277,20 +277,21 @@ class LearnedRanking:
         if not evidence:
             return inner.search(query, limit=limit, mode=mode, allowed=allowed)
         result = inner.search(query, limit=max(limit, self.weights.depth), mode=mode, allowed=allowed)
-        learned = self.apply(result, evidence, catalog)
-        return dataclasses.replace(learned, hits=learned.hits[:limit])
+        return self.apply(result, evidence, catalog, limit=limit)
 
-    def apply(self, result: SearchResult, evidence: Mapping[str, Evidence], catalog: Catalog) -> SearchResult:
-        """`result` with the best-scored voted tool moved up (see the module docstring)."""
+    def apply(
+        self, result: SearchResult, evidence: Mapping[str, Evidence], catalog: Catalog, *, limit: int | None = None
+    ) -> SearchResult:
+        """`result` with the best-scored voted tool moved up (see the module docstring), its first `limit` hits."""
         if not evidence:
-            return result
+            return _first(result, limit)
         names, rows = features([(hit.name, _confidence(hit)) for hit in result.hits], evidence)
         scores = self.weights.score(rows, result.mode)
         best = max((row for row, name in enumerate(names) if name in evidence), key=lambda row: scores[row])
         engine = {hit.name: hit for hit in result.hits}
         tool = names[best]
         if not result.hits and evidence[tool].nearest < self.min_similarity:
-            return result
+            return _first(result, limit)
         kept = [row for row, name in enumerate(names) if name in engine and row != best]
         place = next((at for at, row in enumerate(kept) if scores[row] < scores[best]), len(kept))
         order = [engine[names[row]] for row in kept]
@@ -304,6 +305,7 @@ class LearnedRanking:
         changed = moved_up or value > _confidence(hit)
         namespace = hit.namespace if hit is not None else catalog[tool].namespace
         order.insert(place, SearchHit(name=tool, score=0.0, namespace=namespace, confidence=value, learned=changed))
+        order = order[:limit]
         scored = tuple(dataclasses.replace(hit, score=float(len(order) - rank)) for rank, hit in enumerate(order))
         added = int(tool not in engine)
         return dataclasses.replace(result, hits=scored, total=result.total + added, abstained=False, suggestions=())
@@ -369,6 +371,12 @@ class LearnedRanking:
         if failure is not None:
             self._health.failed("learning: ranking unlearned, the usage store %r failed: %s", self.store, failure)
         return index
+
+
+def _first(result: SearchResult, limit: int | None) -> SearchResult:
+    return (
+        result if limit is None or len(result.hits) <= limit else dataclasses.replace(result, hits=result.hits[:limit])
+    )
 
 
 def _confidence(hit: SearchHit | None) -> float:
