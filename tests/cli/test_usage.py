@@ -61,7 +61,7 @@ def test_export_writes_json_lines_of_every_scope(store_file: Path) -> None:
         ("team-a", "tell the channel"),
         ("team-b", "what's the weather"),
     ]
-    assert set(exported[0]) == {"scope", "request", "tool", "session", "at", "missed"}
+    assert set(exported[0]) == {"scope", "request", "tool", "session", "at", "missed", "first"}
 
 
 def test_forget_a_tool_then_a_scope_then_all(store_file: Path) -> None:

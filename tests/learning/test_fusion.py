@@ -66,3 +66,26 @@ def test_without_learned_evidence_the_score_keeps_the_engines_order(mode: str) -
     scores = LearnedWeights.shipped().score(rows, mode)
     assert names == [name for name, _ in hits]
     assert np.all(np.diff(scores) < 0)
+
+
+def test_a_voted_tool_the_score_puts_lower_keeps_its_place_and_never_moves_down() -> None:
+    from toolscout import Catalog, ToolSpec
+    from toolscout._settings import LearningSettings
+    from toolscout.learning._internal import LearnedRanking, MemoryUsageStore
+    from toolscout.search import SearchHit, SearchResult
+
+    catalog = Catalog([ToolSpec(name=name, description=f"tool {name}") for name in "abcd"])
+    engine = SearchResult(
+        query="q",
+        mode="hybrid",
+        hits=tuple(SearchHit(name=n, score=4.0 - i, confidence=0.5 - i / 100) for i, n in enumerate("abcd")),
+        total=4,
+    )
+    weak = Evidence(dense=1.0, votes=0.01, first=1.0)  # near requests that disagree and that search had served
+    evidence = {"b": weak, **{f"x{n}": weak for n in range(6)}}
+    ranking = LearnedRanking(MemoryUsageStore(), LearningSettings())
+    names, rows = features([(hit.name, hit.confidence or 0.0) for hit in engine.hits], evidence)
+    scores = ranking.weights.score(rows, "hybrid")
+    assert scores[names.index("b")] < scores[names.index("d")]  # the score alone would put b last
+    learned = ranking.apply(engine, evidence, catalog)
+    assert [hit.name for hit in learned.hits] == ["a", "b", "c", "d"]

@@ -63,7 +63,7 @@ def list_command(config: Path | None, spec: str | None, scope: str | None, tool:
 @click.option("--tool", help="Only this tool's pairs.")
 @_source
 def export_command(config: Path | None, spec: str | None, scope: str | None, tool: str | None) -> None:
-    """Write the pairs as JSON lines (scope, request, tool, session, at, missed) to stdout."""
+    """Write the pairs as JSON lines (scope, request, tool, session, at, missed, first) to stdout."""
     with _opened(config, spec) as store:
         pairs = _read(lambda: export_pairs(store, scope, tool=tool))
     for pair in pairs:

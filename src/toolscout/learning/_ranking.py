@@ -22,12 +22,12 @@ The ranking (`LearnedRanking.apply`):
   The weights (``ranking.json``, one set per engine mode) are fitted by ``bench/learning_fit.py`` on BFCL
   tuning and the tooldata dev split, weighing requests whose tool never appeared in the history ten times (so
   learning does not cost them what it gains on the others).
-- **Order.** The one best-scored voted tool moves up to just before the first hit scored lower; every other hit
-  keeps the engine's order, so a search is learned by at most one place taken. Its confidence becomes the
-  larger of the engine's, the learned one (`Evidence.confidence`) and that of the hit it now precedes, but no
-  more than the hit above it, so confidences still fall down the list. A tool outside ``allowed`` or the
-  catalog is never added; an abstained search answers with a voted tool whose nearest request reaches
-  ``learning.min_similarity``.
+- **Order.** The one best-scored voted tool moves up (never down) to just before the first hit scored lower;
+  every other hit keeps the engine's order, so a search is learned by at most one place taken. Its confidence
+  becomes the larger of the engine's, the learned one (`Evidence.confidence`) and that of the hit it now
+  precedes, but no more than the hit above it, so confidences still fall down the list. A tool outside
+  ``allowed`` or the catalog is never added; an abstained search answers with a voted tool whose nearest
+  request reaches ``learning.min_similarity``.
 - **Poisoning cap.** One session is one vote, so its pairs, however many, raise a tool's score by at most
   `LearnedWeights.session_cap` (with the shipped hybrid weights, 1.47: a tool it voted for passes only hits the
   engine gave a confidence under 0.23 more than its own; lexical: 2.91 and 0.44).
@@ -293,9 +293,11 @@ class LearnedRanking:
         if not result.hits and evidence[tool].nearest < self.min_similarity:
             return _first(result, limit)
         kept = [row for row, name in enumerate(names) if name in engine and row != best]
-        place = next((at for at, row in enumerate(kept) if scores[row] < scores[best]), len(kept))
-        order = [engine[names[row]] for row in kept]
         hit = engine.get(tool)
+        place = next((at for at, row in enumerate(kept) if scores[row] < scores[best]), len(kept))
+        if hit is not None:  # a voted tool only ever moves up
+            place = min(place, result.hits.index(hit))
+        order = [engine[names[row]] for row in kept]
         value = max(_confidence(hit), evidence[tool].confidence)
         if place < len(order):
             value = max(value, _confidence(order[place]))
