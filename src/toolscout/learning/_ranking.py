@@ -237,7 +237,7 @@ class LearnedRanking:
                 weight = similarity * 0.5 ** (max(0.0, now - vote.at) / HALF_LIFE_S)
                 sessions[vote.session] = max(sessions.get(vote.session, 0.0), weight)
             found[tool] = Evidence(
-                lexical=max(terms for _, _, terms, _ in cast),
+                lexical=max(term for _, _, term, _ in cast),
                 dense=max(embedding for _, _, _, embedding in cast),
                 votes=sum(sessions.values()),
                 first=max((similarity for vote, similarity, _, _ in cast if vote.first), default=0.0),
