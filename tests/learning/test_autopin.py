@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.learning.conftest import MakeStore
 from toolscout import ScoutSettings, ToolScout
 from toolscout._settings import LearningSettings
 from toolscout._tokens import tool_tokens
@@ -43,31 +43,6 @@ pytestmark = pytest.mark.slow  # each step waits past the auto-pin refresh (1 s)
 TOOLS = [create_issue, post_message, get_weather, read_file]
 REFRESH_S = 1.1
 """Past the auto-pin refresh (1 s): the next listing reads the store's new version."""
-
-MakeStore = Callable[[], UsageStore]
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> MakeStore:
-    opened: list[UsageStore] = []
-
-    def make() -> UsageStore:
-        store: UsageStore
-        if request.param == "redis":
-            from toolscout.learning._redis import RedisUsageStore
-
-            store = RedisUsageStore(request.getfixturevalue("redis_url"), prefix=f"pin-{tmp_path.name}-{len(opened)}")
-        else:
-            store = SqliteUsageStore(tmp_path / f"usage{len(opened)}.db")
-        opened.append(store)
-        return store
-
-    def close_all() -> None:
-        for store in opened:
-            store.close()
-
-    request.addfinalizer(close_all)
-    return make
 
 
 def scout(

@@ -7,13 +7,14 @@ import logging
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
+from tests.learning.conftest import MakeStore
 from toolscout import ScoutSettings, ToolScout
 from toolscout._settings import LearningSettings
 from toolscout.learning import UsagePair, UsageStore
@@ -40,31 +41,6 @@ def get_weather(city: str) -> str:
 TOOLS = [create_issue, post_message, get_weather]
 REQUEST = "tell the crew the standup moved"
 """No tool's text has these words: unlearned search does not find post_message for it."""
-
-MakeStore = Callable[[], UsageStore]
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> MakeStore:
-    opened: list[UsageStore] = []
-
-    def make() -> UsageStore:
-        store: UsageStore
-        if request.param == "redis":
-            from toolscout.learning._redis import RedisUsageStore
-
-            store = RedisUsageStore(request.getfixturevalue("redis_url"), prefix=f"rank-{tmp_path.name}-{len(opened)}")
-        else:
-            store = SqliteUsageStore(tmp_path / f"usage{len(opened)}.db")
-        opened.append(store)
-        return store
-
-    def close_all() -> None:
-        for store in opened:
-            store.close()
-
-    request.addfinalizer(close_all)
-    return make
 
 
 def scout(store: UsageStore | None, **learning: object) -> ToolScout:
