@@ -139,6 +139,14 @@ def markdown(results: dict[str, dict[str, dict[str, object]]], args: argparse.Na
         f" Stage: the shipped learned weights (`learning/ranking.json`), min_similarity {args.min_similarity},"
         " min_sessions 1. Fitted only on BFCL tuning and the tooldata dev split; BFCL live is held out.",
         "",
+        *table(results),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def table(results: dict[str, dict[str, dict[str, object]]]) -> list[str]:
+    """The markdown table of a replay's results: per set, engine and split, R@1 and R@5 off and on."""
+    lines = [
         "| set | engine | split | n | R@1 off | R@1 on | Δ R@1 | R@5 off | R@5 on | Δ R@5 |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
@@ -152,7 +160,7 @@ def markdown(results: dict[str, dict[str, dict[str, object]]], args: argparse.Na
                     f"| {name} | {mode} | {split} | {off['n']} | {off['r1']:.3f} | {on['r1']:.3f} |"
                     f" {on['r1'] - off['r1']:+.3f} | {off['r5']:.3f} | {on['r5']:.3f} | {on['r5'] - off['r5']:+.3f} |"
                 )
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def main(argv: Sequence[str]) -> None:

@@ -44,8 +44,8 @@ import anyio
 import httpx2
 from bfcl import TUNING_CATEGORIES
 from gateway_clients import TOOLSCOUT, process_url
-from learning_replay import SPLITS, bfcl, sample, tooldata
 from learning_replay import Set as Groups
+from learning_replay import bfcl, sample, table, tooldata
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
 from tune_hybrid import LIVE_CATEGORIES
@@ -408,19 +408,8 @@ def markdown(
         " appeared in the history; *never*: none did. Learning settings:"
         " the defaults.",
         "",
-        "| set | engine | split | n | R@1 off | R@1 on | Δ R@1 | R@5 off | R@5 on | Δ R@5 |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        *table(results),
     ]
-    for name, modes in results.items():
-        for mode, found in modes.items():
-            for split in SPLITS:
-                off, on = found.get(f"{split}/off"), found.get(f"{split}/on")
-                if not isinstance(off, dict) or not isinstance(on, dict):
-                    continue
-                lines.append(
-                    f"| {name} | {mode} | {split} | {off['n']} | {off['r1']:.3f} | {on['r1']:.3f} |"
-                    f" {on['r1'] - off['r1']:+.3f} | {off['r5']:.3f} | {on['r5']:.3f} | {on['r5'] - off['r5']:+.3f} |"
-                )
     lines += [
         "",
         "Recorder path (learning gateway, after the history): calls made, succeeded, listed by the same session's"
