@@ -19,10 +19,8 @@ and the ranking: `StoreHealth`).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import threading
-import time
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -30,6 +28,7 @@ from .._settings import LearningSettings
 from .._tokens import TokenCounter, tool_tokens
 from ..disclosure import TurnPlan
 from ._base import StoreHealth, UsagePair, UsageStore
+from ._refresh import ScopeRefresh
 
 __all__ = ["REFRESH_S", "AutoPins", "candidates"]
 
@@ -59,15 +58,6 @@ def candidates(pairs: Sequence[UsagePair], settings: LearningSettings) -> tuple[
     return tuple(sorted(chosen, key=lambda tool: (-counts[tool], tool)))
 
 
-@dataclasses.dataclass(slots=True)
-class _Cached:
-    version: str | None
-    candidates: tuple[str, ...]
-    generation: int = 0
-    next_check: float = 0.0
-    refreshing: bool = False
-
-
 class AutoPins:
     """One usage store's auto-pin candidates, cached per scope, and each session's pick of them (module docstring).
 
@@ -88,12 +78,25 @@ class AutoPins:
     ) -> None:
         self.store = store
         self.settings = settings
-        self.refresh_s = refresh_s
-        """Seconds between checks of a scope's store version (a replay that must see each session's use sets 0)."""
         self._health = health or StoreHealth()
-        self._cache: dict[str, _Cached] = {}
+        self._candidates: ScopeRefresh[tuple[str, ...]] = ScopeRefresh(
+            store,
+            lambda pairs, _held: candidates(pairs, settings),
+            failed=(),
+            refresh_s=refresh_s,
+            on_failure=self._failed,
+        )
         self._chosen: dict[str, int] = {}
         self._lock = threading.Lock()
+
+    @property
+    def refresh_s(self) -> float:
+        """Seconds between checks of a scope's store version (a replay that must see each session's use sets 0)."""
+        return self._candidates.refresh_s
+
+    @refresh_s.setter
+    def refresh_s(self, value: float) -> None:
+        self._candidates.refresh_s = value
 
     def chosen(self, scope: str, plan: TurnPlan, counter: TokenCounter, *, turn_tokens: int) -> tuple[str, ...]:
         """The tools `plan`'s session lists without a search: candidates it defers, within the budget.
@@ -101,7 +104,7 @@ class AutoPins:
         `turn_tokens`: the tokens of the session's first turn without auto-pins (``auto_pin_max_turn_share``).
         """
         settings = self.settings
-        found = self._candidates(scope)
+        found = self._candidates.get(scope) if settings.auto_pin_max_tools else ()
         picked: list[str] = []
         spent = 0
         budget = min(settings.auto_pin_max_tokens, int(settings.auto_pin_max_turn_share * turn_tokens))
@@ -127,40 +130,9 @@ class AutoPins:
 
     def generation(self, scope: str) -> int:
         """A number that changes whenever the scope's candidates change (read from the cache: no store read)."""
-        with self._lock:
-            cached = self._cache.get(scope)
-            return 0 if cached is None else cached.generation
+        return self._candidates.generation(scope)
 
-    def _candidates(self, scope: str) -> tuple[str, ...]:
-        """The scope's candidates; recomputed by the one listing that finds a check due (others use the old ones)."""
-        if self.settings.auto_pin_max_tools == 0:
-            return ()
-        with self._lock:
-            cached = self._cache.get(scope)
-            if cached is not None and (cached.refreshing or time.monotonic() < cached.next_check):
-                return cached.candidates
-            if cached is None:
-                cached = self._cache[scope] = _Cached(None, ())
-            cached.refreshing = True
-            version, found = cached.version, cached.candidates
-        started = time.monotonic()
-        failure: Exception | None = None
-        try:
-            latest = self.store.version(scope)
-            if latest != version:
-                found = candidates(self.store.pairs(scope), self.settings)
-            version = latest
-        except Exception as exc:  # a failing store or a malformed pair: no auto-pins, never an error
-            failure, version, found = exc, None, ()
-        cost = time.monotonic() - started
-        with self._lock:
-            cached.generation += found != cached.candidates
-            cached.version, cached.candidates, cached.refreshing = version, found, False
-            cached.next_check = time.monotonic() + self.refresh_s + cost
-        if failure is not None:
-            self._health.failed(
-                "learning: ranking unlearned and no tools auto-pinned, the usage store %r failed: %s",
-                self.store,
-                failure,
-            )
-        return found
+    def _failed(self, failure: Exception) -> None:
+        self._health.failed(
+            "learning: ranking unlearned and no tools auto-pinned, the usage store %r failed: %s", self.store, failure
+        )

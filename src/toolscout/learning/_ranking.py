@@ -65,6 +65,7 @@ from ..search.embeddings import Embedder
 from ..search.embeddings._internal import DenseRanker
 from ._base import USE, StoreHealth, UsagePair, UsageStore
 from ._fusion import Evidence, LearnedWeights, features
+from ._refresh import ScopeRefresh
 
 __all__ = ["HALF_LIFE_S", "REFRESH_S", "LearnedRanking", "LearnedStage", "learned_search"]
 
@@ -151,14 +152,6 @@ class _ScopeIndex:
         return [(int(rows[i]), float(cosines[i])) for i in found]
 
 
-@dataclasses.dataclass(slots=True)
-class _Cached:
-    version: str
-    index: _ScopeIndex | None
-    next_check: float = 0.0
-    refreshing: bool = False
-
-
 class LearnedRanking:
     """One usage store's pairs, cached per scope, and the learned re-ranking of a search (module docstring).
 
@@ -185,11 +178,12 @@ class LearnedRanking:
         self.min_similarity = settings.min_similarity
         self.min_sessions = settings.min_sessions
         self.weights = weights or LearnedWeights.shipped()
-        self._refresh_s = refresh_s
         self._clock = clock
-        self._cache: dict[str, _Cached] = {}
         self._lock = threading.Lock()
         self._health = health or StoreHealth()
+        self._indexes: ScopeRefresh[_ScopeIndex | None] = ScopeRefresh(
+            store, _ScopeIndex, failed=None, refresh_s=refresh_s, on_failure=self._failed
+        )
         self._vectors: dict[str, dict[str, npt.NDArray[np.float16]]] = {}
         self._queued: set[tuple[str, str]] = set()
         self._pending: queue.Queue[tuple[Embedder, str]] = queue.Queue()
@@ -348,31 +342,10 @@ class LearnedRanking:
 
     def _index(self, scope: str) -> _ScopeIndex | None:
         """The scope's index; refreshed by the one search that finds it due (others meanwhile use the old one)."""
-        with self._lock:
-            cached = self._cache.get(scope)
-            if cached is not None and (cached.refreshing or time.monotonic() < cached.next_check):
-                return cached.index
-            if cached is None:
-                cached = self._cache[scope] = _Cached("", None)
-            cached.refreshing = True
-            version, index = cached.version, cached.index
-        started = time.monotonic()
-        failure: Exception | None = None
-        try:
-            latest = self.store.version(scope)
-            if latest != version or index is None:
-                index = _ScopeIndex(self.store.pairs(scope), index)
-            version = latest
-        except Exception as exc:  # a failing store or a malformed pair: unlearned ranking, never an error
-            failure, version, index = exc, "", None
-        cost = time.monotonic() - started
-        with self._lock:
-            cached.version, cached.index, cached.refreshing = version, index, False
-            # The next check waits as long again as this one took: re-reading never takes over the CPU.
-            cached.next_check = time.monotonic() + self._refresh_s + cost
-        if failure is not None:
-            self._health.failed("learning: ranking unlearned, the usage store %r failed: %s", self.store, failure)
-        return index
+        return self._indexes.get(scope)
+
+    def _failed(self, failure: Exception) -> None:
+        self._health.failed("learning: ranking unlearned, the usage store %r failed: %s", self.store, failure)
 
 
 def _first(result: SearchResult, limit: int | None) -> SearchResult:
