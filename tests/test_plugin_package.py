@@ -221,10 +221,8 @@ async def keyed_client(url: str, headers: dict[str, str]) -> AsyncIterator[Clien
         yield client
 
 
-@pytest.mark.anyio
-async def test_toolscout_serve_in_a_venv_uses_the_engine_reranker_and_auth_scheme_an_installed_package_brings(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def venv_with_plugin(tmp_path: Path) -> Path:
+    """A fresh venv under `tmp_path` with the plug-in package pip-installed from its source (no network)."""
     python = make_venv(tmp_path / "venv")
     installed = subprocess.run(
         [
@@ -243,6 +241,14 @@ async def test_toolscout_serve_in_a_venv_uses_the_engine_reranker_and_auth_schem
         check=False,
     )
     assert installed.returncode == 0, installed.stdout + installed.stderr
+    return python
+
+
+@pytest.mark.anyio
+async def test_toolscout_serve_in_a_venv_uses_the_engine_reranker_and_auth_scheme_an_installed_package_brings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    python = venv_with_plugin(tmp_path)
     monkeypatch.delenv("TOOLSCOUT_SEARCH_MODE")  # the tests' lexical default would override the config
     monkeypatch.delenv("PYTHONPATH", raising=False)  # the venv alone decides what is imported
     servers = {
@@ -289,22 +295,7 @@ async def test_toolscout_serve_in_a_venv_uses_the_engine_reranker_and_auth_schem
 
 
 def test_a_misspelt_plugin_section_is_refused_naming_the_key_and_the_close_one(tmp_path: Path) -> None:
-    python = make_venv(tmp_path / "venv")
-    subprocess.run(
-        [
-            python,
-            "-m",
-            "pip",
-            "install",
-            "--no-index",
-            "--no-build-isolation",
-            "--no-deps",
-            str(write_package(tmp_path / "src")),
-        ],
-        capture_output=True,
-        timeout=LIMIT_S,
-        check=True,
-    )
+    python = venv_with_plugin(tmp_path)
     servers = {"fruit": {"command": "x"}}
     cases = {
         "apikey": {"auth": {"apikey": {"keys": {}}}},
