@@ -7,7 +7,8 @@ on, split into "seen" (a gold tool appeared in the history) and "never" (none di
 
 - BFCL tuning (pooled catalog; the stage's parameters are chosen here and on the tooldata dev split);
 - BFCL live (held out: measured, never chosen on; a hit is a tool with the gold's original BFCL name);
-- the tooldata dev split (per source against its own tools, pooled weighted by requests; ``--per-source``);
+- the tooldata dev split (per source against its own tools, pooled weighted by requests; ``--per-source``), or
+  ``tooldata dev by source``: one row per source;
 - the packaged sample requests (those with a tool).
 
 Usage: ``python bench/learning_replay.py [--history 0.5] [--seed 0] [--modes lexical,hybrid] [--sets ...]``;
@@ -56,9 +57,14 @@ def sample() -> Set:
 
 
 def tooldata(path: Path, per_source: int) -> Set:
+    return [group for groups in tooldata_by_source(path, per_source).values() for group in groups]
+
+
+def tooldata_by_source(path: Path, per_source: int) -> dict[str, Set]:
+    """The tooldata dev split, one set per source (its requests against its own tools)."""
     corpus = load_corpus(path)
-    groups: Set = []
-    for pairs, tool_ids in dev_set(corpus, per_source=per_source).values():
+    groups: dict[str, Set] = {}
+    for source, (pairs, tool_ids) in dev_set(corpus, per_source=per_source).items():
         names: dict[str, str] = {}
         for tool_id in tool_ids:
             name = corpus.tools[tool_id].name
@@ -67,7 +73,7 @@ def tooldata(path: Path, per_source: int) -> Set:
         queries = [
             LabelledQuery(id=n, query=p.query, gold=tuple(names[t] for t in p.positives)) for n, p in enumerate(pairs)
         ]
-        groups.append((catalog, queries, {}))
+        groups[source] = [(catalog, queries, {})]
     return groups
 
 
@@ -184,6 +190,11 @@ def main(argv: Sequence[str]) -> None:
         "tooldata dev": lambda: tooldata(args.tooldata, args.per_source),
         "sample": sample,
     }
+    if "tooldata dev by source" in args.sets.split(","):  # one row per source: where learning helps, where it cannot
+        for source, groups in tooldata_by_source(args.tooldata, args.per_source).items():
+            loaders[f"tooldata dev: {source}"] = lambda groups=groups: groups
+        by_source = ",".join(name for name in loaders if name.startswith("tooldata dev: "))
+        args.sets = args.sets.replace("tooldata dev by source", by_source)
     learning = LearningSettings(min_similarity=args.min_similarity)
     started = time.perf_counter()
     results: dict[str, dict[str, dict[str, object]]] = {}
