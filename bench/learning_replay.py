@@ -42,6 +42,7 @@ from train._select import dev_set  # noqa: E402
 Set = list[tuple[Catalog, list[LabelledQuery], dict[str, str]]]
 """One or more (catalog, requests, catalog name -> scored name) groups, replayed apart and pooled."""
 SPLITS = ("seen", "never", "all")
+DEFAULT_SETS = "BFCL tuning,BFCL live (held out),tooldata dev,sample"
 
 
 def bfcl(categories: Sequence[str]) -> Set:
@@ -135,6 +136,7 @@ def measure(
 
 def markdown(results: dict[str, dict[str, dict[str, object]]], args: argparse.Namespace, took: float) -> str:
     most = (f" --most {args.most}" if args.most else "") + (f" --namespace {args.namespace}" if args.namespace else "")
+    most += f' --sets "{args.asked}"' if args.asked != DEFAULT_SETS else ""
     lines = [
         "# Learning from use, replayed (issue 40)",
         "",
@@ -174,7 +176,7 @@ def main(argv: Sequence[str]) -> None:
     parser.add_argument("--history", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--modes", default="lexical,hybrid")
-    parser.add_argument("--sets", default="BFCL tuning,BFCL live (held out),tooldata dev,sample")
+    parser.add_argument("--sets", default=DEFAULT_SETS)
     parser.add_argument("--most", type=int, default=None, help="Keep each set's (tooldata group's) first N requests.")
     parser.add_argument("--namespace", help="Rename every tool NAMESPACE__name, as a gateway names an upstream's.")
     parser.add_argument("--tooldata", type=Path, default=ROOT.parent.parent / "shared" / "tooldata")
@@ -182,6 +184,7 @@ def main(argv: Sequence[str]) -> None:
     parser.add_argument("--min-similarity", type=float, default=LearningSettings().min_similarity)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "learning_replay.md")
     args = parser.parse_args(argv)
+    args.asked = args.sets
     if not args.tooldata.exists():
         args.tooldata = Path("/work/shared/tooldata")
     loaders = {
