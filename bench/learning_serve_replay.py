@@ -77,10 +77,14 @@ class Check:
     listed: int = 0
     """Successful calls whose tool the same session's search had listed."""
     pairs: int = 0
+    uses: int = 0
+    """Pairs with no request: a call credited to no search, recorded as a use (for auto-pin)."""
+    missed: int = 0
+    """Pairs marked missed (a search that did not list the tool, credited by the chain)."""
     sessions: int = 0
     """Distinct learning sessions among the pairs (one per history session with a successful call, if exact)."""
     cross: int = 0
-    """Pairs whose tool the request's own session never called (credited from another session's call)."""
+    """Pairs of a request whose tool the request's own session never called (credited from another session's call)."""
     missed_right: int = 0
     """Pairs marked missed exactly when their session's search did not list the tool."""
     foreign_hits: int = 0
@@ -92,6 +96,8 @@ class Check:
         self.refused += other.refused[: max(0, 5 - len(self.refused))]
         self.listed += other.listed
         self.pairs += other.pairs
+        self.uses += other.uses
+        self.missed += other.missed
         self.sessions += other.sessions
         self.cross += other.cross
         self.missed_right += other.missed_right
@@ -310,6 +316,10 @@ def check_store(data: Path, listed: Mapping[str, Mapping[str, bool]], tools: Ser
     for request, called in listed.items():
         stored.setdefault(request.encode()[:clip].decode(errors="ignore"), {}).update(called)
     for pair in pairs:
+        check.missed += pair.missed
+        if not pair.request:
+            check.uses += 1
+            continue
         was_listed = stored.get(pair.request, {}).get(tools.catalog.get(pair.tool, pair.tool))
         if was_listed is None:  # a tool no session of this request called: credited across sessions
             check.cross += 1
@@ -413,18 +423,20 @@ def markdown(
     lines += [
         "",
         "Recorder path (learning gateway, after the history): calls made, succeeded, listed by the same session's"
-        " search; pairs in the store, the distinct learning sessions they name, pairs whose tool the request's own"
+        " search; pairs in the store, of them uses (a call credited to no search, an empty request) and pairs marked"
+        " missed, the distinct learning sessions they name, pairs of a request whose tool the request's own"
         " session never called (credited across sessions), pairs of a session's own call marked missed exactly when"
         " its search had not listed the tool; hits outside the upstream's namespace (future searches, both gateways).",
         "",
-        "| set | engine | calls | ok | listed | pairs | sessions | cross-session | missed flag right | foreign hits |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| set | engine | calls | ok | listed | pairs | uses | missed | sessions | cross-session | missed flag right"
+        " | foreign hits |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for key, check in checks.items():
         name, mode = key.split("|")
         lines.append(
-            f"| {name} | {mode} | {check.calls} | {check.calls_ok} | {check.listed} | {check.pairs} |"
-            f" {check.sessions} | {check.cross} | {check.missed_right} | {check.foreign_hits} |"
+            f"| {name} | {mode} | {check.calls} | {check.calls_ok} | {check.listed} | {check.pairs} | {check.uses} |"
+            f" {check.missed} | {check.sessions} | {check.cross} | {check.missed_right} | {check.foreign_hits} |"
         )
     refused = [example for check in checks.values() for example in check.refused][:5]
     if refused:

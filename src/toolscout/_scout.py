@@ -329,15 +329,22 @@ class ToolScout:
         scope: Scope | None = None,
         learning_scope: str | None = None,
         learning_session: str | None = None,
+        learning_sessionless: bool = False,
     ) -> ScoutSession:
         """A view of one session: its discoveries and, optionally, the tools it may use.
 
         `scope` narrows the settings' ``scope`` (it never widens it). With learning on, its pairs go to
         `learning_scope` (default: ``learning.scope``), its calls credited to the searches made under
-        `learning_session` (default: `session_id`; the gateway gives a stateless request its principal's).
+        `learning_session` (default: `session_id`; the gateway gives a stateless request its principal's, and
+        `learning_sessionless`: several agents may share it, see `UsageRecorder`).
         """
         return ScoutSession(
-            self, session_id, scope or Scope(), learning_scope=learning_scope, learning_session=learning_session
+            self,
+            session_id,
+            scope or Scope(),
+            learning_scope=learning_scope,
+            learning_session=learning_session,
+            learning_sessionless=learning_sessionless,
         )
 
     def index(self, catalog: Catalog | None = None) -> SearchIndex:
@@ -437,6 +444,7 @@ class ScoutSession:
         *,
         learning_scope: str | None = None,
         learning_session: str | None = None,
+        learning_sessionless: bool = False,
     ) -> None:
         """Use `ToolScout.session` to create one."""
         self.scout = scout
@@ -444,6 +452,7 @@ class ScoutSession:
         self.scope = scope
         self.learning_scope = learning_scope
         self.learning_session = learning_session or session_id
+        self.learning_sessionless = learning_sessionless
         self.user_messages = tuple(user_messages)
         """The user's turns every `assemble` without a message pre-searches (the last; see `with_user_messages`)."""
 
@@ -460,6 +469,7 @@ class ScoutSession:
             messages,
             learning_scope=self.learning_scope,
             learning_session=self.learning_session,
+            learning_sessionless=self.learning_sessionless,
         )
 
     @property
@@ -643,7 +653,14 @@ class ScoutSession:
         if usage is None:
             return
         known = self.scout.catalog.get(outcome.name) is not None
-        pairs = usage.observe(self.learning_session, outcome, tool=known, scope=self.learning_scope, deferred=deferred)
+        pairs = usage.observe(
+            self.learning_session,
+            outcome,
+            tool=known,
+            scope=self.learning_scope,
+            deferred=deferred,
+            sessionless=self.learning_sessionless,
+        )
         usage.save(pairs)
 
     def _resolve(self, name: object, arguments: object, *, call_id: str | None) -> Resolution:

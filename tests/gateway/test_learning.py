@@ -184,3 +184,33 @@ async def test_a_session_that_listed_before_its_grants_auto_pins_changed_is_told
                 metrics = (await http.get(url.removesuffix("/mcp") + "/metrics")).text
     assert "toolscout_auto_pinned_tools 1.0" in metrics
     assert "toolscout_auto_pinned_calls_total 1.0" in metrics
+
+
+async def test_two_sessionless_agents_of_one_grant_are_each_credited_to_their_own_search(tmp_path: Path) -> None:
+    """Two 2026-07-28 clients sending no session, one grant, interleaved: each call credits its own search only."""
+    from tests.gateway.conftest import http_client, http_gateway, payload, write_config
+
+    tools = ["list_pantry", "send_email", "make_ticket"]
+    named = {"command": sys.executable, "args": [str(SERVERS / "named.py"), *tools]}
+    path = write_config(
+        tmp_path / "gateway.json", {"kitchen": named}, mode="on", learning={"enabled": True, "store": "usage.db"}
+    )
+
+    async def search(client: Client, query: str) -> set[str]:
+        return {tool["name"] for tool in payload(await client.call_tool("tool_search", {"query": query}))["tools"]}
+
+    async def call(client: Client, name: str) -> None:
+        assert not (await client.call_tool("tool_call", {"name": name, "arguments": {"query": "x"}})).is_error
+
+    with anyio.fail_after(LIMIT_S):
+        async with http_gateway(path) as url, http_client(url) as a, http_client(url) as b:
+            assert await search(a, "pantry") == {"kitchen__list_pantry"}
+            assert await search(b, "email") == {"kitchen__send_email"}
+            await call(b, "kitchen__send_email")  # B's search listed it: A's open search is not B's chain
+            await call(a, "kitchen__list_pantry")
+            assert "kitchen__make_ticket" not in await search(a, "basil")
+            assert "kitchen__make_ticket" not in await search(b, "weather")
+            await call(a, "kitchen__make_ticket")  # listed by no search, two searches open: no chain is provable
+    with SqliteUsageStore(tmp_path / "usage.db") as store:
+        pairs = [(p.request, p.tool, p.missed) for p in store.pairs("local") if p.request]
+    assert sorted(pairs) == [("email", "kitchen__send_email", False), ("pantry", "kitchen__list_pantry", False)]

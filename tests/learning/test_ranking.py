@@ -17,6 +17,7 @@ import pytest
 from tests.learning.conftest import MakeStore
 from toolscout import ScoutSettings, ToolScout
 from toolscout._settings import LearningSettings
+from toolscout.dispatch import FoundTool, SearchAnswer, ToolOutcome
 from toolscout.learning import UsagePair, UsageStore
 from toolscout.learning._internal import SqliteUsageStore
 from toolscout.search._background import BackgroundHybrid
@@ -103,6 +104,38 @@ def test_a_thousand_repeats_from_one_session_move_a_tool_no_further_than_one(mak
     time.sleep(0.5)
     assert unlearned[0][0] == "create_issue"
     assert found(learned, "reader", sure)[0] == unlearned[0]
+
+
+def test_a_thousand_sessionless_requests_of_one_principal_are_one_sessions_vote(make_store: MakeStore) -> None:
+    """A client sending no session (the gateway's stateless requests) cannot outvote others by repeating."""
+    store = make_store()
+    learned = scout(store)
+    recorder = learned.usage
+    assert recorder is not None
+
+    def repeat(numbers: range) -> None:
+        """Each a search listing the tool, then its call: a hit, credited every time (the requests differ only in
+        punctuation, so each is as near as the first)."""
+        pairs: list[UsagePair] = []
+        for number in numbers:
+            query = f"{REQUEST} {'.' * (number % 400)}{'!' * (number // 400)}"
+            answer = SearchAnswer(query=query, total=1, tools=(FoundTool(name="post_message"),), hint="")
+            searched = ToolOutcome(name="tool_search", requested="tool_search", arguments={}, content="", answer=answer)
+            called = ToolOutcome(name="post_message", requested="post_message", arguments={}, content="ok")
+            recorder.observe("principal:p", searched, tool=False, sessionless=True)
+            pairs += recorder.observe("principal:p", called, tool=True, sessionless=True)
+        assert len(pairs) == len(numbers) and {pair.session for pair in pairs} == {"principal:p"}
+        recorder.save(pairs)
+        recorder.flush()
+        time.sleep(0.5)  # past REFRESH_S
+
+    repeat(range(1))
+    once = found(learned, "reader")
+    assert names(once)[:1] == ["post_message"]
+    repeat(range(1, 1000))
+    again = found(learned, "reader")
+    assert names(again) == names(once)
+    assert [value for _, value in again] == pytest.approx([value for _, value in once], abs=1e-3)
 
 
 def test_another_scope_sees_no_change(make_store: MakeStore) -> None:

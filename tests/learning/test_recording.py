@@ -144,6 +144,27 @@ def test_another_session_and_repeats_add_nothing_and_scopes_stay_apart(tmp_path:
     assert recorded(tmp_path) == []
 
 
+def test_a_sessionless_chain_is_credited_only_when_its_search_is_the_principals_one_in_the_window(
+    tmp_path: Path,
+) -> None:
+    """Requests naming no session share their principal's learning session: another agent's search may be there."""
+    scout_ = scout(tmp_path)
+
+    def request(principal: str, number: int) -> object:
+        """One stateless request, as the gateway runs it (a session of its own, learning as its principal's)."""
+        return scout_.session(
+            f"{principal}:request:{number}", learning_session=f"principal:{principal}", learning_sessionless=True
+        )
+
+    assert "create_issue" not in search(request("alone", 1), "file a bug")
+    call(request("alone", 2), "create_issue", {"title": "bug"})  # its only search: the chain is its own
+    assert "create_issue" not in search(request("busy", 1), "file a bug")
+    assert "create_issue" not in search(request("busy", 2), "what should I wear tomorrow")
+    call(request("busy", 3), "create_issue", {"title": "bug"})  # either search may be another agent's: neither
+    scout_.close()
+    assert recorded(tmp_path) == [("file a bug", "create_issue", True)]
+
+
 def test_a_search_older_than_the_window_gets_no_credit(tmp_path: Path) -> None:
     scout_ = scout(tmp_path, window_s=0.05)
     session = scout_.session("s1")

@@ -144,7 +144,8 @@ def _feed_log(scout: ToolScout, log: Iterable[Mapping[str, object]]) -> tuple[in
     """Feed an activity log's searches and successful calls to a recorder on the scout's store, at their logged times.
 
     Returns the events read and, per catalog tool, the logged calls that taught a pair. A stateless gateway
-    request (session ``http:<principal>:request:<id>``) is credited by its principal, as the gateway credits it.
+    request (session ``http:<principal>:request:<id>``) is credited by its principal, sessionless, as the gateway
+    credits it.
     """
     usage = scout.usage
     assert usage is not None
@@ -175,7 +176,8 @@ def _feed_log(scout: ToolScout, log: Iterable[Mapping[str, object]]) -> tuple[in
             outcome = ToolOutcome(name=name, requested=name, arguments={}, content="ok")
         if outcome is None:
             continue
-        pairs = recorder.observe(_learning_session(session), outcome, tool=outcome.answer is None)
+        learning_session, sessionless = _learning_session(session)
+        pairs = recorder.observe(learning_session, outcome, tool=outcome.answer is None, sessionless=sessionless)
         if pairs:
             taught[outcome.name] = taught.get(outcome.name, 0) + 1
         recorder.save(pairs)
@@ -199,11 +201,15 @@ def _catalog_name(names: ToolNames, written: object) -> str | None:
     return None
 
 
-def _learning_session(session: str) -> str:
-    """The session the gateway's recorder used for a logged session id (a stateless request: its principal)."""
+def _learning_session(session: str) -> tuple[str, bool]:
+    """The session the gateway's recorder used for a logged session id, and whether it was sessionless.
+
+    A stateless request's is its principal's, sessionless.
+    """
     kind, _, rest = session.partition(":")
     principal, marker, _ = rest.rpartition(":request:")
-    return f"principal:{principal}" if kind == "http" and marker else session
+    sessionless = kind == "http" and bool(marker)
+    return (f"principal:{principal}" if sessionless else session), sessionless
 
 
 class _Learned:

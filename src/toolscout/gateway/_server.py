@@ -240,11 +240,15 @@ class Gateway:
 
         Learning: pairs go to the caller's grant label as their scope. A stateless request (a 2026-07-28 client
         sending no ``Toolscout-Session``) is its own session, so its calls are credited to the searches its
-        principal made within ``learning.window_s``.
+        principal made within ``learning.window_s``, sessionless (`UsageRecorder`: a chain only when unambiguous).
         """
-        trail = f"principal:{caller.principal}" if caller.lifetime == "request" else caller.session_id
+        sessionless = caller.lifetime == "request"
         return self.scout.session(
-            caller.session_id, scope=caller.scope, learning_scope=caller.principal, learning_session=trail
+            caller.session_id,
+            scope=caller.scope,
+            learning_scope=caller.principal,
+            learning_session=f"principal:{caller.principal}" if sessionless else caller.session_id,
+            learning_sessionless=sessionless,
         )
 
     async def _assemble(self, caller: Caller) -> Assembly:

@@ -66,9 +66,22 @@ class UsageRecorder:
     delays one: `save` hands pairs to one writer thread of the recorder's (`flush` waits for it).
 
     Attribution is by session id. A 2026-07-28 gateway client may send no session (each request stands
-    alone): the gateway then attributes by principal, passing the grant label as the session here as well as
-    the scope, so a call credits that principal's searches within the window (the same principal running two
-    agents at once may cross-credit within it; a client sending ``Toolscout-Session`` is attributed exactly).
+    alone; a client sending ``Toolscout-Session`` is attributed exactly): the gateway then passes one session for
+    all of the principal's sessionless requests, marked ``sessionless``, so several agents may share it and
+    their searches and calls interleave. Such a session's calls are credited more strictly:
+
+    - the hit stays: the latest search in the window that listed the tool (an agent calls what its own search
+      just listed; where another agent's later search listed it too, that one is credited: 4-5% of the pairs
+      in ``bench/learning_serve_replay.py --wire stateless``, 4 agents in flight, against 37-39% before);
+    - the chain is credited only when no other agent can have made it: the session made exactly one search
+      in the window, after its previous successful call. Any other search in the window, before or after,
+      withholds the credit (a missed search of one agent cannot be told from another's); what is left open:
+      an agent whose own search is older than the window, calling an unlisted tool just after another agent's
+      only search.
+
+    Votes stay per session, so the principal's sessionless pairs are one session's evidence: a sessionless
+    search costs nothing to repeat, so each one an episode of its own would let one principal cast any number
+    of votes (``Toolscout-Session`` ids are bounded per token by ``new_sessions_per_minute``).
 
     Args:
         store: Where pairs go.
@@ -110,7 +123,14 @@ class UsageRecorder:
         return cls(opened, scope=settings.scope, window_s=settings.window_s)
 
     def observe(
-        self, session: str, outcome: ToolOutcome, *, tool: bool, scope: str | None = None, deferred: bool = False
+        self,
+        session: str,
+        outcome: ToolOutcome,
+        *,
+        tool: bool,
+        scope: str | None = None,
+        deferred: bool = False,
+        sessionless: bool = False,
     ) -> list[UsagePair]:
         """Take one dispatched call into account; returns the pairs it earned (give them to `save`).
 
@@ -121,6 +141,8 @@ class UsageRecorder:
             scope: The learning scope (default: the recorder's).
             deferred: The tool is deferred for this session (so it may be auto-pinned): a call no search led to
                 is recorded as a use (`USE`).
+            sessionless: `session` stands for a client's requests that name no session (several agents may
+                share it): a chain is credited only when one search of it is in the window (see the class).
         """
         scope = scope or self.scope
         now = self._clock()
@@ -139,7 +161,7 @@ class UsageRecorder:
                 if not deferred:
                     return []
                 trail = self._trail(scope, session)
-            pairs = self._credit(trail, scope, session, outcome.name, now)
+            pairs = self._credit(trail, scope, session, outcome.name, now, sessionless=sessionless)
             if deferred and not any(tool == outcome.name for _, tool in trail.recorded):
                 use = _Search(USE, frozenset(), now)
                 pairs += self._pairs(trail, [(use, False)], scope, session, outcome.name, now)
@@ -216,7 +238,9 @@ class UsageRecorder:
         self._trails.move_to_end(key)
         return trail
 
-    def _credit(self, trail: _Trail, scope: str, session: str, name: str, now: float) -> list[UsagePair]:
+    def _credit(
+        self, trail: _Trail, scope: str, session: str, name: str, now: float, *, sessionless: bool
+    ) -> list[UsagePair]:
         recent = [search for search in trail.searches if now - search.at <= self.window_s]
         finder = next((search for search in reversed(recent) if name in search.hits), None)
         chain = [
@@ -224,6 +248,8 @@ class UsageRecorder:
             for search in recent
             if search.at > trail.last_call and name not in search.hits and (finder is None or search.at <= finder.at)
         ]
+        if sessionless and len(recent) > 1:  # another agent's search may be in the chain
+            chain = []
         credited = [(search, True) for search in chain] + ([(finder, False)] if finder is not None else [])
         return self._pairs(trail, credited, scope, session, name, now)
 
