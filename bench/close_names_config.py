@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from toolscout._close import did_you_mean
+from toolscout._close import close_names, did_you_mean
 from toolscout.gateway import GatewaySettings
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -29,31 +29,54 @@ def misspellings(key: str) -> list[str]:
     return [*dropped, *swapped, *left_off, key.replace("_", "-"), key.upper()]
 
 
-def difflib_hint(written: str, known: list[str]) -> str | None:
-    """What the settings suggested before."""
-    close = difflib.get_close_matches(written, known, n=1, cutoff=0.6)
+def difflib_hint(written: str, known: list[str], *, cutoff: float = 0.6) -> str | None:
+    """What the settings (cutoff 0.6) or `compat` (cutoff 0.8) suggested before."""
+    close = difflib.get_close_matches(written, known, n=1, cutoff=cutoff)
     return close[0] if close else None
+
+
+def table(rows: list[tuple[str, str | None, str | None]]) -> list[str]:
+    """The rows whose suggestion changed, as a markdown table."""
+    shown = [f"| `{w}` | {f'`{a}`' if a else 'none'} | {f'`{b}`' if b else 'none'} |" for w, a, b in rows if a != b]
+    return ["| written | before | now |", "|---|---|---|", *shown]
 
 
 def main() -> None:
     known = sorted(GatewaySettings.model_fields)
-    written = [w for key in known for w in misspellings(key) if w and w not in known]
-    written = list(dict.fromkeys(written))
-    changed = [(w, difflib_hint(w, known), did_you_mean(w, known)) for w in written]
-    changed = [row for row in changed if row[1] != row[2]]
+    written = list(dict.fromkeys(w for key in known for w in misspellings(key) if w and w not in known))
+    settings_rows = [(w, difflib_hint(w, known), did_you_mean(w, known)) for w in written]
+    owned = ["tool_schema_mode", "tool_search"]  # the keys `compat` owns beside others (AstrBot's, Hermes')
+    neighbours = ["search", "web_search", "file_search", "tools", "tool_schema"]
+    siblings = list(dict.fromkeys(w for key in owned for w in [*misspellings(key), *neighbours] if w not in owned))
+    compat_rows = [
+        (
+            w,
+            difflib_hint(w, owned, cutoff=0.8),
+            next(iter(close_names(w, owned, limit=1, min_score=90.5, endings_first=False)), None),
+        )
+        for w in siblings
+    ]
+    changed = sum(a != b for _, a, b in settings_rows)
     lines = [
         '# Settings\' "did you mean" before (difflib) and now (the one suggester, `toolscout._close`)',
         "",
-        f"{len(known)} top-level keys, {len(written)} misspellings, {len(changed)} suggestions changed "
+        f"{len(known)} top-level keys, {len(written)} misspellings, {changed} suggestions changed "
         "(`none`: the error lists every known key instead).",
         "",
-        "| written | before | now |",
-        "|---|---|---|",
-        *(f"| `{w}` | {f'`{a}`' if a else 'none'} | {f'`{b}`' if b else 'none'} |" for w, a, b in changed),
+        *table(settings_rows),
+        "",
+        "## Another system's block (`compat`: a sibling close to a key it owns is refused as a typo)",
+        "",
+        f"Owned: {', '.join(owned)}; {len(siblings)} siblings (their misspellings and {', '.join(neighbours)}), "
+        f"{sum(a != b for _, a, b in compat_rows)} changed. Before: difflib, cutoff 0.8; now: `WRatio` from 90.5, "
+        "no ending first (`none`: not refused).",
+        "",
+        *table(compat_rows),
     ]
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "close_names_config.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines[:3]))
+    print(lines[-len(table(compat_rows)) - 2])
 
 
 if __name__ == "__main__":
