@@ -18,7 +18,7 @@ from pydantic_core import PydanticUndefined
 
 from toolscout import BridgeNames, ScopeSettings, ScoutSettings
 from toolscout.gateway import AuthSettings, GatewaySettings
-from toolscout.gateway._internal import HttpServer, OAuthGrant, OAuthSettings, StdioServer, TokenGrant
+from toolscout.gateway._internal import HttpServer, StdioServer
 from toolscout.offload import OffloadSettings
 from toolscout.search import RerankSettings
 from toolscout.search.embeddings import EmbeddingSettings
@@ -110,6 +110,35 @@ def table(title: str, model: type[BaseModel], prefix: str, skip: frozenset[str] 
     return f"## {title}\n\n" + "\n".join(rows) + "\n"
 
 
+def section_tables(model: type[BaseModel], prefix: str) -> list[str]:
+    """A table for each section of `model` that is a table (or a table of tables), and of theirs, in order.
+
+    Each is titled by its model's ``title`` (else its class name), so a registered scheme's section needs no
+    line here.
+    """
+    found: list[str] = []
+    for name, field in model.model_fields.items():
+        inner = _table_model(field.annotation)
+        if inner is not None:
+            section, key = inner
+            where = f"{prefix}{name}{key}"
+            title = section.model_config.get("title") or section.__name__
+            found += [table(f"{title} (`{where}`)", section, f"{where}."), *section_tables(section, f"{where}.")]
+    return found
+
+
+def _table_model(annotation: Any) -> tuple[type[BaseModel], str] | None:
+    """The model of a field that is a table (``""``) or a table of tables (``".<label>"``), else None."""
+    union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
+    kind = next(arg for arg in typing.get_args(annotation) if arg is not type(None)) if union else annotation
+    if isinstance(kind, type) and issubclass(kind, RootModel):
+        return _table_model(kind.model_fields["root"].annotation)
+    if typing.get_origin(kind) is dict:
+        value = typing.get_args(kind)[1]
+        return (value, ".<label>") if isinstance(value, type) and issubclass(value, BaseModel) else None
+    return (kind, "") if isinstance(kind, type) and issubclass(kind, BaseModel) else None
+
+
 def render() -> str:
     """The whole reference page."""
     library = frozenset(ScoutSettings.model_fields)
@@ -123,9 +152,7 @@ def render() -> str:
         table("Gateway", GatewaySettings, "", skip=library | {"offload", "auth"}),
         table("Offloading (`offload`)", OffloadSettings, "offload."),
         table("Who may call over HTTP (`auth`)", AuthSettings, "auth."),
-        table("One token (`auth.tokens.<label>`)", TokenGrant, "auth.tokens.<label>."),
-        table("OAuth access tokens (`auth.oauth`)", OAuthSettings, "auth.oauth."),
-        table("One OAuth grant (`auth.oauth.grants.<label>`)", OAuthGrant, "auth.oauth.grants.<label>."),
+        *section_tables(AuthSettings, "auth."),
         table("A local server (`mcpServers.<name>` with `command`)", StdioServer, ""),
         table("A remote server (`mcpServers.<name>` with `url`)", HttpServer, ""),
     ]

@@ -35,7 +35,8 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from ._validation import did_you_mean, unknown_setting
+from ._close import did_you_mean
+from ._validation import unknown_setting
 
 __all__ = [
     "PLUGIN_GROUP",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
 import typing
@@ -13,6 +12,7 @@ from typing import Any, ClassVar, TypeVar
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
 
+from ._close import did_you_mean
 from ._errors import ConfigError
 
 __all__ = [
@@ -23,7 +23,6 @@ __all__ = [
     "Switch",
     "checked_init",
     "config_error",
-    "did_you_mean",
     "read_switch",
     "unknown_setting",
     "validate_section",
@@ -139,12 +138,6 @@ def checked_init(init: Callable[[], None], model: type[BaseModel], section: str)
         raise config_error(exc, model, section, source=None) from None
     finally:
         _validating.reset(token)
-
-
-def did_you_mean(word: str, known: Iterable[str]) -> str | None:
-    """The known key closest to a misspelt `word`, if one is close enough to suggest."""
-    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    return close[0] if close else None
 
 
 def validate_section(

@@ -11,8 +11,8 @@ import pytest
 
 from tests.gateway.conftest import LIMIT_S, http_client, http_gateway, names, payload, real_servers, write_config
 from toolscout import ToolSpec
+from toolscout.gateway._identity import StaticTokenVerifier, TokenGrant
 from toolscout.gateway._identity._auth import AuthSettings
-from toolscout.gateway._identity._tokens import StaticTokenVerifier, TokenGrant
 
 pytestmark = pytest.mark.anyio
 

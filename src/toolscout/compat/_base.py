@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -10,13 +9,16 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from .._close import close_names
 from .._errors import ConfigError
 from .._validation import validate_section
 
 __all__ = ["ConfigTranslator", "KeyNote", "Translated", "check_siblings", "read_block"]
 
 _ModelT = TypeVar("_ModelT", bound=BaseModel)
-_CLOSE = 0.8  # how alike an unknown sibling key must be to an owned one to count as a typo of it
+_TYPO = 90.5
+"""How alike (``WRatio``) a sibling key must be to an owned one to be its typo: above 90, the most a key inside
+the other scores (``search`` and ``web_search`` beside ``tool_search`` are other keys, ``tool_serch`` is a typo)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -124,7 +126,7 @@ def check_siblings(parent: Mapping[str, object], owned: Iterable[str], key: str,
     for sibling in parent:
         if sibling in names:
             continue
-        close = difflib.get_close_matches(str(sibling), names, n=1, cutoff=_CLOSE)
+        close = close_names(str(sibling), names, limit=1, min_score=_TYPO, endings_first=False)
         if close:
             where = f" (in {source})" if source else ""
             raise ConfigError(f"unknown setting; did you mean {close[0]!r}?{where}", key=_dotted(key, sibling))

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._clipping import clip, one_line
+from .._close import close_names
 from .._settings import BridgeNames
 from .._texts import Dispatch
 from ..catalog import ToolSpec
 from ..disclosure import TurnPlan
 from ._answers import FoundTool
 from ._errors import ToolError
-from ._suggest import close_names
 
 __all__ = ["bad_request", "candidates", "tool_entry", "unknown_tool_error", "unknown_tools_error"]
 

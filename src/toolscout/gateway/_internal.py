@@ -8,7 +8,7 @@ pins this list, which may only shrink.
 
 from ._config import HttpServer, StdioServer, expand_env, read_document, required_variables
 from ._http import configure_logging
-from ._identity import JwtAuthenticator, OAuthGrant, OAuthSettings, StaticTokens, TokenGrant
+from ._identity import JwtAuthenticator, OAuthSettings, StaticTokens, TokenGrant
 from ._sessions import Deliver
 from ._upstream import Upstream, UpstreamError, UpstreamPool, dump_catalog, mcp_definition
 
@@ -20,7 +20,6 @@ __all__ = [
     "HttpServer",
     "JwtAuthenticator",
     "mcp_definition",
-    "OAuthGrant",
     "OAuthSettings",
     "read_document",
     "required_variables",

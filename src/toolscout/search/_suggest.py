@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
-from rapidfuzz import fuzz, process
 
+from .._close import close_names
 from ..catalog import ToolSpec
 from ._tokenize import words
 
@@ -19,9 +19,10 @@ _NOT_WORD = re.compile(r"[\W_]+")
 
 
 class NameSuggester:
-    """Ranks tool names by string similarity to a query (rapidfuzz ``WRatio`` over name words).
+    """The close names (`close_names`) of a query's words among the tools' name words.
 
-    The name texts are prepared on the first call, since most indexes never need them.
+    Any likeness counts (a score of 1), and no name comes first for ending with the query. The name
+    texts are prepared on the first call, since most indexes never need them.
     """
 
     def __init__(self, tools: Sequence[ToolSpec]) -> None:
@@ -37,9 +38,8 @@ class NameSuggester:
             return ()
         texts = self._name_texts()
         positions = range(len(texts)) if mask is None else np.flatnonzero(mask).tolist()
-        choices = {i: texts[i] for i in positions}
-        found = process.extract(text, choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=1)
-        return tuple(self._tools[i].name for _, _, i in found)
+        choices = {self._tools[i].name: texts[i] for i in positions}
+        return close_names(text, choices, limit=limit, min_score=1, endings_first=False)
 
     def _name_texts(self) -> list[str]:
         with self._lock:

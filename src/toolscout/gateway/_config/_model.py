@@ -42,11 +42,12 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
+from ..._close import did_you_mean
 from ..._errors import ConfigError
 from ..._redact import add_secrets, names_a_secret
 from ..._settings import ScoutSettings
 from ..._types import JsonObject
-from ..._validation import Finite, NoBool, Switch, did_you_mean, unknown_setting, validate_section
+from ..._validation import Finite, NoBool, Switch, unknown_setting, validate_section
 from ...catalog._internal import NAMESPACE_SEPARATOR
 from ...compat import KeyNote, translate_config
 from ...offload import OffloadSettings

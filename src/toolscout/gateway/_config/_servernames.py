@@ -28,12 +28,12 @@ and ``namespace<separator>tool`` in ``never_defer`` and ``pre_discovered``.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
+from ..._close import did_you_mean
 from ..._errors import ConfigError
 from ..._settings import ScopeSettings
 
@@ -91,8 +91,8 @@ class ServerNames:
         found = self._exact.get(reference) or self._loose.get(_loose(reference))
         if found is not None:
             return found
-        close = difflib.get_close_matches(reference, self._written, n=1, cutoff=0.6)
-        hint = f"did you mean {close[0]!r}?" if close else f"use one of: {', '.join(self._written)}"
+        close = did_you_mean(reference, self._written)
+        hint = f"did you mean {close!r}?" if close is not None else f"use one of: {', '.join(self._written)}"
         raise ConfigError(f"unknown server {reference!r}; {hint}", key=key)
 
     def pattern(self, pattern: str, *, key: str) -> str:

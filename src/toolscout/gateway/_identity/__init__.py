@@ -14,8 +14,7 @@ from ._grants import (
     register_authenticator,
 )
 from ._guard import Guard
-from ._oauth import JwtAuthenticator, OAuthGrant, OAuthSettings
-from ._tokens import StaticTokens, StaticTokenVerifier, TokenGrant
+from ._schemes import JwtAuthenticator, OAuthSettings, StaticTokens, StaticTokenVerifier, TokenGrant
 
 __all__ = [
     "Authenticator",
@@ -27,7 +26,6 @@ __all__ = [
     "GrantRule",
     "Guard",
     "JwtAuthenticator",
-    "OAuthGrant",
     "OAuthSettings",
     "Refusal",
     "register_authenticator",

@@ -2,8 +2,8 @@
 
 Each scheme's module declares the model of its section with its registration (`register_authenticator`).
 `AuthSettings` validates the section with the schemes registered when it is validated (`RegisteredSections`):
-the built-in ones, static ``tokens`` (`_tokens.py`) and ``oauth`` access tokens (`_oauth.py`), imported here
-first, and those of installed plug-ins, loaded when the section names a key not registered yet. It validates
+the built-in ones (every module of `_schemes`, imported here first: static ``tokens`` and ``oauth`` access
+tokens), and those of installed plug-ins, loaded when the section names a key not registered yet. It validates
 each section with its scheme's model, so an error names its key (``toolscout.auth.tokens.ci.token``), a
 misspelt key gets the close one, and it gathers what the rest of the config needs from every section: its
 grants (server names in them are resolved) and its secrets (never logged).
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 from pydantic import model_validator
 
 from ..._plugins import RegisteredSections, SectionsPoint, provide_sections, sections_model
-from . import _oauth, _tokens  # noqa: F401  the built-in schemes register themselves before AuthSettings is made
+from . import _schemes  # noqa: F401  the built-in schemes register themselves before AuthSettings is made
 from ._grants import GrantRule, SchemeSettings, registered_schemes
 
 __all__ = ["AuthSettings"]

@@ -24,10 +24,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol
 
 from mcp.server.auth.provider import AccessToken
-from pydantic import Field, RootModel, SecretStr, field_validator, model_validator
+from pydantic import ConfigDict, Field, RootModel, SecretStr, field_validator, model_validator
 from starlette.routing import BaseRoute
 
-from ._grants import LABEL_RE, Credentials, Grant, GrantRule, Refusal, SchemeSettings, register_authenticator
+from .._grants import LABEL_RE, Credentials, Grant, GrantRule, Refusal, SchemeSettings, register_authenticator
 
 __all__ = ["StaticTokenSettings", "StaticTokenVerifier", "StaticTokens", "TokenGrant"]
 
@@ -36,6 +36,8 @@ MIN_TOKEN_CHARS = 16
 
 class TokenGrant(GrantRule):
     """One bearer token and what it may reach."""
+
+    model_config = ConfigDict(title="One token")
 
     token: SecretStr
     """The secret the client sends as ``Authorization: Bearer ...`` (use ``${VAR}``)."""

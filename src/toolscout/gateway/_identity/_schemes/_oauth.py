@@ -38,9 +38,9 @@ from mcp.server.auth.routes import build_resource_metadata_url, create_protected
 from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field, field_validator, model_validator
 from starlette.routing import BaseRoute, Route
 
-from ..._validation import Finite
-from ._grants import LABEL_RE, Credentials, Grant, GrantRule, Refusal, SchemeSettings, register_authenticator
-from ._jwks import JwksCache, JwksUnavailable
+from ...._validation import Finite
+from .._grants import LABEL_RE, Credentials, Grant, GrantRule, Refusal, SchemeSettings, register_authenticator
+from .._jwks import JwksCache, JwksUnavailable
 
 __all__ = ["JwtAuthenticator", "OAuthGrant", "OAuthSettings"]
 
@@ -56,6 +56,8 @@ _SUBJECT_SAFE = re.compile(r"[A-Za-z0-9_.@+|=-]{1,128}")
 
 class OAuthGrant(GrantRule):
     """What an access token with these scopes and claims may reach (every condition must hold)."""
+
+    model_config = ConfigDict(title="One OAuth grant")
 
     scopes: tuple[str, ...] = ()
     """OAuth scopes the token must carry, every one (none: any valid token matches, a default grant)."""
@@ -90,7 +92,7 @@ class OAuthSettings(BaseModel, SchemeSettings):
     The ``toolscout.auth.oauth`` section: which issuer's access tokens the gateway accepts, and what they grant.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True, title="OAuth access tokens")
 
     issuer: str
     """The authorization server's issuer identifier, exactly as its tokens' ``iss`` claim spells it; listed in the
