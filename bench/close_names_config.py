@@ -1,8 +1,8 @@
 """Which settings errors' "did you mean" changed when the settings took the model-facing suggester (issue 38).
 
-The settings used difflib (``get_close_matches``, cutoff 0.6); every caller now uses `toolscout._close`
-(names that end with what was written first, then rapidfuzz ``WRatio`` >= 60, as the unknown-tool answers
-always did). Over every key of `GatewaySettings` (which holds `ScoutSettings`'), this writes each misspelling
+The settings used difflib (``get_close_matches``, cutoff 0.6); every caller now uses `toolscout._close`, whose
+`did_you_mean` compares whole keys in any case (rapidfuzz ``ratio`` >= 60; `compat`'s typo check >= 80, as
+difflib's 0.8 was). Over every key of `GatewaySettings` (which holds `ScoutSettings`'), this writes each misspelling
 of four kinds (one letter dropped, two letters swapped, a word left off, written in upper case or with
 hyphens) and lists those whose suggestion differs: the key named in the error, before and now.
 
@@ -52,7 +52,7 @@ def main() -> None:
         (
             w,
             difflib_hint(w, owned, cutoff=0.8),
-            next(iter(close_names(w, owned, limit=1, min_score=90.5, endings_first=False)), None),
+            next(iter(close_names(w, owned, limit=1, min_score=80.0, endings_first=False, whole=True)), None),
         )
         for w in siblings
     ]
@@ -68,8 +68,8 @@ def main() -> None:
         "## Another system's block (`compat`: a sibling close to a key it owns is refused as a typo)",
         "",
         f"Owned: {', '.join(owned)}; {len(siblings)} siblings (their misspellings and {', '.join(neighbours)}), "
-        f"{sum(a != b for _, a, b in compat_rows)} changed. Before: difflib, cutoff 0.8; now: `WRatio` from 90.5, "
-        "no ending first (`none`: not refused).",
+        f"{sum(a != b for _, a, b in compat_rows)} changed. Before: difflib, cutoff 0.8; now: whole-name `ratio`"
+        " from 80, in any case (`none`: not refused).",
         "",
         *table(compat_rows),
     ]

@@ -46,3 +46,11 @@ def test_a_misspelt_setting_gets_the_close_key() -> None:
     assert did_you_mean("serch_mode", ScoutSettings.model_fields) == "search_mode"
     with pytest.raises(ConfigError, match="did you mean 'search_mode'"):
         ScoutSettings(serch_mode="lexical")  # type: ignore[call-arg]
+
+
+def test_a_misspelt_key_is_a_typo_of_a_whole_key_in_any_case() -> None:
+    keys = sorted(ScoutSettings.model_fields) + ["store", "store_timeout_s"]
+    assert did_you_mean("stor", keys) == "store"
+    assert did_you_mean("SEARCH_MODE", keys) == "search_mode"
+    assert did_you_mean("search-mode", keys) == "search_mode"
+    assert did_you_mean("s", keys) is None  # a key that merely ends with the letter is no typo of it

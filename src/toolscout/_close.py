@@ -2,15 +2,17 @@
 
 Every suggestion of a name near a written one comes from `close_names`: an unknown tool name in a call
 (`dispatch`), a search that matched nothing (`search`), a misspelt key or server name in the settings
-(`did_you_mean`). Names that end with the written word come first (a tool written without its namespace),
-then the others by rapidfuzz's ``WRatio`` (word-order and partial matches count), best first.
+(`did_you_mean`). For a tool or a request, names that end with the written word come first (a tool written
+without its namespace), then the others by rapidfuzz's ``WRatio`` (word-order and partial matches count), best
+first. A misspelt key is a typo of a whole name: `did_you_mean` compares whole names (``ratio``, in any case), so
+``stor`` is ``store``, not a longer key that holds it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz, process, utils
 
 __all__ = ["CLOSE", "close_names", "did_you_mean"]
 
@@ -25,6 +27,7 @@ def close_names(
     limit: int = 3,
     min_score: float = CLOSE,
     endings_first: bool = True,
+    whole: bool = False,
 ) -> tuple[str, ...]:
     """Up to `limit` names near `written`, best first.
 
@@ -35,17 +38,21 @@ def close_names(
         limit: How many at most.
         min_score: The lowest ``WRatio`` score that counts as close.
         endings_first: Names that end with `written` (in any case) come first, in name order.
+        whole: Compare whole names (``ratio`` in any case, as a typo of a key) instead of ``WRatio``.
     """
     texts, own = (names, None) if isinstance(names, Mapping) else ({name: name for name in names}, written)
     if not written or not texts or limit <= 0:
         return ()
     lowered = written.lower()
     endings = sorted(name for name in texts if name.lower().endswith(lowered) and name != own) if endings_first else []
-    scored = process.extract(written, texts, scorer=fuzz.WRatio, limit=limit + len(endings), score_cutoff=min_score)
+    scorer, processor = (fuzz.ratio, utils.default_process) if whole else (fuzz.WRatio, None)
+    scored = process.extract(
+        written, texts, scorer=scorer, processor=processor, limit=limit + len(endings), score_cutoff=min_score
+    )
     return tuple(dict.fromkeys([*endings, *(name for _, _, name in scored if name != own)]))[:limit]
 
 
 def did_you_mean(written: str, known: Iterable[str], *, min_score: float = CLOSE) -> str | None:
     """The known name closest to a misspelt `written`, if one is close enough to suggest."""
-    found = close_names(written, tuple(known), limit=1, min_score=min_score)
+    found = close_names(written, tuple(known), limit=1, min_score=min_score, endings_first=False, whole=True)
     return found[0] if found else None

@@ -16,9 +16,9 @@ from .._validation import validate_section
 __all__ = ["ConfigTranslator", "KeyNote", "Translated", "check_siblings", "read_block"]
 
 _ModelT = TypeVar("_ModelT", bound=BaseModel)
-_TYPO = 90.5
-"""How alike (``WRatio``) a sibling key must be to an owned one to be its typo: above 90, the most a key inside
-the other scores (``search`` and ``web_search`` beside ``tool_search`` are other keys, ``tool_serch`` is a typo)."""
+_TYPO = 80.0
+"""How alike (whole-name ``ratio``, 0-100) a sibling key must be to an owned one to be its typo (``tool_serch``
+is; ``search`` and ``web_search`` beside ``tool_search`` are other keys)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -126,7 +126,7 @@ def check_siblings(parent: Mapping[str, object], owned: Iterable[str], key: str,
     for sibling in parent:
         if sibling in names:
             continue
-        close = close_names(str(sibling), names, limit=1, min_score=_TYPO, endings_first=False)
+        close = close_names(str(sibling), names, limit=1, min_score=_TYPO, endings_first=False, whole=True)
         if close:
             where = f" (in {source})" if source else ""
             raise ConfigError(f"unknown setting; did you mean {close[0]!r}?{where}", key=_dotted(key, sibling))
