@@ -173,6 +173,33 @@ def markdown(results: dict[str, dict[str, dict[str, dict[str, float]]]]) -> str:
             "before the model asks: it calls tool_search first.",
             "",
         ]
+    lines += [
+        "At matched wrong-only (new rule at the default; old rule at its best setting with no more wrong-only):",
+        "",
+    ]
+    for name, rows in results.items():
+        new = rows.get(default, {}).get("new")
+        if new is None:
+            continue
+        fair = [
+            row["old"] for key, row in rows.items() if key != "off" and row["old"]["wrong_only"] <= new["wrong_only"]
+        ]
+        old = max(fair, key=lambda row: row["offered"], default=rows["off"]["old"])
+        lines.append(
+            f"- {name}: new {new['offered']:.3f} offered / {new['wrong_only']:.3f} wrong-only; "
+            f"old {old['offered']:.3f} / {old['wrong_only']:.3f}"
+        )
+    lines += ["", f"Best of each rule at any setting with wrong-only <= {BAR_WRONG_ONLY:.0%}:", ""]
+    for name, rows in results.items():
+        best = {}
+        for rule in ("old", "new"):
+            within = [row[rule] for row in rows.values() if row[rule]["wrong_only"] <= BAR_WRONG_ONLY]
+            best[rule] = max(within, key=lambda row: row["offered"])
+        lines.append(
+            f"- {name}: new {best['new']['offered']:.3f} offered / {best['new']['wrong_only']:.3f} wrong-only; "
+            f"old {best['old']['offered']:.3f} / {best['old']['wrong_only']:.3f}"
+        )
+    lines.append("")
     for name, rows in results.items():
         count = rows["off"]["new"]["requests"]
         lines += [f"## {name} ({count} requests)", ""]

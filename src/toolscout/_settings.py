@@ -212,7 +212,8 @@ class PresearchSettings(BaseModel):
 
     enabled: Annotated[StrictBool, Switch] = False
     """Search the user's message (when the host passes one) before each model call. Off by default: it can
-    hurt, since a wrong offer costs tokens and may mislead the model (``bench/presearch.py``)."""
+    hurt: on BFCL's live requests (held out) the default setting offers the right tool to 33 % of requests, with
+    only wrong tools offered in 6 % of turns (``bench/presearch.py``), short of 60 % within 8 %."""
     max_tools: Annotated[int, NoBool, Field(ge=1, le=20)] = 3
     """The most tools one turn's pre-search offers (the chance is fitted for sets of up to 5 hits)."""
     min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] = 0.8
