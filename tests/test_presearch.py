@@ -5,9 +5,12 @@ from __future__ import annotations
 import pytest
 
 from toolscout import PresearchSettings, ScoutSettings, Style, ToolScout
-from toolscout.dispatch import ToolCall
+from toolscout.dispatch import BridgeAnswer, SearchAnswer, ToolCall
 
-ISSUE = "Create a GitHub issue about the login bug"  # hybrid: github__create_issue 0.533, get_issue 0.16
+ISSUE = "Create a GitHub issue about the login bug"  # hybrid: github__create_issue 0.533 (offered alone: 0.81)
+SURE = "Post a message to the #general Slack channel"  # hybrid: slack__post_message 0.78 (offered alone: 0.92)
+SPREAD = "weather in Oslo"  # hybrid: four weather tools at 0.04-0.06 (best set of up to 3: 0.23)
+SEND = "send a message"  # hybrid: slack__post_message 0.29 (alone: 0.47), with schedule_message: 0.72
 _BASE: list[ToolScout] = []
 
 
@@ -21,7 +24,7 @@ def base() -> ToolScout:
 
 
 def scout(style: Style = "reveal", **presearch: float) -> ToolScout:
-    options = PresearchSettings.model_validate({"enabled": True, "min_confidence": 0.4, **presearch})
+    options = PresearchSettings.model_validate({"enabled": True, "min_confidence": 0.6, **presearch})
     return base().replace(settings=ScoutSettings(mode="on", style=style, search_mode="hybrid", presearch=options))
 
 
@@ -49,13 +52,25 @@ def test_a_confident_hit_is_sent_in_full_after_the_bridge_and_named_in_the_guida
     assert session.discovered == ()  # never stored: the model's own discoveries are kept apart
 
 
-def test_most_tools_and_the_token_budget_cap_the_offer() -> None:
-    assert scout(min_confidence=0.1, max_tools=2).session("s").assemble(ISSUE).presearched == (
-        "github__create_issue",
-        "github__get_issue",
+def test_one_sure_hit_is_offered_alone_and_an_answer_spread_over_weak_hits_offers_nothing() -> None:
+    default = PresearchSettings(enabled=True)
+    scouted = base().replace(settings=ScoutSettings(mode="on", search_mode="hybrid", presearch=default))
+    session = scouted.session("s")
+    assert session.assemble(SURE).presearched == ("slack__post_message",)
+    spread = session.resolve("tool_search", {"query": SPREAD, "limit": 4})
+    assert isinstance(spread, BridgeAnswer) and isinstance(spread.answer, SearchAnswer)
+    weak = [tool.name for tool in spread.answer.tools if tool.name.startswith("weather__")]
+    assert len(weak) >= 3, spread.answer.names  # the search answers, spread over several weather tools
+    assert session.assemble(SPREAD).presearched == ()
+
+
+def test_the_smallest_sure_set_is_offered_within_the_most_tools_and_the_token_budget() -> None:
+    assert scout(max_tools=2).session("s").assemble(SEND).presearched == (
+        "slack__post_message",
+        "slack__schedule_message",
     )
-    assert scout(min_confidence=0.1, max_tools=1).session("s").assemble(ISSUE).presearched == ("github__create_issue",)
-    assert scout(min_confidence=0.1, max_tokens=0).session("s").assemble(ISSUE).presearched == ()
+    assert scout(max_tools=1).session("s").assemble(SEND).presearched == ()  # one tool alone is not sure enough
+    assert scout(max_tokens=0).session("s").assemble(SEND).presearched == ()
 
 
 @pytest.mark.parametrize("message", ["thanks!", "Tell me a joke about cats", ""])

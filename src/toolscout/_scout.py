@@ -18,7 +18,7 @@ import anyio.to_thread
 
 from ._errors import ConfigError
 from ._plugins import load_plugins
-from ._presearch import presearch_queries, presearched
+from ._presearch import OFFER_DEPTH, presearch_queries, presearched
 from ._scope import Scope
 from ._settings import ScoutSettings
 from ._tokens import TokenCounter, default_token_counter, tool_tokens
@@ -505,11 +505,12 @@ class ScoutSession:
             catalog,
             lambda: presearched(
                 presearch_queries(user_message, earlier_messages, scout.settings),
-                lambda query: self._resolve_in(plan, catalog, search, {"query": query, "limit": settings.max_tools}),
+                lambda query: self._resolve_in(plan, catalog, search, {"query": query, "limit": OFFER_DEPTH + 1}),
                 plan=plan,
                 listed=listed,
                 settings=settings,
                 counter=scout.counter,
+                mode=scout.search_mode,
             ),
         )
         return self._assemble(plan, found)

@@ -198,26 +198,28 @@ class BridgeNames(BaseModel):
 
 
 class PresearchSettings(BaseModel):
-    """Pre-search: search the user's message before the model is called and offer the confident hits.
+    """Pre-search: search the user's message before the model is called and offer the hits sure to hold the tool.
 
-    The search is the one ``tool_search`` runs (same scope, engine and confidences). The hits at or above
-    ``min_confidence`` are sent in full for that turn only (reveal: in the tool list; bridge: listed beside the
-    bridge tools, as pre-discovered tools are), and the guidance names them in one line. Nothing is offered when
-    the search abstains or no hit is confident enough; the model can still search.
+    The search is the one ``tool_search`` runs (same scope, engine and confidences). A fitted model estimates,
+    for the first 1 to 5 hits, the chance that the right tool is among them; the smallest such set whose chance
+    reaches ``min_confidence`` is sent in full for that turn only (reveal: in the tool list; bridge: listed beside
+    the bridge tools, as pre-discovered tools are), and the guidance names it in one line: a sure single hit is
+    offered alone, an answer spread over several weak hits offers nothing. Nothing is offered when the search
+    abstains or no set is sure enough; the model can still search.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     enabled: Annotated[StrictBool, Switch] = False
     """Search the user's message (when the host passes one) before each model call. Off by default: it can
-    hurt, since no confidence offered the gold tool to 60 % of BFCL's live requests with tools offered and none
-    right in at most 8 % of turns (``bench/presearch.py``)."""
+    hurt: on BFCL's live requests (held out) the default setting offers the right tool to 33 % of requests, with
+    only wrong tools offered in 6 % of turns (``bench/presearch.py``), short of 60 % within 8 %."""
     max_tools: Annotated[int, NoBool, Field(ge=1, le=20)] = 3
-    """The most tools one turn's pre-search offers."""
-    min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] = 0.5
-    """The least confidence a hit needs to be offered: the lowest setting of 0.2-0.9 that kept turns with only
-    wrong tools offered under 8 % on BFCL's tuning requests (0.056) and the sample requests (0.011)
-    (``bench/presearch.py``)."""
+    """The most tools one turn's pre-search offers (the chance is fitted for sets of up to 5 hits)."""
+    min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] = 0.8
+    """The least chance that the right tool is among the tools offered (the offer's fitted, set-level chance,
+    not one hit's confidence): the lowest setting of 0.2-0.9 that kept turns with only wrong tools offered at
+    most 8 % on BFCL's tuning requests (0.080) and the tooldata dev split (0.025) (``bench/presearch_fit.py``)."""
     max_tokens: Annotated[int, NoBool, Field(ge=0)] = 600
     """Token budget of the tools one turn's pre-search adds (a tool that would pass it is left out)."""
 
