@@ -130,15 +130,12 @@ class _ScopeIndex:
 
     def similarities(self, query: str) -> npt.NDArray[np.float64] | None:
         """The term cosine of `query` and each past request, by row (None: no term in common with any)."""
-        terms = [term for term in set(tokenize(query)) if term in self.idf]
-        if not terms or not self.size:
+        weights = {term: self.idf[term] for term in set(tokenize(query)) if term in self.idf}
+        if not weights or not self.size:
             return None
-        weights = [self.idf[term] for term in terms]
-        norm = math.sqrt(sum(weight**2 for weight in weights))
-        postings = [self.postings[term] for term in terms]
-        values = np.concatenate([found[1] for found in postings])
-        values *= np.repeat([weight / norm for weight in weights], [len(found[1]) for found in postings])
-        rows = np.concatenate([found[0] for found in postings])
+        norm = math.sqrt(sum(weight**2 for weight in weights.values()))
+        rows = np.concatenate([self.postings[term][0] for term in weights])
+        values = np.concatenate([self.postings[term][1] * (weight / norm) for term, weight in weights.items()])
         return np.asarray(np.bincount(rows, weights=values, minlength=self.size), dtype=np.float64)
 
     def near_dense(
