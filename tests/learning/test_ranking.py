@@ -18,7 +18,8 @@ from tests.learning.conftest import MakeStore
 from toolscout import ScoutSettings, ToolScout
 from toolscout._settings import LearningSettings
 from toolscout.learning import UsagePair, UsageStore
-from toolscout.learning._internal import SqliteUsageStore
+from toolscout.learning._fusion import Evidence
+from toolscout.learning._internal import LearnedRanking, SqliteUsageStore
 from toolscout.search._background import BackgroundHybrid
 from toolscout.search.embeddings import EmbeddingSettings
 
@@ -103,6 +104,26 @@ def test_a_thousand_repeats_from_one_session_move_a_tool_no_further_than_one(mak
     time.sleep(0.5)
     assert unlearned[0][0] == "create_issue"
     assert found(learned, "reader", sure)[0] == unlearned[0]
+
+
+def test_a_session_repeating_a_request_votes_once_as_recent_as_its_latest_pair(make_store: MakeStore) -> None:
+    store = make_store()
+    now = time.time()
+
+    def evidence() -> Evidence:  # a fresh ranking: the store as it is now
+        ranking = LearnedRanking(store, LearningSettings(), clock=lambda: now)
+        return ranking.evidence("default", "reader", REQUEST, None)["post_message"]
+
+    def pair(at: float, **flags: bool) -> UsagePair:
+        return UsagePair(scope="default", request=REQUEST, tool="post_message", session="a", at=at, **flags)
+
+    store.record([pair(now - 60 * 86_400.0, first=True)])
+    old = evidence()
+    store.record([pair(now, missed=True), pair(now - 86_400.0)])
+    both = evidence()
+    assert old.votes == pytest.approx(0.25)  # two half-lives old
+    assert both.votes == pytest.approx(1.0)  # the latest pair, counted once
+    assert both.first == pytest.approx(1.0) and both.missed == pytest.approx(1.0)  # every pair's flag counts
 
 
 def test_another_scope_sees_no_change(make_store: MakeStore) -> None:
