@@ -19,7 +19,8 @@ from toolscout import ScoutSettings, ToolScout
 from toolscout._settings import LearningSettings
 from toolscout.dispatch import FoundTool, SearchAnswer, ToolOutcome
 from toolscout.learning import UsagePair, UsageStore
-from toolscout.learning._internal import SqliteUsageStore
+from toolscout.learning._fusion import Evidence
+from toolscout.learning._internal import LearnedRanking, SqliteUsageStore
 from toolscout.search._background import BackgroundHybrid
 from toolscout.search.embeddings import EmbeddingSettings
 
@@ -136,6 +137,26 @@ def test_a_thousand_sessionless_requests_of_one_principal_are_one_sessions_vote(
     again = found(learned, "reader")
     assert names(again) == names(once)
     assert [value for _, value in again] == pytest.approx([value for _, value in once], abs=1e-3)
+
+
+def test_a_session_repeating_a_request_votes_once_as_recent_as_its_latest_pair(make_store: MakeStore) -> None:
+    store = make_store()
+    now = time.time()
+
+    def evidence() -> Evidence:  # a fresh ranking: the store as it is now
+        ranking = LearnedRanking(store, LearningSettings(), clock=lambda: now)
+        return ranking.evidence("default", "reader", REQUEST, None)["post_message"]
+
+    def pair(at: float, **flags: bool) -> UsagePair:
+        return UsagePair(scope="default", request=REQUEST, tool="post_message", session="a", at=at, **flags)
+
+    store.record([pair(now - 60 * 86_400.0, first=True)])
+    old = evidence()
+    store.record([pair(now, missed=True), pair(now - 86_400.0)])
+    both = evidence()
+    assert old.votes == pytest.approx(0.25)  # two half-lives old
+    assert both.votes == pytest.approx(1.0)  # the latest pair, counted once
+    assert both.first == pytest.approx(1.0) and both.missed == pytest.approx(1.0)  # every pair's flag counts
 
 
 def test_another_scope_sees_no_change(make_store: MakeStore) -> None:

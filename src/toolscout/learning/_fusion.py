@@ -93,6 +93,12 @@ class LearnedWeights:
     """How many engine hits are candidates (the engine is searched this deep when a request drew votes)."""
     modes: Mapping[str, Mapping[str, float]]
     """Engine mode (`MODES`) -> feature name (`FEATURES`) -> weight."""
+    _vectors: Mapping[str, npt.NDArray[np.float64]] = dataclasses.field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """Each mode's weights as a vector in `FEATURES` order, so a search does not build it."""
+        vectors = {mode: np.array([self.modes[mode][name] for name in FEATURES], dtype=np.float64) for mode in MODES}
+        object.__setattr__(self, "_vectors", vectors)
 
     @classmethod
     def shipped(cls) -> LearnedWeights:
@@ -135,8 +141,7 @@ class LearnedWeights:
 
     def score(self, rows: npt.NDArray[np.float64], mode: str) -> npt.NDArray[np.float64]:
         """Each candidate's score in `mode` (`rows` as `features` returns them)."""
-        weights = self.weights(mode)
-        return rows @ np.array([weights[name] for name in FEATURES], dtype=np.float64)
+        return rows @ self._vectors["hybrid" if mode == "hybrid" else "lexical"]
 
 
 @functools.cache
@@ -155,26 +160,34 @@ def features(
         evidence: The voted tools' evidence.
     """
     names = [name for name, _ in hits]
-    names += sorted(set(evidence) - set(names))
-    engine = {name: (rank, confidence) for rank, (name, confidence) in enumerate(hits)}
-    total = sum(found.votes for found in evidence.values()) or 1.0
-    top = max((found.nearest for found in evidence.values()), default=0.0)
-    agreeing = math.log1p(sum(found.nearest >= top - _AGREEING for found in evidence.values()))
+    names += sorted(set(evidence).difference(names))
+    unranked = [0.0] * (len(names) - len(hits))
+    confidences = [confidence for _, confidence in hits] + unranked
+    reciprocal = [1.0 / (1 + rank) for rank in range(len(hits))] + unranked
     rows = np.zeros((len(names), len(FEATURES)), dtype=np.float64)
-    for row, name in enumerate(names):
-        rank, confidence = engine.get(name, (None, 0.0))
-        found = evidence.get(name)
-        learned = (0.0,) * 8
-        if found is not None:
-            learned = (
-                found.lexical,
-                found.dense,
-                math.log1p(found.votes),
-                found.votes / total,
-                found.first,
-                confidence * found.nearest,
-                agreeing,
-                found.missed,
-            )
-        rows[row] = (confidence, 0.0 if rank is None else 1.0 / (1 + rank), *learned)
+    rows[:, 0], rows[:, 1] = confidences, reciprocal
+    if not evidence:
+        return names, rows
+    found = list(evidence.values())
+    nearest = [max(one.lexical, one.dense) for one in found]
+    total = sum(one.votes for one in found) or 1.0
+    top = max(nearest)
+    agreeing = math.log1p(sum(near >= top - _AGREEING for near in nearest))
+    at = dict(zip(names, range(len(names)), strict=True))
+    voted = [at[name] for name in evidence]
+    rows[voted] = [
+        (
+            confidences[row],
+            reciprocal[row],
+            one.lexical,
+            one.dense,
+            math.log1p(one.votes),
+            one.votes / total,
+            one.first,
+            confidences[row] * near,
+            agreeing,
+            one.missed,
+        )
+        for row, one, near in zip(voted, found, nearest, strict=True)
+    ]
     return names, rows
