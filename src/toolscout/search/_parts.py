@@ -28,6 +28,8 @@ _MIN_WORDS = 3
 def request_parts(query: str, *, max_parts: int) -> list[str]:
     """The sentences of `query` with at least three words, at most `max_parts`; none unless there are two or more."""
     parts = [part.strip() for part in _SENTENCE_END.split(query)]
+    if len(parts) < 2:
+        return []
     kept = [part for part in parts if len(words(part)) >= _MIN_WORDS][:max_parts]
     return kept if len(kept) >= 2 else []
 
