@@ -275,8 +275,9 @@ class ToolIndex:
         depth = max(limit, JUDGED_HITS) + len(mentioned)
         best = passing[_by_score_then_name(scores[passing], self._name_rank[passing])[:depth]]
         # As Python numbers, read once: numpy scalars cost more than the work done with them.
-        order, best_scores = best.tolist(), scores[best].tolist()
-        shares = (scores[best] / self._whole_request_best(query, terms, ideal)).tolist()
+        picked = scores[best]
+        order, best_scores = best.tolist(), picked.tolist()
+        shares = (picked / self._whole_request_best(query, terms, ideal)).tolist()
         candidates = zip(order, shares, strict=True)
         evidence = _lexical_evidence([(i, share) for i, share in candidates if i not in mentioned], terms)
         ranked = _with_mentions(list(zip(order, best_scores, strict=True)), mentioned)
@@ -370,8 +371,10 @@ class ToolIndex:
         tools = self._catalog.tools
         judged, candidates = ranked[:JUDGED_HITS], ranked
         ranked = ranked if limit is None else ranked[:limit]
-        confidence: Mapping[int, float | None] = {i: None for i, _ in ranked}
-        if evidence is not None:
+        confidence: Mapping[int, float | None]
+        if evidence is None:
+            confidence = dict.fromkeys(i for i, _ in ranked)
+        else:
             confidence = self._judge.confidences([i for i, _ in (*judged, *ranked[len(judged) :])], evidence)
             if judged and not self._judge.answers([i for i, _ in judged], confidence, evidence, keywords or {}):
                 nearest = tuple(self._names[i] for i, _ in candidates[: self.config.suggestions])

@@ -21,7 +21,8 @@ from ._tokenize import words
 
 __all__ = ["merge_parts", "request_parts"]
 
-_SENTENCE_END = re.compile(r"(?<=[.?!;])\s+|[。？！；]+\s*|\s*\n+\s*")
+# Every sentence end starts with a space or a full-width mark: the lookahead rejects any other character at once.
+_SENTENCE_END = re.compile(r"(?=[\s。？！；])(?:(?<=[.?!;])\s+|[。？！；]+\s*|\s*\n+\s*)")
 _MIN_WORDS = 3
 
 
