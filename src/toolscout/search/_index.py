@@ -267,15 +267,17 @@ class ToolIndex:
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
         top = float(scores.max()) if len(scores) else 0.0
-        threshold = max(self.config.floor * self._lexical.ideal(terms), self.ranking.search_top_band * top, 1e-9)
+        ideal = self._lexical.ideal(terms)
+        threshold = max(self.config.floor * ideal, self.ranking.search_top_band * top, 1e-9)
         if whole:
             scores[whole] = 0.0
         passing = np.flatnonzero(scores >= threshold)
         depth = max(limit, JUDGED_HITS) + len(mentioned)
         best = passing[_by_score_then_name(scores[passing], self._name_rank[passing])[:depth]]
         # As Python numbers, read once: numpy scalars cost more than the work done with them.
-        order, best_scores = best.tolist(), scores[best].tolist()
-        shares = (scores[best] / self._whole_request_best(query, terms)).tolist()
+        picked = scores[best]
+        order, best_scores = best.tolist(), picked.tolist()
+        shares = (picked / self._whole_request_best(query, terms, ideal)).tolist()
         candidates = zip(order, shares, strict=True)
         evidence = _lexical_evidence([(i, share) for i, share in candidates if i not in mentioned], terms)
         ranked = _with_mentions(list(zip(order, best_scores, strict=True)), mentioned)
@@ -296,7 +298,7 @@ class ToolIndex:
         # Fusion gets lexical scores, above the floor, as a share of the best the whole request allows.
         terms = self._terms(query)
         ideal = self._lexical.ideal(terms) or 1.0
-        whole_request_best = self._whole_request_best(query, terms)
+        whole_request_best = self._whole_request_best(query, terms, ideal)
         ranking = self._rank(terms, mask, depth)
         lexical = [(name, score / whole_request_best) for name, score in ranking if score >= self.config.floor * ideal]
         fuse = self._fuse.for_request(query) if isinstance(self._fuse, RequestFusion) else self._fuse
@@ -369,8 +371,10 @@ class ToolIndex:
         tools = self._catalog.tools
         judged, candidates = ranked[:JUDGED_HITS], ranked
         ranked = ranked if limit is None else ranked[:limit]
-        confidence: Mapping[int, float | None] = {i: None for i, _ in ranked}
-        if evidence is not None:
+        confidence: Mapping[int, float | None]
+        if evidence is None:
+            confidence = dict.fromkeys(i for i, _ in ranked)
+        else:
             confidence = self._judge.confidences([i for i, _ in (*judged, *ranked[len(judged) :])], evidence)
             if judged and not self._judge.answers([i for i, _ in judged], confidence, evidence, keywords or {}):
                 nearest = tuple(self._names[i] for i, _ in candidates[: self.config.suggestions])
@@ -384,10 +388,13 @@ class ToolIndex:
         suggestions = () if hits else self._suggester.suggest(query, limit=self.config.suggestions, mask=mask)
         return SearchResult(query=query, mode=mode, hits=hits, total=total, suggestions=suggestions)
 
-    def _whole_request_best(self, query: str, terms: QueryTerms) -> float:
-        """The lexical score a tool matching every word of the request would get (unknown English words count)."""
-        ideal = self._lexical.ideal(terms) or 1.0
-        return ideal + self.config.unknown_word_weight * self._lexical.unknown_ideal(_english_unknown(query, terms))
+    def _whole_request_best(self, query: str, terms: QueryTerms, ideal: float) -> float:
+        """The lexical score a tool matching every word of the request would get (unknown English words count).
+
+        `ideal`: the `LexicalIndex.ideal` of `terms`.
+        """
+        unknown = self._lexical.unknown_ideal(_english_unknown(query, terms))
+        return (ideal or 1.0) + self.config.unknown_word_weight * unknown
 
     def _terms(self, query: str) -> QueryTerms:
         """The query's terms after every expander (``search_expanders``, in order)."""
@@ -416,10 +423,12 @@ def _english_unknown(query: str, terms: QueryTerms) -> int:
     wanted. In a request written partly or wholly in another language, the index cannot tell
     content words from function words and an English model reads only part of it, so none count.
     """
-    if not terms.unknown or any(language != "en" for language in word_languages(query)):
+    if not terms.unknown:
         return 0
     plain = {stem(word) for token in query.split() if _PLAIN_WORD.fullmatch(token) for word in words(token)}
-    return len(plain.intersection(terms.unknown))
+    unknown = len(plain.intersection(terms.unknown))
+    # The languages cost more to read than the words: only a request with such words needs them.
+    return unknown if unknown and all(language == "en" for language in word_languages(query)) else 0
 
 
 def _gaps(scores: Sequence[float]) -> list[float]:

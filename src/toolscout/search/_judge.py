@@ -24,9 +24,9 @@ class Judge:
         the confidence of the candidate ranked above it, or 1.0 when first.
         """
         confidence: dict[int, float] = {}
-        above = 1.0
+        above, calibrated = 1.0, self._calibrator.confidence
         for i in ranked:
-            above = above if i not in evidence else round(self._calibrator.confidence(evidence[i]), 3)
+            above = above if i not in evidence else round(calibrated(evidence[i]), 3)
             confidence[i] = above
         return confidence
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from operator import attrgetter
 from typing import Annotated
@@ -278,6 +278,11 @@ class _Columns:
     indptr: IntArray
     docs: IntArray
     values: FloatArray
+    counts: IntArray = field(init=False)
+    """How many tools each column has (read on every search: computed once)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "counts", np.diff(self.indptr))
 
     @classmethod
     def from_triples(
@@ -299,11 +304,6 @@ class _Columns:
         np.cumsum(np.bincount(columns, minlength=width), out=indptr[1:])
         return cls(indptr=indptr, docs=docs, values=values)
 
-    @property
-    def counts(self) -> IntArray:
-        """How many tools each column has."""
-        return np.diff(self.indptr)
-
     def columns(self) -> IntArray:
         """The column of every entry."""
         return np.repeat(np.arange(len(self.indptr) - 1, dtype=np.int64), self.counts)
@@ -323,13 +323,13 @@ class _Columns:
         A tool's entries add in the order of `columns` (so the result does not depend on how they are gathered).
         """
         picked = np.array(columns, dtype=np.int64)
-        starts = self.indptr[picked]
-        lengths = self.indptr[picked + 1] - starts
-        ends = np.cumsum(lengths)
+        starts, lengths = self.indptr[picked], self.counts[picked]
+        ends = lengths.cumsum()
         count = int(ends[-1]) if len(ends) else 0
         if not count:
             return np.zeros(size, dtype=np.float64)
-        at = np.arange(count) + np.repeat(starts - ends + lengths, lengths)
-        scale = np.repeat(np.array(weights, dtype=np.float64), lengths)
-        summed = np.bincount(self.docs[at], weights=self.values[at] * scale, minlength=size)
-        return summed.astype(np.float64, copy=False)
+        at = np.repeat(starts - ends + lengths, lengths)
+        at += np.arange(count)
+        values = self.values[at]
+        values *= np.repeat(np.array(weights, dtype=np.float64), lengths)
+        return np.bincount(self.docs[at], weights=values, minlength=size).astype(np.float64, copy=False)

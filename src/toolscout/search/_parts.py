@@ -21,13 +21,16 @@ from ._tokenize import words
 
 __all__ = ["merge_parts", "request_parts"]
 
-_SENTENCE_END = re.compile(r"(?<=[.?!;])\s+|[。？！；]+\s*|\s*\n+\s*")
+# Every sentence end starts with a space or a full-width mark: the lookahead rejects any other character at once.
+_SENTENCE_END = re.compile(r"(?=[\s。？！；])(?:(?<=[.?!;])\s+|[。？！；]+\s*|\s*\n+\s*)")
 _MIN_WORDS = 3
 
 
 def request_parts(query: str, *, max_parts: int) -> list[str]:
     """The sentences of `query` with at least three words, at most `max_parts`; none unless there are two or more."""
     parts = [part.strip() for part in _SENTENCE_END.split(query)]
+    if len(parts) < 2:
+        return []
     kept = [part for part in parts if len(words(part)) >= _MIN_WORDS][:max_parts]
     return kept if len(kept) >= 2 else []
 

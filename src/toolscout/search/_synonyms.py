@@ -69,11 +69,8 @@ class ActionSynonyms:
 
     def expand(self, stems: Iterable[str]) -> list[str]:
         """The stems `stems` expand to, in order, without the ones already in `stems`."""
-        given = dict.fromkeys(stems)
-        out: dict[str, None] = {}
-        for one in given:
-            out.update(dict.fromkeys(s for s in self._expansions.get(one, ()) if s not in given))
-        return list(out)
+        given, expansions = dict.fromkeys(stems), self._expansions
+        return list(dict.fromkeys(s for one in given if one in expansions for s in expansions[one] if s not in given))
 
 
 _COMPOUND_HEAD = 4
