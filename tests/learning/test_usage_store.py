@@ -6,43 +6,19 @@ import logging
 import stat
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.learning.conftest import MakeStore, store_opener
 from toolscout import StoreError
-from toolscout.learning import UsagePair, UsageStore
+from toolscout.learning import UsagePair
 from toolscout.learning._internal import MemoryUsageStore, SqliteUsageStore, UsageBounds, export_pairs, open_usage_store
-
-MakeStore = Callable[..., UsageStore]
 
 
 @pytest.fixture(params=["memory", "sqlite", "redis"])
 def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> MakeStore:
-    opened: list[UsageStore] = []
-
-    def make(**bounds: float) -> UsageStore:
-        limits = UsageBounds(**bounds)  # type: ignore[arg-type]
-        store: UsageStore
-        if request.param == "memory":
-            store = MemoryUsageStore(limits)
-        elif request.param == "redis":
-            from toolscout.learning._redis import RedisUsageStore
-
-            prefix = f"usage-{tmp_path.name}-{len(opened)}"
-            store = RedisUsageStore(request.getfixturevalue("redis_url"), limits, prefix=prefix)
-        else:
-            store = SqliteUsageStore(tmp_path / f"usage{len(opened)}.db", limits)
-        opened.append(store)
-        return store
-
-    def close_all() -> None:
-        for store in opened:
-            store.close()
-
-    request.addfinalizer(close_all)
-    return make
+    return store_opener(request, tmp_path)
 
 
 def pair(request: str, tool: str, *, scope: str = "team", session: str = "s1", at: float | None = None) -> UsagePair:
