@@ -24,6 +24,9 @@ import pytest
 # unasked. Embeddings computed by the tests that opt in go to a folder of this run, not the user's cache.
 os.environ.setdefault("TOOLSCOUT_SEARCH_MODE", "lexical")
 os.environ.setdefault("TOOLSCOUT_CACHE_DIR", tempfile.mkdtemp(prefix="toolscout-test-cache-"))
+# Each test gets a data dir of its own (below): what one test's gateway keeps there (sessions, learned pairs)
+# never reaches another test, nor the user's own data dir.
+_DATA_DIRS = Path(tempfile.mkdtemp(prefix="toolscout-test-data-"))
 
 REDIS_START_LIMIT_S = 30
 TESTS = Path(__file__).parent
@@ -55,6 +58,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         relative = item.path.relative_to(TESTS).as_posix()
         if any(relative == path or relative.startswith(f"{path}/") for path in SLOW_PATHS):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> object:
+    """Point ``TOOLSCOUT_DATA_DIR`` at a fresh folder before the test's fixtures start anything.
+
+    Set here rather than in a fixture so the gateways that module-scoped fixtures start get one too.
+    """
+    os.environ["TOOLSCOUT_DATA_DIR"] = tempfile.mkdtemp(prefix="test-", dir=_DATA_DIRS)
+    return (yield)
 
 
 def require(present: bool, what: str) -> None:
