@@ -31,7 +31,10 @@ content words): wired into the engine (commit a054cac, reverted) it abstains on 
 no-tool probe / BFCL irrelevance / live_irrelevance with no BFCL right answer emptied, but it empties 1 of the
 sample requests' 80 right answers ("swap the old API URL in app.config for the new one", gold second). A rule chosen
 blind by a pre-registered procedure on re-recorded training sets (gold anywhere in the hits) empties 5 % of the sample
-requests: ``abstain_rule.py``, results/abstain_rule.md.
+requests: ``abstain_rule.py``, results/abstain_rule.md. A second one on the hits' evidence alone, with short
+paraphrase-like tooldata and SGD requests as relevant proxies (``proxy_sets``), reaches 40.0 % of BFCL irrelevance with
+no BFCL or sample right answer emptied but only 17.6 % of the no-tool probe: ``abstain_rule2.py``,
+results/abstain_rule2.md.
 """
 
 from __future__ import annotations
