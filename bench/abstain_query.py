@@ -31,7 +31,10 @@ content words): wired into the engine (commit a054cac, reverted) it abstains on 
 no-tool probe / BFCL irrelevance / live_irrelevance with no BFCL right answer emptied, but it empties 1 of the
 sample requests' 80 right answers ("swap the old API URL in app.config for the new one", gold second). A rule chosen
 blind by a pre-registered procedure on re-recorded training sets (gold anywhere in the hits) empties 5 % of the sample
-requests: ``abstain_rule.py``, results/abstain_rule.md.
+requests: ``abstain_rule.py``, results/abstain_rule.md. A second one on the hits' evidence alone, with short
+paraphrase-like tooldata and SGD requests as relevant proxies (``proxy_sets``), reaches 40.0 % of BFCL irrelevance with
+no BFCL or sample right answer emptied but only 17.6 % of the no-tool probe: ``abstain_rule2.py``,
+results/abstain_rule2.md.
 """
 
 from __future__ import annotations
@@ -70,6 +73,8 @@ TRAIN_SETS = (
     "train: BFCL tuning pooled",
     "train: BFCL tuning 1-10 with gold",
     "train: BFCL tuning 1-10 without gold",
+    "train: tooldata short paraphrases",
+    "train: SGD short paraphrases",
 )
 IRRELEVANT_SETS = ("BFCL irrelevance", "BFCL live_irrelevance (held out)", "no-tool probe")
 RELEVANT_SETS = (
@@ -143,6 +148,8 @@ def features(case: Case, hits: list[tuple[str, object]], abstained: bool) -> dic
     row["overlap_max"] = max(overlaps, default=0.0)
     row["overlaps"] = overlaps
     row["gold_rank"] = next((k for k, (name, _) in enumerate(hits) if name in case.gold), None)
+    row["lexicals"] = [float(ev.lexical) for ev in evs]  # type: ignore[attr-defined]
+    row["evidenced"] = len(evs) == len(hits)
     row["cosines"] = [None if getattr(ev, "cosine", None) is None else float(ev.cosine) for ev in evs]  # type: ignore[attr-defined]
     row["catalog_overlap"] = _overlap(words, _catalog_text(case.catalog))
     first = words[0] if words else ""
@@ -190,6 +197,69 @@ def tooldata_sets(path: Path, per_source: int, tools: int, recording: Engine) ->
     }
 
 
+PROXY_WORDS = 8
+"""A paraphrase-like request has at most this many words (split on white space)."""
+PROXY_CHARS = 60
+"""... and at most this many characters (requests in scripts without spaces)."""
+PROXY_SHARE = 0.25
+"""... and shares at most this share of its content words with each gold tool's own text (name, description)."""
+
+
+def paraphrase_like(query: str, gold: Sequence[ToolSpec]) -> bool:
+    """A short request that does not restate its tool's words (the shape of an agent's request to an MCP server)."""
+    words = list(dict.fromkeys(_words(query)))
+    if len(query.split()) > PROXY_WORDS or len(query) > PROXY_CHARS or not words:
+        return False
+    return all(_overlap(words, _tool_text(tool)) <= PROXY_SHARE for tool in gold)
+
+
+def proxy_sets(path: Path, tools: int) -> dict[str, list[Case]]:
+    """Relevant proxies of agent requests (abstain_rule2_procedure.md): paraphrase-like tooldata requests.
+
+    ``tooldata short paraphrases``: the dev pairs of every source, at most 60 a source (seed 23), each against its
+    source's catalog (the gold tools plus a seeded sample, `tools` in all). ``SGD short paraphrases``: the SGD pairs
+    of both splits (the one source the shipped model never trained on), 200 sampled (seed 29), against all 88 SGD
+    tools.
+    """
+    sys.path.insert(0, str(ROOT))
+    from train._data import load_corpus
+
+    corpus = load_corpus(path, exclude=())
+    spec = {t.id: ToolSpec(name=t.name, description=t.description) for t in corpus.tools.values()}
+    pools: dict[str, list[str]] = {}
+    for tool in corpus.tools.values():
+        pools.setdefault(tool.source, []).append(tool.id)
+
+    def shaped(pairs: Sequence[object]) -> list[object]:
+        return [p for p in pairs if paraphrase_like(p.query, [spec[t] for t in p.positives])]  # type: ignore[attr-defined]
+
+    def case(pair: object, tool_ids: Sequence[str]) -> Case:
+        names: dict[str, str] = {}
+        for tool_id in tool_ids:
+            name = spec[tool_id].name
+            names[tool_id] = name if name not in names.values() else tool_id
+        catalog = Catalog([ToolSpec(name=names[t], description=spec[t].description) for t in tool_ids])
+        return Case(pair.query, catalog, frozenset(names[t] for t in pair.positives))  # type: ignore[attr-defined]
+
+    rng = random.Random(23)
+    dev: list[Case] = []
+    by_source: dict[str, list[object]] = {}
+    for pair in shaped(corpus.dev):
+        by_source.setdefault(pair.source, []).append(pair)  # type: ignore[attr-defined]
+    for source in sorted(by_source):
+        picked = rng.sample(by_source[source], min(60, len(by_source[source])))
+        needed = sorted({t for pair in picked for t in pair.positives})  # type: ignore[attr-defined]
+        rest = [t for t in pools[corpus.catalog_source(picked[0])] if t not in needed]  # type: ignore[arg-type]
+        tool_ids = needed + rng.sample(rest, max(0, min(len(rest), tools - len(needed))))
+        dev += [case(pair, tool_ids) for pair in picked]
+    sgd = shaped([p for p in (*corpus.train, *corpus.dev) if p.source == "sgd"])
+    sgd_tools = sorted(pools["sgd"])
+    return {
+        "train: tooldata short paraphrases": dev,
+        "train: SGD short paraphrases": [case(p, sgd_tools) for p in random.Random(29).sample(sgd, min(200, len(sgd)))],
+    }
+
+
 def everyday_cases() -> list[Case]:
     catalog = Catalog.from_file(DATA / "everyday_catalog.json")
     rows = [json.loads(line) for line in (DATA / "everyday_probe.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -213,6 +283,7 @@ def record(args: argparse.Namespace) -> None:
     sets: dict[str, list[Case]] = {}
     if "train" in args.what:
         sets.update(tooldata_sets(args.tooldata, args.per_source, args.dev_tools, recording))
+        sets.update(proxy_sets(args.tooldata, args.dev_tools))
         small_rel, small_irr = calibrate.bfcl_small(args.small, seed=13)
         sets["train: BFCL tuning pooled"] = calibrate.bfcl_full(TUNING_CATEGORIES, args.most, seed=17)
         sets["train: BFCL tuning 1-10 with gold"] = small_rel
