@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
-from dataclasses import replace
 
 from .._search_settings import RankingSettings
 from ..catalog import Catalog
@@ -53,7 +52,15 @@ class Judge:
             )
             for hit in result.hits
         )
-        return replace(result, hits=hits, candidates=None)
+        # Not `dataclasses.replace`, which costs more than the judging on every search.
+        return SearchResult(
+            query=result.query,
+            mode=result.mode,
+            hits=hits,
+            total=result.total,
+            suggestions=result.suggestions,
+            abstained=result.abstained,
+        )
 
     def confidences(self, ranked: Sequence[str], evidence: Mapping[str, HitEvidence]) -> dict[str, float]:
         """The confidence of each of `ranked` (names, best first).
