@@ -91,7 +91,7 @@ class DenseRanking(Protocol):
 class IndexConfig(CheckedModel):
     """The lexical engine's own tuning (built directly, a bad value is a `ConfigError` naming its key).
 
-    The keys of the settings it ranks by (top band, expanders, calibrator, threshold) are `RankingSettings`.
+    The keys of the settings it ranks by (top band, expanders) are `RankingSettings`.
     """
 
     lexical: LexicalConfig = Field(default_factory=LexicalConfig)
