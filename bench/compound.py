@@ -1,6 +1,7 @@
 """Compound requests searched sentence by sentence (the pipeline's `PartsStage`), measured on and off in one run.
 
-Hybrid search with the packaged model, as ``tool_search`` runs it (`ToolIndex.search`, ``mode="hybrid"``), over:
+Hybrid search with the packaged model, as ``tool_search`` runs it (`ToolIndex.search`, ``mode="hybrid"``, judged by the
+``confidence`` stage), over:
 BFCL tuning (pooled catalog; the threshold is chosen here and on the tooldata dev split), BFCL live (held out:
 measured, never chosen on), the packaged sample requests, and the tooldata dev split (``--tooldata``; at most 40
 requests per source against at most 300 of its tools, R@k macro-averaged, as ``python -m train select`` scores).
@@ -23,9 +24,11 @@ from pathlib import Path
 
 from model_compare import Labelled, labelled_sets, tooldata_dev
 
+from toolscout import ScoutSettings
 from toolscout.search import SearchIndex, SearchPipeline
 from toolscout.search._evaluation import summarize
 from toolscout.search._internal import build_index
+from toolscout.search._judge import ConfidenceStage
 from toolscout.search._parts import request_parts
 from toolscout.search._pipeline import PartsStage
 from toolscout.search.embeddings import EmbeddingSettings
@@ -39,9 +42,10 @@ LIMIT = 10
 
 def measure(data: Labelled, embedder: object) -> dict[str, object]:
     dense = DenseRanker(data.catalog, embedder, cache=EmbeddingCache())  # type: ignore[arg-type]
-    engine = build_index(data.catalog, dense=dense)
-    indexes: dict[str, SearchIndex] = {"off": engine} | {
-        f"on@{tau}": SearchPipeline([PartsStage(min_confidence=tau)]).around(engine, data.catalog) for tau in GRID
+    engine, judge = build_index(data.catalog, dense=dense), ConfidenceStage.from_settings(ScoutSettings())
+    indexes: dict[str, SearchIndex] = {"off": SearchPipeline([judge]).around(engine, data.catalog)} | {
+        f"on@{tau}": SearchPipeline([PartsStage(min_confidence=tau), judge]).around(engine, data.catalog)
+        for tau in GRID
     }
     found: dict[str, list[list[str]]] = {label: [] for label in indexes}
     timings: dict[str, list[float]] = {"off": [], "on@0.5": []}

@@ -21,8 +21,11 @@ from pathlib import Path
 
 from model_compare import Labelled, labelled_sets, tooldata_dev
 
+from toolscout import ScoutSettings
+from toolscout.search import SearchPipeline
 from toolscout.search._evaluation import summarize
 from toolscout.search._internal import HybridFusion, build_index
+from toolscout.search._judge import ConfidenceStage
 from toolscout.search.embeddings import Embedder, EmbeddingSettings
 from toolscout.search.embeddings._internal import DenseRanker, EmbeddingCache, shared_embedder
 
@@ -33,7 +36,8 @@ CHOSEN_ON = ("BFCL tuning", "tooldata dev")
 
 
 def recall(data: Labelled, dense: DenseRanker, weight: float) -> tuple[float, float]:
-    index = build_index(data.catalog, dense=dense, fuse=HybridFusion(lexical_weight=weight))
+    engine = build_index(data.catalog, dense=dense, fuse=HybridFusion(lexical_weight=weight))
+    index = SearchPipeline([ConfidenceStage.from_settings(ScoutSettings())]).around(engine, data.catalog)
     rankings = [[hit.name for hit in index.search(query, limit=10, mode="hybrid").hits] for query in data.queries]
     report = summarize([data.canonical(r) for r in rankings], data.golds, ks=(1, 5))
     return round(report.recall[1], 4), round(report.recall[5], 4)

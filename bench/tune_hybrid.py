@@ -34,10 +34,13 @@ from bfcl import DATA_DIR, BfclData, load_bfcl
 from sample_set import load_sample
 
 from toolscout._search_settings import TOP_BAND
+from toolscout._settings import ScoutSettings
+from toolscout.search import SearchIndex, SearchPipeline
 from toolscout.search._base import SearchMode
 from toolscout.search._evaluation import EvalReport, summarize
 from toolscout.search._hybrid import HybridFusion
 from toolscout.search._index import IndexConfig, ToolIndex, build_index
+from toolscout.search._judge import ConfidenceStage
 from toolscout.search.embeddings._cache import EmbeddingCache
 from toolscout.search.embeddings._dense import DenseRanker
 from toolscout.search.embeddings._local import SentenceTransformerEmbedder
@@ -159,11 +162,14 @@ def sample_check(embedder: SentenceTransformerEmbedder, cache: EmbeddingCache) -
     catalog, requests = load_sample()
     labelled = [request for request in requests if request.gold]
     off_topic = [*OFF_TOPIC, *(request.query for request in requests if not request.gold)]
-    lexical = build_index(catalog)
-    hybrid = build_index(catalog, dense=DenseRanker(catalog, embedder, cache=cache), fuse=HybridFusion())
+    judge = SearchPipeline([ConfidenceStage.from_settings(ScoutSettings())])  # abstention, as tool_search judges
+    lexical = judge.around(build_index(catalog), catalog)
+    hybrid = judge.around(
+        build_index(catalog, dense=DenseRanker(catalog, embedder, cache=cache), fuse=HybridFusion()), catalog
+    )
     out = ["", f"## Sample catalog ({len(catalog)} tools, {len(labelled)} paraphrased requests)", ""]
     out += ["| mode | R@1 | R@5 | hit@5 | R@10 | MRR | off-topic requests with hits |", "|---|---|---|---|---|---|---|"]
-    modes: tuple[tuple[SearchMode, ToolIndex], ...] = (("lexical", lexical), ("hybrid", hybrid))
+    modes: tuple[tuple[SearchMode, SearchIndex], ...] = (("lexical", lexical), ("hybrid", hybrid))
     for mode, index in modes:
         ranked = [[h.name for h in index.search(q.query, mode=mode, limit=LIMIT).hits] for q in labelled]
         report = score(ranked, [q.gold for q in labelled])

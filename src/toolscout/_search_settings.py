@@ -125,10 +125,11 @@ class RerankSettings(CheckedModel):
 
 
 class RankingSettings(CheckedModel):
-    """The ``search_*`` keys an engine reads while it ranks: its top band, expanders, calibrator and threshold.
+    """The ``search_*`` keys of ranking: the engine's top band and expanders, the confidence stage's calibrator.
 
     `ScoutSettings` extends this model (they are top-level keys of the settings); the built-in engines take
-    it (`EngineOptions.ranking`, ``build_index(ranking=...)``), so each key is declared and checked once.
+    it (`EngineOptions.ranking`, ``build_index(ranking=...)``), and so does the ``confidence`` stage (calibrator and
+    threshold), so each key is declared and checked once.
     """
 
     search_top_band: Annotated[float, Finite, Field(ge=0, lt=1)] = TOP_BAND

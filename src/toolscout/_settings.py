@@ -228,8 +228,8 @@ class PresearchSettings(BaseModel):
 class ScoutSettings(BaseSettings, RankingSettings):
     """Settings for one `ToolScout`. Build from a config mapping with `from_mapping`.
 
-    The keys an engine reads while it ranks (``search_top_band``, ``search_expanders``, ``search_calibrator``,
-    ``search_min_confidence``) are declared on `RankingSettings`, which this model extends.
+    The ranking keys (the engine's ``search_top_band`` and ``search_expanders``, the ``confidence`` stage's
+    ``search_calibrator`` and ``search_min_confidence``) are declared on `RankingSettings`, which this model extends.
     """
 
     model_config = SettingsConfigDict(

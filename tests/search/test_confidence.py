@@ -12,8 +12,9 @@ from tests.conftest import require
 from toolscout import Catalog, ConfigError, ScoutSettings, ToolScout, ToolSpec
 from toolscout._texts import Search
 from toolscout.data import sample_catalog_path
-from toolscout.search import HitEvidence
+from toolscout.search import HitEvidence, SearchIndex, SearchPipeline
 from toolscout.search._internal import LogisticCalibrator, build_index, get_calibrator
+from toolscout.search._judge import ConfidenceStage
 from toolscout.search.embeddings import EmbeddingSettings
 from toolscout.search.embeddings._internal import shared_embedder
 
@@ -29,6 +30,13 @@ TERSE = Catalog(
     ]
 )
 OFF_TOPIC = "brew a cup of coffee"
+
+
+def judged(catalog: Catalog, settings: ScoutSettings | None = None) -> SearchIndex:
+    """The built-in engine's index of `catalog` inside the ``confidence`` stage alone."""
+    settings = settings or ScoutSettings()
+    stage = ConfidenceStage.from_settings(settings)
+    return SearchPipeline([stage]).around(build_index(catalog, ranking=settings), catalog)
 
 
 def search(scout: ToolScout, query: str) -> dict[str, object]:
@@ -99,7 +107,7 @@ def test_whether_a_search_answers_does_not_depend_on_how_many_hits_it_asks_for(
 
 
 def test_lexical_search_calibrates_too_and_keeps_a_weak_right_answer() -> None:
-    index = build_index(Catalog.from_file(sample_catalog_path()))
+    index = judged(Catalog.from_file(sample_catalog_path()))
 
     fitting = index.search("post a message to the #deploys slack channel", mode="lexical")
     # A request in another language, matched through the lexicon: keyword evidence alone is weak, never emptied.
@@ -112,7 +120,7 @@ def test_lexical_search_calibrates_too_and_keeps_a_weak_right_answer() -> None:
 
 
 def test_a_tool_named_in_the_request_is_certain() -> None:
-    index = build_index(TERSE)
+    index = judged(TERSE)
 
     result = index.search("get_forecast", mode="lexical")
 
@@ -120,11 +128,10 @@ def test_a_tool_named_in_the_request_is_certain() -> None:
 
 
 def test_min_confidence_zero_never_abstains_and_the_threshold_comes_from_the_fit() -> None:
-    never = build_index(Catalog.from_file(sample_catalog_path()), ranking=ScoutSettings(search_min_confidence=0.0))
+    never = judged(Catalog.from_file(sample_catalog_path()), ScoutSettings(search_min_confidence=0.0))
     default = build_index(Catalog.from_file(sample_catalog_path()))
 
     assert never.search("what's the score of the Arsenal game", mode="lexical").hits
-    assert never.ranking.search_min_confidence == 0.0
     fitted = json.loads((resources.files("toolscout.search") / "calibration.json").read_text(encoding="utf-8"))
     calibrator = get_calibrator("logistic")
     assert calibrator.threshold(dense=False) == fitted["lexical"]["threshold"] > 0

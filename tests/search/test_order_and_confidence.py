@@ -18,6 +18,7 @@ from tests.conftest import require
 from toolscout import Catalog, ScoutSettings, ToolScout
 from toolscout.search import HitEvidence
 from toolscout.search._internal import LogisticCalibrator, build_index
+from toolscout.search._judge import ConfidenceStage
 
 HAS_SEMANTIC = importlib.util.find_spec("onnxruntime") is not None
 DATA = Path(__file__).parents[2] / "bench" / "data"
@@ -74,9 +75,10 @@ def test_gibberish_reads_unconfident(everyday: ToolScout) -> None:
 
 
 def test_lexical_confidences_fall_down_the_list_too() -> None:
-    index = build_index(EVERYDAY)
+    index, stage = build_index(EVERYDAY), ConfidenceStage.from_settings(ScoutSettings())
     for row in PROBE:
-        hits = index.search(row["query"], limit=10, mode="lexical").hits
+        # The engine's answer judged by the stage alone (the pipeline would hand the confidences out by position).
+        hits = stage.search(index, row["query"], limit=10, mode="lexical", allowed=None, catalog=EVERYDAY).hits
         assert _falls([hit.confidence or 0.0 for hit in hits]), row["query"]
 
 

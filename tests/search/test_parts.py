@@ -10,6 +10,7 @@ from tests.conftest import require
 from toolscout import Catalog, ScoutSettings, ToolScout, ToolSpec
 from toolscout.search import SearchHit, SearchPipeline, SearchResult
 from toolscout.search._internal import build_index
+from toolscout.search._judge import ConfidenceStage
 from toolscout.search._parts import merge_parts, request_parts
 from toolscout.search._pipeline import PartsStage
 
@@ -90,13 +91,13 @@ def test_the_parts_stage_adds_a_confident_sentence_hit_and_not_a_weak_one() -> N
         "Compute the greatest common divisor of the two integers 36 and 48, the largest number dividing both. "
         "Then check the weather in Oslo."
     )
-    index = build_index(GCD_AND_WEATHER)
+    index, judge = build_index(GCD_AND_WEATHER), ConfidenceStage.from_settings(ScoutSettings())
 
     def staged(min_confidence: float) -> SearchResult:
-        pipeline = SearchPipeline([PartsStage(min_confidence=min_confidence)])
+        pipeline = SearchPipeline([PartsStage(min_confidence=min_confidence), judge])
         return pipeline.around(index, GCD_AND_WEATHER).search(request, limit=2)
 
-    whole = index.search(request, limit=2)
+    whole = SearchPipeline([judge]).around(index, GCD_AND_WEATHER).search(request, limit=2)
     strict = staged(1.0)
     split = staged(0.2)
 

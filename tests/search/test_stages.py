@@ -26,6 +26,7 @@ from toolscout.search import (
 )
 from toolscout.search._engines import _ENGINES
 from toolscout.search._internal import build_index
+from toolscout.search._judge import ConfidenceStage
 from toolscout.search._pipeline import _STAGES
 
 GCD_AND_WEATHER = Catalog(
@@ -148,9 +149,9 @@ def test_a_stage_that_reorders_hands_each_position_its_confidence() -> None:
             ToolSpec(name="delete_email", description="Delete an email message."),
         ]
     )
-    engine = build_index(catalog)
-    plain = engine.search("email message", limit=3, mode="lexical")
-    staged = SearchPipeline([Reverse()]).around(engine, catalog)
+    engine, judge = build_index(catalog), ConfidenceStage.from_settings(ScoutSettings())
+    plain = SearchPipeline([judge]).around(engine, catalog).search("email message", limit=3, mode="lexical")
+    staged = SearchPipeline([Reverse(), judge]).around(engine, catalog)
 
     reordered = staged.search("email message", limit=3, mode="lexical")
 
@@ -165,3 +166,20 @@ def test_a_stage_that_reorders_hands_each_position_its_confidence() -> None:
         namespace=plain.hits[-1].namespace,
         confidence=plain.hits[0].confidence,
     )
+
+
+def test_the_confidence_stage_judges_the_built_in_engines_and_passes_a_registered_engines_answer_as_it_is(
+    fixed_engine: None,
+) -> None:
+    built_in = build_searcher(ScoutSettings(search_mode="lexical", search_min_confidence=0.99), GCD_AND_WEATHER)
+    registered = build_searcher(ScoutSettings(search_mode="test-fixed", search_min_confidence=0.99), GCD_AND_WEATHER)
+
+    judged = built_in.search("weather in Oslo", limit=2)
+    passed = registered.search("weather in Oslo", limit=2)
+
+    assert "confidence" in list(_STAGES)[list(_STAGES).index("parts") :]  # parts reads the confidences it gives
+    assert judged.abstained and judged.hits == () and judged.suggestions[0] == "get_weather"
+    relaxed = build_searcher(ScoutSettings(search_mode="lexical"), GCD_AND_WEATHER).search("weather in Oslo", limit=2)
+    assert relaxed.hits[0].name == "get_weather" and relaxed.hits[0].confidence is not None
+    assert passed == Fixed(GCD_AND_WEATHER).search("weather in Oslo", limit=2)  # no confidences, no abstention
+    assert not passed.abstained and all(hit.confidence is None for hit in passed.hits)

@@ -1,9 +1,10 @@
-"""Tool search as a pipeline around an engine: exact names, sentence parts, a reranker, the cut, then the engine.
+"""Tool search as a pipeline around an engine: exact names, the cut, a reranker, sentence parts, confidence, the engine.
 
 Each plug-in point has its contract in its Protocol: `SearchStage` (a stage of the pipeline, `build_searcher`
 assembles them), `QueryExpander`, `SearchIndex` (an engine's index, made by an `EngineFactory`), `Reranker`, and
-the `Calibrator` that gives the engine's hits their confidence; each is registered by name (`register_stage`,
-`register_expander`, `register_engine`, `register_reranker`, `register_calibrator`) and chosen by settings.
+the `Calibrator` by which the ``confidence`` stage gives hits their confidence; each is registered by name
+(`register_stage`, `register_expander`, `register_engine`, `register_reranker`, `register_calibrator`) and chosen by
+settings.
 """
 
 from .._search_settings import RerankSettings

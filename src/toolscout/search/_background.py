@@ -131,7 +131,7 @@ class BackgroundHybrid:
             embedder: Builds the embedder instead of the registry (for a host's own backend).
             fusion: How lexical and dense rankings are fused.
             config: The lexical index's tuning.
-            ranking: The ranking keys of the settings (top band, expanders, calibrator; default: the defaults).
+            ranking: The ranking keys of the settings (top band, expanders; default: the defaults).
         """
         self._settings = settings or EmbeddingSettings()
         self._make_embedder = embedder or self._registered_embedder

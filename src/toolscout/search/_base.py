@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Set
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Set
+from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypeAlias
 
 from ..catalog import Catalog
+from ._confidence import HitEvidence
 
-__all__ = ["IndexBuilder", "SearchHit", "SearchIndex", "SearchMode", "SearchResult"]
+__all__ = ["JUDGED_HITS", "Candidates", "IndexBuilder", "SearchHit", "SearchIndex", "SearchMode", "SearchResult"]
+
+JUDGED_HITS = 5
+"""How many of a search's top candidates decide whether it answers, whatever its limit: the default limit, at which the
+calibration's thresholds were measured (``bench/calibrate.py``). An engine's `Candidates` go at least this deep."""
 
 SearchMode: TypeAlias = Literal["lexical", "regex", "hybrid"]
 """`lexical`: ranked keywords; `regex`: a pattern over names and text; `hybrid`: lexical fused with embeddings."""
@@ -25,11 +30,26 @@ class SearchHit:
     namespace: str | None = None
     """The tool's namespace."""
     confidence: float | None = None
-    """How likely the tool serves the request, in [0, 1] (the engine's `Calibrator`); 1.0 for a tool the request
-    names; None from an engine that does not calibrate (regex, browsing)."""
+    """How likely the tool serves the request, in [0, 1] (the ``confidence`` stage's `Calibrator`); 1.0 for a tool the
+    request names; None where nothing was judged (regex, browsing, an engine that gives no `Candidates`)."""
     learned: bool = False
     """True when learning from use changed this hit (the ``learned`` stage added it, moved it up, or raised its
     confidence): an answer with such a hit is a learned answer."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Candidates:
+    """A ranked search's candidates as its engine weighed them, for the ``confidence`` stage to judge (`Judge`)."""
+
+    names: tuple[str, ...]
+    """The candidates, best first, before the limit: at least `JUDGED_HITS` deep (when there are that many) and as
+    deep as the limit."""
+    evidence: Mapping[str, HitEvidence]
+    """Each candidate's evidence, by name; a tool the request names has none (it gets the confidence above it)."""
+    keywords: Mapping[str, HitEvidence] = field(default_factory=dict)
+    """A hybrid search's lexical evidence, by name, by which a candidate's keywords may vouch for it."""
+    nearest: tuple[str, ...] = ()
+    """The names to suggest should the search abstain, best first."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -47,8 +67,11 @@ class SearchResult:
     suggestions: tuple[str, ...] = ()
     """When there are no hits: the nearest tool names, to guide a better query. Never padding."""
     abstained: bool = False
-    """The engine found candidates but judged that none serves the request (its best confidence was under the
+    """The search found candidates but judged that none serves the request (its best confidence was under the
     calibrated threshold): `hits` is empty and `suggestions` names those candidates, best first."""
+    candidates: Candidates | None = field(default=None, repr=False, compare=False)
+    """The engine's candidates and their evidence, which the pipeline's ``confidence`` stage judges and then drops
+    (None: an engine that gives none; its hits pass as they are)."""
 
 
 class SearchIndex(Protocol):

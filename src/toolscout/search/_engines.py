@@ -36,7 +36,7 @@ class EngineOptions:
     index: IndexConfig = field(default_factory=IndexConfig)
     """The lexical index's own tuning (weights, floor, depths)."""
     ranking: RankingSettings = field(default_factory=RankingSettings)
-    """The ranking keys of the settings: top band, expanders, calibrator, threshold (`RankingSettings.of`)."""
+    """The ranking keys of the settings (`RankingSettings.of`): the built-in engines read the top band and expanders."""
     background: bool = False
     """A long-running host: slow preparation (embedding a catalog) happens off the caller's thread and
     searches answer from what is ready meanwhile. False: a one-shot command that waits for it."""

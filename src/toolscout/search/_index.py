@@ -1,7 +1,7 @@
 """`ToolIndex`: the catalog's search index (lexical, regex and, with a dense ranker, hybrid): the built-in engines.
 
-The stages around an engine (a request that is exactly a tool's name, sentence parts, a reranker, the cut) are
-the pipeline's (`_pipeline.py`). A query runs through these steps:
+The stages around an engine (a request that is exactly a tool's name, the confidences and abstention, sentence
+parts, a reranker, the cut) are the pipeline's (`_pipeline.py`). A query runs through these steps:
 
 1. ``allowed`` becomes a mask applied before any ranking, cutoff or suggestion, so tools
    outside the caller's scope can never appear.
@@ -17,6 +17,8 @@ the pipeline's (`_pipeline.py`). A query runs through these steps:
 4. Hits below the relevance floor or outside the top band (``search_top_band``, the one band cut
    of a search) are dropped, never padded; with no hit left, `suggestions` names the nearest
    tools instead.
+5. The answer carries its ranked candidates and their `HitEvidence` (`SearchResult.candidates`), from which
+   the pipeline's ``confidence`` stage gives each hit its confidence, or abstains (`Judge`).
 
 Hybrid mode fuses that lexical ranking with the dense one (`HybridFusion`) and applies the same
 top band to the fused scores. There the lexical scores are shares of what the whole request
@@ -41,13 +43,12 @@ from .._search_settings import RankingSettings
 from .._validation import CheckedModel, Finite, NoBool
 from ..catalog import Catalog
 from ..catalog._internal import ToolNames
-from ._base import SearchHit, SearchMode, SearchResult
-from ._confidence import HitEvidence, get_calibrator
+from ._base import JUDGED_HITS, Candidates, SearchHit, SearchMode, SearchResult
+from ._confidence import HitEvidence
 from ._expand import ExpandedQuery, ExpansionContext
 from ._expanders import get_expander
 from ._fields import tool_fields
 from ._hybrid import HybridFusion
-from ._judge import Judge
 from ._language import word_languages
 from ._lexical import LexicalConfig, LexicalIndex, NonNegative, QueryTerms
 from ._regex import RegexIndex
@@ -62,9 +63,6 @@ logger = logging.getLogger(__name__)
 _PLAIN_WORD = re.compile(r"[(\"'“‘]?[^\W\d_]+(?:['’][^\W\d_]+)?[)\"'”’.,!?;:]*")
 
 Ranking: TypeAlias = list[tuple[str, float]]
-JUDGED_HITS = 5
-"""How many of a search's top hits decide whether it answers, whatever its limit: the default limit, at which the
-calibration's thresholds were measured (``bench/calibrate.py``)."""
 Fusion: TypeAlias = Callable[[Ranking, Ranking], Ranking]
 """Fuses a lexical and a dense ranking (name, score; best first) into one ranking, best first."""
 
@@ -93,7 +91,7 @@ class DenseRanking(Protocol):
 class IndexConfig(CheckedModel):
     """The lexical engine's own tuning (built directly, a bad value is a `ConfigError` naming its key).
 
-    The keys of the settings it ranks by (top band, expanders, calibrator, threshold) are `RankingSettings`.
+    The keys of the settings it ranks by (top band, expanders) are `RankingSettings`.
     """
 
     lexical: LexicalConfig = Field(default_factory=LexicalConfig)
@@ -178,7 +176,6 @@ class ToolIndex:
         self._suggester = NameSuggester(tools)
         self._dense = dense
         self._fuse = fuse or HybridFusion()
-        self._judge = Judge(get_calibrator(ranking.search_calibrator), ranking.search_min_confidence)
 
     @property
     def fingerprint(self) -> str:
@@ -279,7 +276,7 @@ class ToolIndex:
         order, best_scores = best.tolist(), picked.tolist()
         shares = (picked / self._whole_request_best(query, terms, ideal)).tolist()
         candidates = zip(order, shares, strict=True)
-        evidence = _lexical_evidence([(i, share) for i, share in candidates if i not in mentioned], terms)
+        evidence = _lexical_evidence([(self._names[i], share) for i, share in candidates if i not in mentioned], terms)
         ranked = _with_mentions(list(zip(order, best_scores, strict=True)), mentioned)
         ranked = [(i, top + 1.0) for i in whole] + ranked
         total = len(whole) + len(passing) + sum(scores[i] < threshold for i in mentioned)
@@ -310,7 +307,7 @@ class ToolIndex:
         coverage = _coverage(terms)
         gaps = _gaps([score for _, score in fused])
         evidence = {
-            self._position[name]: HitEvidence(
+            name: HitEvidence(
                 lexical=shares.get(name, 0.0),
                 cosine=cosines.get(name, unlisted),
                 score=score,
@@ -320,7 +317,7 @@ class ToolIndex:
             )
             for (name, score), gap in zip(fused, gaps, strict=True)
         }
-        keywords = _lexical_evidence([(self._position[name], share) for name, share in lexical], terms)
+        keywords = _lexical_evidence(lexical, terms)
         top = fused[0][1] if fused else 0.0
         fused = [(name, score) for name, score in fused if score >= self.ranking.search_top_band * top]
         whole = self._whole(query, mask)
@@ -329,7 +326,7 @@ class ToolIndex:
             ranked = [(i, score) for i, score in ranked if mask[i]]
         mentioned = self._mentions(query, mask)
         for i in mentioned:
-            evidence.pop(i, None)
+            evidence.pop(self._names[i], None)
         ranked = [(i, top + 1.0) for i in whole] + _with_mentions(ranked, mentioned)
         if not ranked and dense:  # only weak embedding matches: nothing fits, the nearest are named
             nearest = tuple(name for name, _ in dense[: self.config.suggestions])
@@ -355,38 +352,35 @@ class ToolIndex:
         ranked: Sequence[tuple[int, float]],
         total: int,
         mask: npt.NDArray[np.bool_] | None,
-        evidence: Mapping[int, HitEvidence] | None = None,
+        evidence: Mapping[str, HitEvidence] | None = None,
         *,
         limit: int | None = None,
-        keywords: Mapping[int, HitEvidence] | None = None,
+        keywords: Mapping[str, HitEvidence] | None = None,
     ) -> SearchResult:
         """Package the first `limit` hits of `ranked` (all when None; `total` counts all that passed).
 
-        With `evidence` (a ranked search), each hit gets the calibrator's confidence (a tool the request names,
-        which has none, gets the confidence of the hit ranked above it, or 1.0 when first), and a search whose best
-        confidence is under the threshold abstains. Whether it abstains is judged on the top `JUDGED_HITS`, whatever
-        the limit, so asking for one hit or ten never changes whether a search answers. `keywords`: a hybrid
-        search's lexical evidence, by which its keywords may vouch for a hit (`Judge.answers`).
+        With `evidence` (a ranked search, by name), the answer carries its `Candidates`: the first
+        ``max(limit, JUDGED_HITS)`` of `ranked` with their evidence (a tool the request names has none), `keywords`
+        (a hybrid search's lexical evidence) and the names to suggest should the ``confidence`` stage abstain.
         """
-        tools = self._catalog.tools
-        judged, candidates = ranked[:JUDGED_HITS], ranked
-        ranked = ranked if limit is None else ranked[:limit]
-        confidence: Mapping[int, float | None]
-        if evidence is None:
-            confidence = dict.fromkeys(i for i, _ in ranked)
-        else:
-            confidence = self._judge.confidences([i for i, _ in (*judged, *ranked[len(judged) :])], evidence)
-            if judged and not self._judge.answers([i for i, _ in judged], confidence, evidence, keywords or {}):
-                nearest = tuple(self._names[i] for i, _ in candidates[: self.config.suggestions])
-                return SearchResult(query=query, mode=mode, hits=(), total=0, suggestions=nearest, abstained=True)
+        tools, names = self._catalog.tools, self._names
+        shown = ranked if limit is None else ranked[:limit]
         hits = tuple(
-            SearchHit(
-                name=self._names[i], score=round(score, 4), namespace=tools[i].namespace, confidence=confidence[i]
-            )
-            for i, score in ranked
+            SearchHit(name=names[i], score=round(score, 4), namespace=tools[i].namespace) for i, score in shown
         )
         suggestions = () if hits else self._suggester.suggest(query, limit=self.config.suggestions, mask=mask)
-        return SearchResult(query=query, mode=mode, hits=hits, total=total, suggestions=suggestions)
+        candidates = None
+        if evidence is not None:
+            depth = max(len(shown), JUDGED_HITS)
+            candidates = Candidates(
+                names=tuple(names[i] for i, _ in ranked[:depth]),
+                evidence=evidence,
+                keywords=keywords or {},
+                nearest=tuple(names[i] for i, _ in ranked[: self.config.suggestions]),
+            )
+        return SearchResult(
+            query=query, mode=mode, hits=hits, total=total, suggestions=suggestions, candidates=candidates
+        )
 
     def _whole_request_best(self, query: str, terms: QueryTerms, ideal: float) -> float:
         """The lexical score a tool matching every word of the request would get (unknown English words count).
@@ -440,12 +434,12 @@ def _gaps(scores: Sequence[float]) -> list[float]:
     return gaps
 
 
-def _lexical_evidence(shares: Sequence[tuple[int, float]], terms: QueryTerms) -> dict[int, HitEvidence]:
-    """The lexical evidence of candidates given as ``(position, share)``, best first, for a query of `terms`."""
+def _lexical_evidence(shares: Sequence[tuple[str, float]], terms: QueryTerms) -> dict[str, HitEvidence]:
+    """The lexical evidence of candidates given as ``(name, share)``, best first, for a query of `terms`."""
     gaps, coverage = _gaps([share for _, share in shares]), _coverage(terms)
     return {
-        i: HitEvidence(lexical=share, cosine=None, score=share, gap=gap, coverage=coverage)
-        for (i, share), gap in zip(shares, gaps, strict=True)
+        name: HitEvidence(lexical=share, cosine=None, score=share, gap=gap, coverage=coverage)
+        for (name, share), gap in zip(shares, gaps, strict=True)
     }
 
 

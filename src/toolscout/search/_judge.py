@@ -1,12 +1,19 @@
-"""`Judge`: a ranked search's calibrated confidences, and whether the search answers at all (abstention)."""
+"""`Judge`: a ranked search's calibrated confidences, and whether the search answers at all (abstention).
+
+`ConfidenceStage` is the pipeline's ``confidence`` stage: it judges any engine's answer that carries its
+`Candidates` (the built-in engines' do), and passes an answer without them as it is.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 
-from ._confidence import Calibrator, HitEvidence
+from .._search_settings import RankingSettings
+from ..catalog import Catalog
+from ._base import JUDGED_HITS, SearchHit, SearchIndex, SearchMode, SearchResult
+from ._confidence import Calibrator, HitEvidence, get_calibrator
 
-__all__ = ["Judge"]
+__all__ = ["ConfidenceStage", "Judge"]
 
 
 class Judge:
@@ -17,25 +24,63 @@ class Judge:
         self._calibrator = calibrator
         self._configured = min_confidence
 
-    def confidences(self, ranked: Sequence[int], evidence: Mapping[int, HitEvidence]) -> dict[int, float]:
-        """The confidence of each of `ranked` (positions, best first).
+    def judge(self, result: SearchResult) -> SearchResult:
+        """`result` judged on its `Candidates`, which it then drops (as it is without them).
+
+        Each hit gets its confidence (`confidences`), and a search whose top `JUDGED_HITS` candidates are not
+        confident enough (`answers`) abstains: no hits, the candidates' `Candidates.nearest` as suggestions. It is
+        judged on those candidates whatever the limit, so asking for one hit or ten never changes whether it answers.
+        """
+        candidates = result.candidates
+        if candidates is None:
+            return result
+        judged = candidates.names[:JUDGED_HITS]
+        seen = set(judged)
+        ranked = [*judged, *(hit.name for hit in result.hits if hit.name not in seen)]
+        confidence = self.confidences(ranked, candidates.evidence)
+        if judged and not self.answers(judged, confidence, candidates.evidence, candidates.keywords):
+            return SearchResult(
+                query=result.query, mode=result.mode, hits=(), total=0, suggestions=candidates.nearest, abstained=True
+            )
+        hits = tuple(
+            SearchHit(
+                name=hit.name,
+                score=hit.score,
+                namespace=hit.namespace,
+                confidence=confidence[hit.name],
+                learned=hit.learned,
+            )
+            for hit in result.hits
+        )
+        # Not `dataclasses.replace`, which costs more than the judging on every search.
+        return SearchResult(
+            query=result.query,
+            mode=result.mode,
+            hits=hits,
+            total=result.total,
+            suggestions=result.suggestions,
+            abstained=result.abstained,
+        )
+
+    def confidences(self, ranked: Sequence[str], evidence: Mapping[str, HitEvidence]) -> dict[str, float]:
+        """The confidence of each of `ranked` (names, best first).
 
         A candidate with `evidence` gets the calibrator's confidence; one without (a tool the request names) gets
         the confidence of the candidate ranked above it, or 1.0 when first.
         """
-        confidence: dict[int, float] = {}
+        confidence: dict[str, float] = {}
         above, calibrated = 1.0, self._calibrator.confidence
-        for i in ranked:
-            above = above if i not in evidence else round(calibrated(evidence[i]), 3)
-            confidence[i] = above
+        for name in ranked:
+            above = above if name not in evidence else round(calibrated(evidence[name]), 3)
+            confidence[name] = above
         return confidence
 
     def answers(
         self,
-        ranked: Sequence[int],
-        confidence: Mapping[int, float | None],
-        evidence: Mapping[int, HitEvidence],
-        keywords: Mapping[int, HitEvidence],
+        ranked: Sequence[str],
+        confidence: Mapping[str, float | None],
+        evidence: Mapping[str, HitEvidence],
+        keywords: Mapping[str, HitEvidence],
     ) -> bool:
         """Whether a search's best hit is confident enough to answer with.
 
@@ -46,14 +91,44 @@ class Judge:
         from the tool's words) is not emptied while its keywords fit (measured offline: without this, the fitted
         threshold empties 10 % of the packaged sample requests' right answers and 24 % of the multilingual probe's).
         """
-        best = max(confidence[i] or 0.0 for i in ranked)
-        dense = any(evidence[i].cosine is not None for i in ranked if i in evidence)
+        best = max(confidence[name] or 0.0 for name in ranked)
+        dense = any(evidence[name].cosine is not None for name in ranked if name in evidence)
         if not dense:
             return self._configured is None or best >= self._configured
         if best >= self._min_confidence(dense):
             return True
-        vouching = (keywords[i] for i in ranked if i in keywords)
+        vouching = (keywords[name] for name in ranked if name in keywords)
         return any(self._calibrator.confidence(ev) >= self._min_confidence(False) for ev in vouching)
 
     def _min_confidence(self, dense: bool) -> float:
         return self._calibrator.threshold(dense=dense) if self._configured is None else self._configured
+
+
+class ConfidenceStage:
+    """The engine's answer judged (`Judge.judge`): each hit's confidence, or abstention when none is confident."""
+
+    def __init__(self, judge: Judge) -> None:
+        """Judge every answer with `judge`."""
+        self._judge = judge
+
+    @classmethod
+    def from_settings(cls, settings: RankingSettings) -> ConfidenceStage:
+        """The stage of ``search_calibrator`` and ``search_min_confidence`` (a `ScoutSettings` will do).
+
+        Raises:
+            ConfigError: No calibrator is registered under ``search_calibrator``.
+        """
+        return cls(Judge(get_calibrator(settings.search_calibrator), settings.search_min_confidence))
+
+    def search(
+        self,
+        inner: SearchIndex,
+        query: str,
+        *,
+        limit: int,
+        mode: SearchMode,
+        allowed: Set[str] | None,
+        catalog: Catalog,
+    ) -> SearchResult:
+        """`inner`'s answer, judged when it carries its `Candidates`, else as it is."""
+        return self._judge.judge(inner.search(query, limit=limit, mode=mode, allowed=allowed))

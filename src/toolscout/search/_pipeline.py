@@ -10,8 +10,9 @@ first, then the engine:
    registered by `toolscout.learning`, which tells it the scope and session of each search);
 5. ``rerank``: a `Reranker` reorders the top hits (``search_rerank``; none by default);
 6. ``parts``: a compound request is also searched sentence by sentence (``search_split_requests``);
-7. the engine (``search_mode``, `register_engine`): its query expanders, relevance floor, top band and
-   calibrated confidence with abstention.
+7. ``confidence``: each hit's calibrated confidence, or abstention when none is confident (`ConfidenceStage`,
+   on the `Candidates` an engine's answer carries; an answer without them passes as it is);
+8. the engine (``search_mode``, `register_engine`): its query expanders, relevance floor and top band.
 
 Whatever the stages did, the confidences of a ranked search's answer fall down its list
 (`_confidences_by_position`). Patterns (mode ``regex``) and browsing (an empty query) go to the engine alone.
@@ -31,6 +32,7 @@ from ..catalog import Catalog
 from ..catalog._internal import ToolNames
 from ._base import IndexBuilder, SearchHit, SearchIndex, SearchMode, SearchResult
 from ._deprecated import DeprecatedStage
+from ._judge import ConfidenceStage
 from ._parts import merge_parts, request_parts
 from ._rerank import RerankStage
 from ._select import engine_options, search_engine
@@ -52,6 +54,9 @@ class SearchStage(Protocol):
     - It returns only tools of `catalog` inside `allowed` (None: any), each at most once; it may return more
       hits than `limit` (the ``cut`` stage cuts).
     - Deterministic and thread-safe: one stage serves every search of a `ToolScout`, from several threads.
+    - A stage inside ``confidence`` (registered innermost) sees the engine's answer before it is judged: hits
+      without confidences, and the `SearchResult.candidates` the judging reads (keep them, `dataclasses.replace`,
+      for its hits to be judged); ``before="confidence"`` places a stage on the judged answer.
     """
 
     def search(
@@ -76,6 +81,8 @@ _STAGES: dict[str, StageFactory] = {}
 
 def register_stage(name: str, factory: StageFactory, *, before: str | None = None) -> None:
     """Add stage `name` to every pipeline: just outside the stage `before` names, else innermost (next to the engine).
+
+    Innermost is inside ``confidence``: such a stage sees the engine's answer before it is judged (`SearchStage`).
 
     Raises:
         ValueError: `before` names no registered stage.
@@ -321,3 +328,4 @@ register_stage("deprecated", lambda settings: DeprecatedStage())
 register_stage("cut", lambda settings: CutStage())
 register_stage("rerank", _rerank)
 register_stage("parts", lambda settings: PartsStage() if settings.search_split_requests else None)
+register_stage("confidence", ConfidenceStage.from_settings)

@@ -45,7 +45,7 @@ def build_hybrid_index(
             ``$TOOLSCOUT_CACHE_DIR`` or the platform's user cache directory.
         fusion: How the lexical and dense rankings are fused (default: the measured `HybridFusion`).
         config: The lexical index's tuning.
-        ranking: The ranking keys of the settings (top band, expanders, calibrator; default: the defaults).
+        ranking: The ranking keys of the settings (top band, expanders; default: the defaults).
     """
     settings = settings or EmbeddingSettings()
     lexical = build_index(catalog, fuse=fusion or HybridFusion(), config=config, ranking=ranking)
