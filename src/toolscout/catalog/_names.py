@@ -23,12 +23,14 @@ _SEPARATORS = re.compile(r"__|[.:/]")
 _PREFIX_SEPARATORS = "_.:/-"
 _EDGE = "`'\"“”‘’ \t\r\n"
 _IDENTIFIER = re.compile(r"[_.:/\-0-9]|[a-z][A-Z]")
-# Inside a longer request, digits and hyphens alone do not make a part a name ("7z", "e-mail" are prose there).
-_MENTION = re.compile(r"[_.:/]|[a-z][A-Z]")
+# Inside a longer request, digits and hyphens alone do not make a part a name ("7z", "e-mail" are prose there):
+# ``[_.:/]|[a-z][A-Z]``, written to start with one character class, so the regex engine skips to its characters.
+_MENTION = re.compile(r"[_.:/A-Z](?:(?<=[_.:/])|(?<=[a-z][A-Z]))")
 _QUOTED = re.compile(r"`([^`\n]{1,256})`|\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'")
 # Whether a query may hold an identifier-like part, without splitting it: a dot counts only when a
-# character a tool name may hold follows it (not a sentence's full stop).
-_QUERY_HINT = re.compile(r"[_:/]|[a-z][A-Z]|\.[^\s.,;!?'\"`“”‘’]")
+# character a tool name may hold follows it (not a sentence's full stop). ``[_:/]|[a-z][A-Z]|\.[^\s.,;!?'"`“”‘’]``,
+# starting with one character class as `_MENTION` does.
+_QUERY_HINT = re.compile(r"[_:/.A-Z](?:(?<=[_:/])|(?<=[a-z][A-Z])|(?<=\.)(?=[^\s.,;!?'\"`“”‘’]))")
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,6 +49,7 @@ IntArray = npt.NDArray[np.int64]
 NonNegative = Annotated[float, Finite, Field(ge=0)]
 """A finite weight, 0 or more."""
 
+_DIGIT = re.compile(r"\d")
 _STANDALONE_NUMBER = re.compile(r"(?<![\w.])[-+$€£]?\d+(?:[.,:/]\d+)*%?(?![\w])")
 
 
@@ -169,21 +170,24 @@ class LexicalIndex:
         stems = tokenize(query)
         terms = stems
         # A number standing alone ("error 404", "2024") counts only when some tool's text has it.
-        standalone = _STANDALONE_NUMBER.findall(query)
-        numbers = set(tokenize(" ".join(standalone))) if standalone else set()
+        standalone = _STANDALONE_NUMBER.findall(query) if _DIGIT.search(query) else None
+        numbers = set(tokenize(" ".join(standalone))) if standalone else None
         if numbers:
             terms = [term for term in terms if term not in numbers or term in vocabulary] or terms
-        ids = [vocabulary.get(term, -1) for term in terms]
-        weights: dict[int, float] = dict.fromkeys([i for i in ids if i >= 0], 1.0)
-        for term in numbers.intersection(terms):
-            if term in vocabulary:
-                weights[vocabulary[term]] = self.config.number_weight
+        get = vocabulary.get
+        ids = [get(term, -1) for term in terms]
+        known = -1 not in ids
+        weights: dict[int, float] = dict.fromkeys(ids if known else [i for i in ids if i >= 0], 1.0)
+        if numbers:
+            for term in numbers.intersection(terms):
+                if term in vocabulary:
+                    weights[vocabulary[term]] = self.config.number_weight
         words = tuple(weights)
         pair_column, size = self._pair_column, len(vocabulary)
         for left, right in pairwise(ids):
             if left >= 0 and right >= 0 and (pair := pair_column.get(left * size + right)) is not None:
                 weights[pair] = 1.0
-        unknown = tuple(dict.fromkeys(term for term, i in zip(terms, ids, strict=True) if i < 0))
+        unknown = () if known else tuple(dict.fromkeys(term for term, i in zip(terms, ids, strict=True) if i < 0))
         return QueryTerms(weights=weights, words=words, unknown=unknown, stems=tuple(stems))
 
     def term_id(self, term: str) -> int | None:

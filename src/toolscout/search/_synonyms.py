@@ -70,6 +70,8 @@ class ActionSynonyms:
     def expand(self, stems: Iterable[str]) -> list[str]:
         """The stems `stems` expand to, in order, without the ones already in `stems`."""
         given, expansions = dict.fromkeys(stems), self._expansions
+        if expansions.keys().isdisjoint(given):  # half of BFCL's requests: no word of any group
+            return []
         return list(dict.fromkeys(s for one in given if one in expansions for s in expansions[one] if s not in given))
 
 
@@ -225,10 +227,12 @@ class _Detection:
         stopwords of any language). As many as its English ones: those are tried, not detected. With no
         function words at all, every language is tried.
         """
-        english = 0
-        counts = dict.fromkeys(self.by_code, 0)
         dropped = stopwords()
         listed = self.word_languages
+        if listed.keys().isdisjoint(query_words):  # no function word of any language (most requests): none counted
+            return False, [] if not dropped.isdisjoint(query_words) else list(self.by_code)
+        english = 0
+        counts = dict.fromkeys(self.by_code, 0)
         for word in query_words:
             codes = listed.get(word)
             if codes is None:

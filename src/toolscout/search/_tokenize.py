@@ -54,6 +54,7 @@ _PLURAL_ACRONYM = re.compile(r"([A-Z]{2,})s(?![a-z])")
 _WORD_BYTES = (string.ascii_letters + string.digits + "_").encode()
 _NON_WORD_BYTES = bytes(c for c in range(1, 128) if c not in _WORD_BYTES)
 _TO_SPACE = bytes.maketrans(_NON_WORD_BYTES, b" " * len(_NON_WORD_BYTES))
+_ALL_TO_SPACE = bytes.maketrans(b"\x00" + _NON_WORD_BYTES, b" " * (len(_NON_WORD_BYTES) + 1))
 _SEPARATOR = b"\x00"
 _MEMO_LIMIT = 500_000
 _CACHED_TEXT = 512
@@ -129,7 +130,7 @@ def _cached_words(text: str) -> tuple[str, ...]:
 
 
 def _words(text: str) -> list[str]:
-    raw = _RAW_WORD.findall(_normalize(text))
+    raw = _runs(text)
     return list(chain.from_iterable(map(_table(_memo_words, raw, _split_word), raw)))
 
 
@@ -149,8 +150,15 @@ def tokenize(text: str) -> list[str]:
     if len(text) <= _CACHED_TEXT:  # a request: split once for every use of its words (`words`)
         dropped = _rules().stopwords
         return [stem(word) for word in _cached_words(text) if word not in dropped]
-    raw = _RAW_WORD.findall(_normalize(text))
+    raw = _runs(text)
     return list(chain.from_iterable(map(_table(_memo_terms, raw, _terms_of), raw)))
+
+
+def _runs(text: str) -> list[str]:
+    """The runs of word characters of `text` (`_RAW_WORD`); ASCII text by byte routines, in a third of the time."""
+    if text.isascii():
+        return text.encode().translate(_ALL_TO_SPACE).decode().split()
+    return _RAW_WORD.findall(_normalize(text))
 
 
 def encode_many(texts: Sequence[str], vocabulary: dict[str, int]) -> tuple[IntArray, IntArray]:
