@@ -22,6 +22,7 @@ __all__ = ["NameMatch", "ToolNames", "bare_name"]
 _SEPARATORS = re.compile(r"__|[.:/]")
 _PREFIX_SEPARATORS = "_.:/-"
 _EDGE = "`'\"“”‘’ \t\r\n"
+_SPACE = re.compile(r"\s")  # `str.isspace`'s characters
 _IDENTIFIER = re.compile(r"[_.:/\-0-9]|[a-z][A-Z]")
 # Inside a longer request, digits and hyphens alone do not make a part a name ("7z", "e-mail" are prose there):
 # ``[_.:/]|[a-z][A-Z]``, written to start with one character class, so the regex engine skips to its characters.
@@ -83,7 +84,7 @@ class ToolNames:
         ``add``): a plain word is a keyword, even if some server has a tool called that.
         """
         text = _strip(query)
-        if not text or any(character.isspace() for character in text):
+        if not text or _SPACE.search(text):
             return None
         found = self.match(text, allowed)
         if found is None or (found.bare and not _IDENTIFIER.search(text)):
