@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
-from operator import attrgetter
+from itertools import islice, repeat
+from operator import add, attrgetter, mul
 from typing import Annotated
 
 import numpy as np
@@ -50,7 +50,9 @@ NonNegative = Annotated[float, Finite, Field(ge=0)]
 """A finite weight, 0 or more."""
 
 _DIGIT = re.compile(r"\d")
-_STANDALONE_NUMBER = re.compile(r"(?<![\w.])[-+$€£]?\d+(?:[.,:/]\d+)*%?(?![\w])")
+# ``(?<![\w.])[-+$€£]?\d+(?:[.,:/]\d+)*%?(?![\w])``, written to start with one character class (its first character),
+# so the regex engine skips to its characters instead of trying the lookbehind at every position.
+_STANDALONE_NUMBER = re.compile(r"[-+$€£\d](?<![\w.][-+$€£\d])(?:(?<=[-+$€£])\d+|(?<=\d)\d*)(?:[.,:/]\d+)*%?(?![\w])")
 
 
 def _weights() -> dict[FieldName, float]:
@@ -174,19 +176,20 @@ class LexicalIndex:
         numbers = set(tokenize(" ".join(standalone))) if standalone else None
         if numbers:
             terms = [term for term in terms if term not in numbers or term in vocabulary] or terms
-        get = vocabulary.get
-        ids = [get(term, -1) for term in terms]
-        known = -1 not in ids
+        size = len(vocabulary)
+        # A term no tool has gets an id so negative that every pair key holding it is negative too (no pair has it).
+        missing = -size * size - 1
+        ids = [vocabulary.get(term, missing) for term in terms]
+        known = missing not in ids
         weights: dict[int, float] = dict.fromkeys(ids if known else [i for i in ids if i >= 0], 1.0)
         if numbers:
             for term in numbers.intersection(terms):
                 if term in vocabulary:
                     weights[vocabulary[term]] = self.config.number_weight
         words = tuple(weights)
-        pair_column, size = self._pair_column, len(vocabulary)
-        for left, right in pairwise(ids):
-            if left >= 0 and right >= 0 and (pair := pair_column.get(left * size + right)) is not None:
-                weights[pair] = 1.0
+        # Adjacent pairs by their keys ``left * size + right`` (`_pair_id`), looked up in C loops.
+        keys = map(add, map(mul, ids, repeat(size)), islice(ids, 1, None))
+        weights.update(dict.fromkeys([pair for pair in map(self._pair_column.get, keys) if pair is not None], 1.0))
         unknown = () if known else tuple(dict.fromkeys(term for term, i in zip(terms, ids, strict=True) if i < 0))
         return QueryTerms(weights=weights, words=words, unknown=unknown, stems=tuple(stems))
 
