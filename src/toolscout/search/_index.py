@@ -429,7 +429,7 @@ def _english_unknown(query: str, terms: QueryTerms) -> int:
     tokens = _PLAIN_WORD.findall(query)
     # An ASCII request's tokens split alike joined (a word never spans a space): one split instead of one per token.
     found = words(" ".join(tokens)) if query.isascii() else [word for token in tokens for word in words(token)]
-    plain = {stem(word) for word in found}
+    plain = set(map(stem, found))
     unknown = len(plain.intersection(terms.unknown))
     # The languages cost more to read than the words: only a request with such words needs them.
     return unknown if unknown and all(language == "en" for language in word_languages(query)) else 0

@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import chain
+from itertools import chain, filterfalse
 from typing import TypeVar
 
 import numpy as np
@@ -148,8 +148,7 @@ def tokenize(text: str) -> list[str]:
         ['get', 'url', '2', 'text', 'fetch', 'page']
     """
     if len(text) <= _CACHED_TEXT:  # a request: split once for every use of its words (`words`)
-        dropped = _rules().stopwords
-        return [stem(word) for word in _cached_words(text) if word not in dropped]
+        return list(map(stem, filterfalse(_rules().stopwords.__contains__, _cached_words(text))))
     raw = _runs(text)
     return list(chain.from_iterable(map(_table(_memo_terms, raw, _terms_of), raw)))
 
