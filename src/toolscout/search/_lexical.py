@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import islice, repeat
+from itertools import filterfalse, islice, repeat
 from operator import add, attrgetter, mul
 from typing import Annotated
 
@@ -39,7 +39,7 @@ from pydantic import Field
 from .._validation import CheckedModel, Finite
 from ..catalog import ToolSpec
 from ._fields import FIELD_NAMES, FieldName, ToolFields, tool_fields
-from ._tokenize import encode_many, tokenize
+from ._tokenize import encode_many, stopwords, tokenize
 
 __all__ = ["LexicalConfig", "LexicalIndex", "NonNegative", "QueryTerms"]
 
@@ -50,6 +50,7 @@ NonNegative = Annotated[float, Finite, Field(ge=0)]
 """A finite weight, 0 or more."""
 
 _DIGIT = re.compile(r"\d")
+_ASCII_DIGITS = re.compile("[0-9]+")
 # ``(?<![\w.])[-+$€£]?\d+(?:[.,:/]\d+)*%?(?![\w])``, written to start with one character class (its first character),
 # so the regex engine skips to its characters instead of trying the lookbehind at every position.
 _STANDALONE_NUMBER = re.compile(r"[-+$€£\d](?<![\w.][-+$€£\d])(?:(?<=[-+$€£])\d+|(?<=\d)\d*)(?:[.,:/]\d+)*%?(?![\w])")
@@ -173,7 +174,7 @@ class LexicalIndex:
         terms = stems
         # A number standing alone ("error 404", "2024") counts only when some tool's text has it.
         standalone = _STANDALONE_NUMBER.findall(query) if _DIGIT.search(query) else None
-        numbers = set(tokenize(" ".join(standalone))) if standalone else None
+        numbers = _number_terms(" ".join(standalone)) if standalone else None
         if numbers:
             terms = [term for term in terms if term not in numbers or term in vocabulary] or terms
         size = len(vocabulary)
@@ -218,8 +219,8 @@ class LexicalIndex:
             for i, w in word_weights.items():
                 total += idf[i] * w
             scale = self.config.description_coverage * total
-            columns += [self._coverage_at + i for i in word_weights]
-            factors += [scale * w for w in word_weights.values()]
+            columns += map(self._coverage_at.__add__, word_weights)
+            factors += map(scale.__mul__, word_weights.values())
         return self._columns.weighted_sum(columns, factors, self.size)
 
     def ideal(self, terms: QueryTerms) -> float:
@@ -249,6 +250,16 @@ class LexicalIndex:
         present = _Columns.from_keys(keys[first], np.empty(int(first.sum())), size=size, width=len(self.vocabulary))
         np.divide(self.idf[present.columns()], totals[present.docs], out=present.values)
         return present
+
+
+def _number_terms(numbers: str) -> set[str]:
+    """The terms (`tokenize`) of standalone numbers joined by spaces.
+
+    In ASCII they are the digit runs: each is one word and its own stem, kept unless it is a stopword.
+    """
+    if numbers.isascii():
+        return set(filterfalse(stopwords().__contains__, _ASCII_DIGITS.findall(numbers)))
+    return set(tokenize(numbers))
 
 
 def _pairs(ids: IntArray, counts: IntArray, vocab: int) -> tuple[IntArray, IntArray]:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import chain, filterfalse
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -149,8 +149,8 @@ def tokenize(text: str) -> list[str]:
     """
     if len(text) <= _CACHED_TEXT:  # a request: split once for every use of its words (`words`)
         return list(map(stem, filterfalse(_rules().stopwords.__contains__, _cached_words(text))))
-    raw = _runs(text)
-    return list(chain.from_iterable(map(_table(_memo_terms, raw, _terms_of), raw)))
+    raw = cast("list[str | bytes]", _runs(text))
+    return list(chain.from_iterable(map(_table(_memo_terms, raw, _terms_of_any), raw)))
 
 
 def _runs(text: str) -> list[str]:
