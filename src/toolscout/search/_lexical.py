@@ -219,8 +219,8 @@ class LexicalIndex:
             for i, w in word_weights.items():
                 total += idf[i] * w
             scale = self.config.description_coverage * total
-            columns += map(self._coverage_at.__add__, word_weights)
-            factors += map(scale.__mul__, word_weights.values())
+            columns += [self._coverage_at + i for i in word_weights]
+            factors += [scale * w for w in word_weights.values()]
         return self._columns.weighted_sum(columns, factors, self.size)
 
     def ideal(self, terms: QueryTerms) -> float:

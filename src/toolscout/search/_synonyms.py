@@ -219,8 +219,6 @@ class _Detection:
         }
         self.clitics = {language.code: re.compile(language.clitics) for language in guests if language.clitics}
         self.owner = {language.script: language.code for language in known if not language.detected}
-        self._english: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
-        """`stopwords()` as last read, and those of its words that are no language's function word."""
 
     def languages(self, query_words: list[str]) -> tuple[bool, list[str]]:
         """The languages a query may be in, and whether they were detected by its function words.
@@ -229,17 +227,15 @@ class _Detection:
         stopwords of any language). As many as its English ones: those are tried, not detected. With no
         function words at all, every language is tried.
         """
-        dropped, english_only = self._english
-        if dropped is not stopwords():  # a language was registered since (read once per stopword set)
-            dropped = stopwords()
-            english_only = dropped - self.word_languages.keys()
-            self._english = (dropped, english_only)
-        english = sum(map(english_only.__contains__, query_words))
-        found = [codes for codes in map(self.word_languages.get, query_words) if codes is not None]
-        if not found:
-            return False, [] if english else list(self.by_code)
+        english = 0
         counts = dict.fromkeys(self.by_code, 0)
-        for codes in found:
+        dropped = stopwords()
+        listed = self.word_languages
+        for word in query_words:
+            codes = listed.get(word)
+            if codes is None:
+                english += word in dropped
+                continue
             for code in codes:
                 counts[code] += 1
         best = max(counts.values(), default=0)
