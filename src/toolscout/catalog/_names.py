@@ -102,9 +102,9 @@ class ToolNames:
             return ()
         parts = [next(group for group in found.groups() if group) for found in _QUOTED.finditer(query)]
         found: dict[str, None] = {}
-        for part in (*parts, *query.split()):
-            # Stripping only shortens a part: one without a mark before cannot have one after.
-            text = _strip(part) if _MENTION.search(part) else ""
+        # Stripping only shortens a part: one without a mark before cannot have one after.
+        for part in filter(_MENTION.search, (*parts, *query.split())):
+            text = _strip(part)
             if text and _MENTION.search(text):
                 named = self.match(text, allowed)
                 found.update(dict.fromkeys(named.names if named is not None else ()))

@@ -131,7 +131,10 @@ def _cached_words(text: str) -> tuple[str, ...]:
 
 def _words(text: str) -> list[str]:
     raw = _runs(text)
-    return list(chain.from_iterable(map(_table(_memo_words, raw, _split_word), raw)))
+    try:  # a request's words are mostly known ones: looked up at once, the missing ones split on a miss
+        return list(chain.from_iterable(map(_memo_words.__getitem__, raw)))
+    except KeyError:
+        return list(chain.from_iterable(map(_table(_memo_words, raw, _split_word), raw)))
 
 
 def tokenize(text: str) -> list[str]:
