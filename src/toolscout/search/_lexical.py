@@ -180,7 +180,7 @@ class LexicalIndex:
         size = len(vocabulary)
         # A term no tool has gets an id so negative that every pair key holding it is negative too (no pair has it).
         missing = -size * size - 1
-        ids = [vocabulary.get(term, missing) for term in terms]
+        ids = list(map(vocabulary.get, terms, repeat(missing)))
         known = missing not in ids
         weights: dict[int, float] = dict.fromkeys(ids if known else [i for i in ids if i >= 0], 1.0)
         if numbers:
@@ -188,9 +188,10 @@ class LexicalIndex:
                 if term in vocabulary:
                     weights[vocabulary[term]] = self.config.number_weight
         words = tuple(weights)
-        # Adjacent pairs by their keys ``left * size + right`` (`_pair_id`), looked up in C loops.
+        # Adjacent pairs by their keys ``left * size + right`` (`_pair_id`), looked up in C loops (a pair's column is
+        # at least `size`, never 0: `filter` drops only the pairs no tool has).
         keys = map(add, map(mul, ids, repeat(size)), islice(ids, 1, None))
-        weights.update(dict.fromkeys([pair for pair in map(self._pair_column.get, keys) if pair is not None], 1.0))
+        weights.update(dict.fromkeys(filter(None, map(self._pair_column.get, keys)), 1.0))
         unknown = () if known else tuple(dict.fromkeys(term for term, i in zip(terms, ids, strict=True) if i < 0))
         return QueryTerms(weights=weights, words=words, unknown=unknown, stems=tuple(stems))
 
