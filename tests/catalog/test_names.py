@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from toolscout import Catalog, ToolSpec
 from toolscout.catalog._internal import ToolNames
+from toolscout.catalog._names import _MENTION, _QUERY_HINT
 
 NAMES = ToolNames(
     Catalog(
@@ -74,3 +78,14 @@ def test_a_tool_named_with_its_namespace_answers_to_its_bare_identifier_name() -
     assert found is not None and found.names == ("github__create_issue",) and found.bare
     assert names.mentions("then create_issue for it") == ("github__create_issue",)
     assert names.query_match("post") is None  # a plain word stays a keyword
+
+
+def test_the_mention_patterns_find_what_their_plain_forms_find() -> None:
+    """The regexes are written to start with one character class; they match where their plain forms match."""
+    hint, mention = re.compile(r"[_:/]|[a-z][A-Z]|\.[^\s.,;!?'\"`“”‘’]"), re.compile(r"[_.:/]|[a-z][A-Z]")
+    rng = random.Random(38)
+    alphabet = list("aZb_:/. ,;!?'\"`“”‘’\tQz1é\n\u3000-")
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(10)))
+        assert bool(_QUERY_HINT.search(text)) == bool(hint.search(text)), repr(text)
+        assert bool(_MENTION.search(text)) == bool(mention.search(text)), repr(text)

@@ -1,7 +1,18 @@
+import random
+import re
+
 import numpy as np
 
 from toolscout import ToolSpec
-from toolscout.search._lexical import LexicalConfig, LexicalIndex, _Columns, _sort_keys
+from toolscout.search._lexical import (
+    _STANDALONE_NUMBER,
+    LexicalConfig,
+    LexicalIndex,
+    _Columns,
+    _number_terms,
+    _sort_keys,
+)
+from toolscout.search._tokenize import tokenize
 
 TOOLS = [
     ToolSpec(name="weather_report", description="Summarise news articles."),
@@ -107,3 +118,16 @@ def test_a_query_of_only_numbers_no_tool_mentions_scores_nothing_and_does_not_fa
     terms = index.query_terms("4 2024")
     assert terms.unknown == ("4", "2024")
     assert index.scores(terms).max() == 0
+
+
+def test_standalone_numbers_are_found_and_split_as_their_plain_pattern_and_tokenize_do() -> None:
+    """The number regex starts with one character class; ASCII numbers' terms are their digit runs."""
+    plain = re.compile(r"(?<![\w.])[-+$€£]?\d+(?:[.,:/]\d+)*%?(?![\w])")
+    rng = random.Random(38)
+    alphabet = "0123456789-+$.,:/% ab_£٤"
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(16)))
+        found = _STANDALONE_NUMBER.findall(text)
+        assert found == plain.findall(text), repr(text)
+        if found:
+            assert _number_terms(" ".join(found)) == set(tokenize(" ".join(found))), repr(text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import random
 
 import pytest
 
@@ -11,7 +12,7 @@ from toolscout import Catalog, ScoutSettings, ToolScout, ToolSpec
 from toolscout.search import SearchHit, SearchPipeline, SearchResult
 from toolscout.search._internal import build_index
 from toolscout.search._judge import ConfidenceStage
-from toolscout.search._parts import merge_parts, request_parts
+from toolscout.search._parts import _MAY_END, _SENTENCE_END, merge_parts, request_parts
 from toolscout.search._pipeline import PartsStage
 
 HAS_SEMANTIC = importlib.util.find_spec("onnxruntime") is not None
@@ -123,3 +124,11 @@ def test_tool_search_finds_both_tasks_of_a_compound_request() -> None:
 
     assert "get_weather" not in whole and whole[0].endswith("gcd")  # one task's near-duplicates fill the hits
     assert split[0] == whole[0] and split[1] == "get_weather"
+
+
+def test_a_request_may_end_a_sentence_exactly_where_the_sentence_end_pattern_matches() -> None:
+    rng = random.Random(38)
+    alphabet = list("ab .?!;。？！；\n\t\u3000\u00a0x,")
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(14)))
+        assert bool(_MAY_END.search(text)) == bool(_SENTENCE_END.search(text)), repr(text)

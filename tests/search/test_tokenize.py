@@ -1,3 +1,4 @@
+import random
 import subprocess
 import sys
 
@@ -110,3 +111,12 @@ def test_a_plural_acronym_is_its_acronym(text: str, expected: list[str]) -> None
     vocabulary: dict[str, int] = {}
     ids, _ = encode_many([text], vocabulary)
     assert tokenize(text) == [list(vocabulary)[i] for i in ids.tolist()]
+
+
+def test_ascii_text_splits_into_the_words_the_word_pattern_finds() -> None:
+    """ASCII text is split by byte routines; the same text with a non-ASCII word goes through the word regex."""
+    rng = random.Random(38)
+    alphabet = [chr(code) for code in range(128)]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(24)))
+        assert words(text) == words(f"{text} é")[:-1], repr(text)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from tests.conftest import require
 from tests.search.test_hybrid import CATALOG, ConceptEmbedder
 from toolscout import Catalog, ConfigError, ScoutSettings, ToolScout
 from toolscout.data import sample_catalog_path
-from toolscout.search._index import IndexConfig, ToolIndex
+from toolscout.search._index import _PLAIN_WORD, IndexConfig, ToolIndex
 from toolscout.search._internal import HybridFusion
 from toolscout.search._semantic import build_hybrid_index
 
@@ -76,3 +78,12 @@ def test_tool_search_finds_the_tool_for_a_request_in_words_no_description_uses(t
     assert "weather__get_forecast" in names("do I need an umbrella in Lisbon tomorrow?")
     assert "weather__get_air_quality" in names("is the smog in Delhi too bad for a run today?")
     assert "browser__select_option" in names("pick Germany from the country dropdown")
+
+
+def test_plain_words_are_the_whitespace_separated_tokens_the_plain_word_pattern_matches_whole() -> None:
+    plain = re.compile(r"[(\"'“‘]?[^\W\d_]+(?:['’][^\W\d_]+)?[)\"'”’.,!?;:]*")
+    rng = random.Random(38)
+    alphabet = list("ab Zé日_1'’(\"“‘)”.,!?;:-\t\n\u00a0\u2003\u3000x\x1c\x85\u200b")
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(25)))
+        assert _PLAIN_WORD.findall(text) == [token for token in text.split() if plain.fullmatch(token)], repr(text)

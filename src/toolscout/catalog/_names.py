@@ -22,13 +22,16 @@ __all__ = ["NameMatch", "ToolNames", "bare_name"]
 _SEPARATORS = re.compile(r"__|[.:/]")
 _PREFIX_SEPARATORS = "_.:/-"
 _EDGE = "`'\"“”‘’ \t\r\n"
+_SPACE = re.compile(r"\s")  # `str.isspace`'s characters
 _IDENTIFIER = re.compile(r"[_.:/\-0-9]|[a-z][A-Z]")
-# Inside a longer request, digits and hyphens alone do not make a part a name ("7z", "e-mail" are prose there).
-_MENTION = re.compile(r"[_.:/]|[a-z][A-Z]")
+# Inside a longer request, digits and hyphens alone do not make a part a name ("7z", "e-mail" are prose there):
+# ``[_.:/]|[a-z][A-Z]``, written to start with one character class, so the regex engine skips to its characters.
+_MENTION = re.compile(r"[_.:/A-Z](?:(?<=[_.:/])|(?<=[a-z][A-Z]))")
 _QUOTED = re.compile(r"`([^`\n]{1,256})`|\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'")
 # Whether a query may hold an identifier-like part, without splitting it: a dot counts only when a
-# character a tool name may hold follows it (not a sentence's full stop).
-_QUERY_HINT = re.compile(r"[_:/]|[a-z][A-Z]|\.[^\s.,;!?'\"`“”‘’]")
+# character a tool name may hold follows it (not a sentence's full stop). ``[_:/]|[a-z][A-Z]|\.[^\s.,;!?'"`“”‘’]``,
+# starting with one character class as `_MENTION` does.
+_QUERY_HINT = re.compile(r"[_:/.A-Z](?:(?<=[_:/])|(?<=[a-z][A-Z])|(?<=\.)(?=[^\s.,;!?'\"`“”‘’]))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +84,7 @@ class ToolNames:
         ``add``): a plain word is a keyword, even if some server has a tool called that.
         """
         text = _strip(query)
-        if not text or any(character.isspace() for character in text):
+        if not text or _SPACE.search(text):
             return None
         found = self.match(text, allowed)
         if found is None or (found.bare and not _IDENTIFIER.search(text)):
@@ -99,9 +102,9 @@ class ToolNames:
             return ()
         parts = [next(group for group in found.groups() if group) for found in _QUOTED.finditer(query)]
         found: dict[str, None] = {}
-        for part in (*parts, *query.split()):
-            # Stripping only shortens a part: one without a mark before cannot have one after.
-            text = _strip(part) if _MENTION.search(part) else ""
+        # Stripping only shortens a part: one without a mark before cannot have one after.
+        for part in filter(_MENTION.search, (*parts, *query.split())):
+            text = _strip(part)
             if text and _MENTION.search(text):
                 named = self.match(text, allowed)
                 found.update(dict.fromkeys(named.names if named is not None else ()))

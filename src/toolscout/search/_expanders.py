@@ -79,10 +79,13 @@ def plain_request(query: str) -> str:
     build is green" (the languages' ``frames`` and ``idioms``).
     """
     frames, idioms = _request_rules()
+    # A search costs less than a substitution that finds nothing (a template with ``\\1`` is parsed on every call).
     for frame in frames:
-        query = frame.sub(" ", query)
+        if frame.search(query):
+            query = frame.sub(" ", query)
     for pattern, means in idioms:
-        query = pattern.sub(means, query)
+        if pattern.search(query):
+            query = pattern.sub(means, query)
     return query
 
 
@@ -184,6 +187,8 @@ class _Synonyms:
 
     def expand(self, query: ExpandedQuery) -> ExpandedQuery:
         synonyms = self._synonyms.expand((*query.terms.stems, *query.stands_for))
+        if not synonyms:
+            return query
         found = ((self._term_id(word), self._weight) for word in synonyms)
         return query.adding((term, weight) for term, weight in found if term is not None)
 

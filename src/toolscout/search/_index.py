@@ -59,8 +59,9 @@ __all__ = ["DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
 
 logger = logging.getLogger(__name__)
 
-# A word as written in prose: letters, an optional 's, trailing punctuation; not an identifier or a path.
-_PLAIN_WORD = re.compile(r"[(\"'“‘]?[^\W\d_]+(?:['’][^\W\d_]+)?[)\"'”’.,!?;:]*")
+# A word as written in prose: letters, an optional 's, trailing punctuation; not an identifier or a path. Found as
+# whole whitespace-separated tokens of a request in one pass (`str.split` and `\s` agree on what whitespace is).
+_PLAIN_WORD = re.compile(r"(?<!\S)[(\"'“‘]?[^\W\d_]+(?:['’][^\W\d_]+)?[)\"'”’.,!?;:]*(?!\S)")
 
 Ranking: TypeAlias = list[tuple[str, float]]
 Fusion: TypeAlias = Callable[[Ranking, Ranking], Ranking]
@@ -419,7 +420,10 @@ def _english_unknown(query: str, terms: QueryTerms) -> int:
     """
     if not terms.unknown:
         return 0
-    plain = {stem(word) for token in query.split() if _PLAIN_WORD.fullmatch(token) for word in words(token)}
+    tokens = _PLAIN_WORD.findall(query)
+    # An ASCII request's tokens split alike joined (a word never spans a space): one split instead of one per token.
+    found = words(" ".join(tokens)) if query.isascii() else [word for token in tokens for word in words(token)]
+    plain = set(map(stem, found))
     unknown = len(plain.intersection(terms.unknown))
     # The languages cost more to read than the words: only a request with such words needs them.
     return unknown if unknown and all(language == "en" for language in word_languages(query)) else 0

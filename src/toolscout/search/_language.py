@@ -29,10 +29,12 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 def word_languages(query: str) -> list[str]:
     """The language of each word of `query` that has letters, in order (ISO 639-1 codes)."""
+    if query.isascii():  # every word is in Latin script, the last of `SCRIPTS`, which holds all of ASCII
+        # An ASCII word is all letters or all digits (`words`): one without digits has letters.
+        query_words = [word for word in words(query) if not word.isdigit()]
+        return [latin_language(query_words)] * len(query_words)
     query_words = [word for word in words(query) if _LETTER.search(word)]
     latin = latin_language(query_words)
-    if query.isascii():  # every word is in Latin script, the last of `SCRIPTS`, which holds all of ASCII
-        return [latin] * len(query_words)
     owners = {language.script: language for language in languages() if not language.detected}
     by_script = [(script.pattern, owners[script.name]) for script in SCRIPTS if script.name in owners]
     # Japanese takes Han over when the query has kana.

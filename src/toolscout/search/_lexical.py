@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
-from operator import attrgetter
+from itertools import filterfalse, islice, repeat
+from operator import add, attrgetter, mul
 from typing import Annotated
 
 import numpy as np
@@ -39,7 +39,7 @@ from pydantic import Field
 from .._validation import CheckedModel, Finite
 from ..catalog import ToolSpec
 from ._fields import FIELD_NAMES, FieldName, ToolFields, tool_fields
-from ._tokenize import encode_many, tokenize
+from ._tokenize import encode_many, stopwords, tokenize
 
 __all__ = ["LexicalConfig", "LexicalIndex", "NonNegative", "QueryTerms"]
 
@@ -49,7 +49,11 @@ IntArray = npt.NDArray[np.int64]
 NonNegative = Annotated[float, Finite, Field(ge=0)]
 """A finite weight, 0 or more."""
 
-_STANDALONE_NUMBER = re.compile(r"(?<![\w.])[-+$€£]?\d+(?:[.,:/]\d+)*%?(?![\w])")
+_DIGIT = re.compile(r"\d")
+_ASCII_DIGITS = re.compile("[0-9]+")
+# ``(?<![\w.])[-+$€£]?\d+(?:[.,:/]\d+)*%?(?![\w])``, written to start with one character class (its first character),
+# so the regex engine skips to its characters instead of trying the lookbehind at every position.
+_STANDALONE_NUMBER = re.compile(r"[-+$€£\d](?<![\w.][-+$€£\d])(?:(?<=[-+$€£])\d+|(?<=\d)\d*)(?:[.,:/]\d+)*%?(?![\w])")
 
 
 def _weights() -> dict[FieldName, float]:
@@ -169,21 +173,26 @@ class LexicalIndex:
         stems = tokenize(query)
         terms = stems
         # A number standing alone ("error 404", "2024") counts only when some tool's text has it.
-        standalone = _STANDALONE_NUMBER.findall(query)
-        numbers = set(tokenize(" ".join(standalone))) if standalone else set()
+        standalone = _STANDALONE_NUMBER.findall(query) if _DIGIT.search(query) else None
+        numbers = _number_terms(" ".join(standalone)) if standalone else None
         if numbers:
             terms = [term for term in terms if term not in numbers or term in vocabulary] or terms
-        ids = [vocabulary.get(term, -1) for term in terms]
-        weights: dict[int, float] = dict.fromkeys([i for i in ids if i >= 0], 1.0)
-        for term in numbers.intersection(terms):
-            if term in vocabulary:
-                weights[vocabulary[term]] = self.config.number_weight
+        size = len(vocabulary)
+        # A term no tool has gets an id so negative that every pair key holding it is negative too (no pair has it).
+        missing = -size * size - 1
+        ids = list(map(vocabulary.get, terms, repeat(missing)))
+        known = missing not in ids
+        weights: dict[int, float] = dict.fromkeys(ids if known else [i for i in ids if i >= 0], 1.0)
+        if numbers:
+            for term in numbers.intersection(terms):
+                if term in vocabulary:
+                    weights[vocabulary[term]] = self.config.number_weight
         words = tuple(weights)
-        pair_column, size = self._pair_column, len(vocabulary)
-        for left, right in pairwise(ids):
-            if left >= 0 and right >= 0 and (pair := pair_column.get(left * size + right)) is not None:
-                weights[pair] = 1.0
-        unknown = tuple(dict.fromkeys(term for term, i in zip(terms, ids, strict=True) if i < 0))
+        # Adjacent pairs by their keys ``left * size + right`` (`_pair_id`), looked up in C loops (a pair's column is
+        # at least `size`, never 0: `filter` drops only the pairs no tool has).
+        keys = map(add, map(mul, ids, repeat(size)), islice(ids, 1, None))
+        weights.update(dict.fromkeys(filter(None, map(self._pair_column.get, keys)), 1.0))
+        unknown = () if known else tuple(dict.fromkeys(term for term, i in zip(terms, ids, strict=True) if i < 0))
         return QueryTerms(weights=weights, words=words, unknown=unknown, stems=tuple(stems))
 
     def term_id(self, term: str) -> int | None:
@@ -242,6 +251,16 @@ class LexicalIndex:
         present = _Columns.from_keys(keys[first], np.empty(int(first.sum())), size=size, width=len(self.vocabulary))
         np.divide(self.idf[present.columns()], totals[present.docs], out=present.values)
         return present
+
+
+def _number_terms(numbers: str) -> set[str]:
+    """The terms (`tokenize`) of standalone numbers joined by spaces.
+
+    In ASCII they are the digit runs: each is one word and its own stem, kept unless it is a stopword.
+    """
+    if numbers.isascii():
+        return set(filterfalse(stopwords().__contains__, _ASCII_DIGITS.findall(numbers)))
+    return set(tokenize(numbers))
 
 
 def _pairs(ids: IntArray, counts: IntArray, vocab: int) -> tuple[IntArray, IntArray]:

@@ -23,11 +23,16 @@ __all__ = ["merge_parts", "request_parts"]
 
 # Every sentence end starts with a space or a full-width mark: the lookahead rejects any other character at once.
 _SENTENCE_END = re.compile(r"(?=[\s。？！；])(?:(?<=[.?!;])\s+|[。？！；]+\s*|\s*\n+\s*)")
+# Whether `_SENTENCE_END` matches anywhere (one of .?!; before a space, a full-width mark, a line break), by a regex
+# that starts with one character class, so the regex engine skips to its characters (most requests are one sentence).
+_MAY_END = re.compile(r"[.?!;。？！；\n](?:(?<=[。？！；\n])|(?=\s))")
 _MIN_WORDS = 3
 
 
 def request_parts(query: str, *, max_parts: int) -> list[str]:
     """The sentences of `query` with at least three words, at most `max_parts`; none unless there are two or more."""
+    if not _MAY_END.search(query):
+        return []
     parts = [part.strip() for part in _SENTENCE_END.split(query)]
     if len(parts) < 2:
         return []

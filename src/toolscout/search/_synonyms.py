@@ -70,6 +70,8 @@ class ActionSynonyms:
     def expand(self, stems: Iterable[str]) -> list[str]:
         """The stems `stems` expand to, in order, without the ones already in `stems`."""
         given, expansions = dict.fromkeys(stems), self._expansions
+        if expansions.keys().isdisjoint(given):  # half of BFCL's requests: no word of any group
+            return []
         return list(dict.fromkeys(s for one in given if one in expansions for s in expansions[one] if s not in given))
 
 
@@ -217,6 +219,8 @@ class _Detection:
         }
         self.clitics = {language.code: re.compile(language.clitics) for language in guests if language.clitics}
         self.owner = {language.script: language.code for language in known if not language.detected}
+        self._english: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+        """`stopwords()` as last read, and those of its words that are no language's function word."""
 
     def languages(self, query_words: list[str]) -> tuple[bool, list[str]]:
         """The languages a query may be in, and whether they were detected by its function words.
@@ -225,10 +229,16 @@ class _Detection:
         stopwords of any language). As many as its English ones: those are tried, not detected. With no
         function words at all, every language is tried.
         """
-        english = 0
-        counts = dict.fromkeys(self.by_code, 0)
         dropped = stopwords()
         listed = self.word_languages
+        cached = self._english
+        if cached[0] is not dropped:  # read once per set of stopwords (again after a language is registered)
+            cached = self._english = (dropped, dropped.difference(listed))
+        # More English words than function words of every language together: no language can have as many.
+        if sum(map(cached[1].__contains__, query_words)) > sum(map(listed.__contains__, query_words)):
+            return False, []
+        english = 0
+        counts = dict.fromkeys(self.by_code, 0)
         for word in query_words:
             codes = listed.get(word)
             if codes is None:
