@@ -114,28 +114,29 @@ class _ScopeIndex:
             for term in found:
                 frequency[term] += 1
         count = len(terms)
-        self.idf = {term: math.log(1.0 + count / df) for term, df in frequency.items()}
+        idf = {term: math.log(1.0 + count / df) for term, df in frequency.items()}
         postings: dict[str, tuple[list[int], list[float]]] = defaultdict(lambda: ([], []))
         for row, found in enumerate(terms):
-            norm = math.sqrt(sum(self.idf[term] ** 2 for term in found)) or 1.0
+            norm = math.sqrt(sum(idf[term] ** 2 for term in found)) or 1.0
             for term in found:
                 rows, weights = postings[term]
                 rows.append(row)
-                weights.append(self.idf[term] / norm)
-        self.postings: dict[str, tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]] = {
-            term: (np.asarray(rows, dtype=np.intp), np.asarray(weights, dtype=np.float64))
+                weights.append(idf[term] / norm)
+        self.postings: dict[str, tuple[float, npt.NDArray[np.intp], npt.NDArray[np.float64]]] = {
+            term: (idf[term], np.asarray(rows, dtype=np.intp), np.asarray(weights, dtype=np.float64))
             for term, (rows, weights) in postings.items()
         }
+        """Term -> its IDF, the rows of the requests holding it and its weight in each (one look-up per term)."""
         self.size = count
 
     def similarities(self, query: str) -> npt.NDArray[np.float64] | None:
         """The term cosine of `query` and each past request, by row (None: no term in common with any)."""
-        weights = {term: self.idf[term] for term in set(tokenize(query)) if term in self.idf}
-        if not weights or not self.size:
+        found = [posting for posting in map(self.postings.get, set(tokenize(query))) if posting is not None]
+        if not found or not self.size:
             return None
-        norm = math.sqrt(sum(weight**2 for weight in weights.values()))
-        rows = np.concatenate([self.postings[term][0] for term in weights])
-        values = np.concatenate([self.postings[term][1] * (weight / norm) for term, weight in weights.items()])
+        norm = math.sqrt(sum(idf**2 for idf, _, _ in found))
+        rows = np.concatenate([rows for _, rows, _ in found])
+        values = np.concatenate([weights * (idf / norm) for idf, _, weights in found])
         return np.asarray(np.bincount(rows, weights=values, minlength=self.size), dtype=np.float64)
 
     def near_dense(
@@ -208,30 +209,44 @@ class LearnedRanking:
         return self._evidence(index, session, query, allowed, dense)
 
     def _evidence(
-        self, index: _ScopeIndex, session: str, query: str, allowed: Set[str] | None, dense: DenseRanker | None
+        self,
+        index: _ScopeIndex,
+        session: str,
+        query: str,
+        allowed: Set[str] | None,
+        dense: DenseRanker | None,
+        catalog: Catalog | None = None,
     ) -> dict[str, Evidence]:
         terms = index.similarities(query)
         cosines = dict(self._near_dense(index, query, dense)) if dense is not None else {}
         near = set(cosines)
         if terms is not None:
-            near.update(np.flatnonzero(terms >= self.weights.near).tolist())
+            near.update((terms >= self.weights.near).nonzero()[0].tolist())
         if not near:
             return {}
         now = self._clock()
+        rows = list(near)
+        similarities = [0.0] * len(rows) if terms is None else terms[rows].tolist()
+        votes = index.votes
         cast: dict[str, list[tuple[str, float, float, float, float, bool, bool]]] = {}
-        for row in near:
-            term = 0.0 if terms is None else float(terms[row])
+        for row, term in zip(rows, similarities, strict=True):
             embedding = cosines.get(row, 0.0)
             similarity = max(term, embedding)
-            for tool, voter, at, first, missed in index.votes[row]:
-                if allowed is None or tool in allowed:
+            for tool, voter, at, first, missed in votes[row]:
+                if (allowed is None or tool in allowed) and (catalog is None or tool in catalog):
                     weight = similarity * 0.5 ** (max(0.0, now - at) / HALF_LIFE_S)
+                    vote = (voter, term, embedding, similarity, weight, first, missed)
                     found = cast.get(tool)
                     if found is None:
-                        found = cast[tool] = []
-                    found.append((voter, term, embedding, similarity, weight, first, missed))
-        tallied = ((tool, _tally(votes, session, self.min_sessions)) for tool, votes in cast.items())
-        return {tool: evidence for tool, evidence in tallied if evidence is not None}
+                        cast[tool] = [vote]
+                    else:
+                        found.append(vote)
+        evidence: dict[str, Evidence] = {}
+        for tool, cast_votes in cast.items():
+            tallied = _tally(cast_votes, session, self.min_sessions)
+            if tallied is not None:
+                evidence[tool] = tallied
+        return evidence
 
     def wait_for_vectors(self, timeout: float | None = None) -> bool:
         """Wait until every past request queued for embedding is embedded; False when `timeout` ran out first."""
@@ -260,8 +275,7 @@ class LearnedRanking:
         if index is None or not index.size:
             return inner.search(query, limit=limit, mode=mode, allowed=allowed)
         # The query's vector, embedded here for a hybrid search, is the one the engine then reuses.
-        found = self._evidence(index, session, query, allowed, dense if mode == "hybrid" else None)
-        evidence = {tool: value for tool, value in found.items() if tool in catalog}
+        evidence = self._evidence(index, session, query, allowed, dense if mode == "hybrid" else None, catalog)
         if not evidence:
             return inner.search(query, limit=limit, mode=mode, allowed=allowed)
         result = inner.search(query, limit=max(limit, self.weights.depth), mode=mode, allowed=allowed)
@@ -274,14 +288,17 @@ class LearnedRanking:
         if not evidence:
             return _first(result, limit)
         hits = result.hits
+        count = len(hits)
         names, rows = features([(hit.name, _confidence(hit)) for hit in hits], evidence)
         scores: list[float] = self.weights.score(rows, result.mode).tolist()
-        best = max((row for row, name in enumerate(names) if name in evidence), key=scores.__getitem__)
+        voted = [row for row in range(count) if names[row] in evidence]
+        voted.extend(range(count, len(names)))
+        best = max(voted, key=scores.__getitem__)
         tool = names[best]
         if not hits and evidence[tool].nearest < self.min_similarity:
             return _first(result, limit)
-        hit = hits[best] if best < len(hits) else None  # the engine's hits are the first candidates, in order
-        kept = [row for row in range(len(hits)) if row != best]
+        hit = hits[best] if best < count else None  # the engine's hits are the first candidates, in order
+        kept = [row for row in range(count) if row != best]
         place = next((at for at, row in enumerate(kept) if scores[row] < scores[best]), len(kept))
         if hit is not None:  # a voted tool only ever moves up
             place = min(place, best)
@@ -297,7 +314,7 @@ class LearnedRanking:
         order = order[:limit]
         scored = tuple(_scored(hit, float(len(order) - rank)) for rank, hit in enumerate(order))
         added = int(hit is None)
-        return dataclasses.replace(result, hits=scored, total=result.total + added, abstained=False, suggestions=())
+        return SearchResult(query=result.query, mode=result.mode, hits=scored, total=result.total + added)
 
     def _near_dense(self, index: _ScopeIndex, query: str, dense: DenseRanker) -> list[tuple[int, float]]:
         """(row, cosine) of each past request whose embedding is at least the fitted ``near`` alike."""
