@@ -53,6 +53,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from contextvars import ContextVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -228,24 +229,25 @@ class LearnedRanking:
         rows = list(near)
         similarities = [0.0] * len(rows) if terms is None else terms[rows].tolist()
         votes = index.votes
-        cast: dict[str, list[tuple[str, float, float, float, float, bool, bool]]] = {}
+        tallies: dict[str, _Tally] = {}
+        own: dict[str, _Tally] = {}  # the searching session's votes alone, in case too few sessions voted
         for row, term in zip(rows, similarities, strict=True):
             embedding = cosines.get(row, 0.0)
             similarity = max(term, embedding)
             for tool, voter, at, first, missed in votes[row]:
                 if (allowed is None or tool in allowed) and (catalog is None or tool in catalog):
                     weight = similarity * 0.5 ** (max(0.0, now - at) / HALF_LIFE_S)
-                    vote = (voter, term, embedding, similarity, weight, first, missed)
-                    found = cast.get(tool)
-                    if found is None:
-                        cast[tool] = [vote]
-                    else:
-                        found.append(vote)
+                    _cast(tallies, tool, voter, weight, term, embedding, similarity, first, missed)
+                    if voter == session:
+                        _cast(own, tool, voter, weight, term, embedding, similarity, first, missed)
         evidence: dict[str, Evidence] = {}
-        for tool, cast_votes in cast.items():
-            tallied = _tally(cast_votes, session, self.min_sessions)
-            if tallied is not None:
-                evidence[tool] = tallied
+        for tool, tally in tallies.items():
+            if len(tally[0]) < self.min_sessions:  # other sessions' votes do not count yet: the session's own do
+                if tool not in own:
+                    continue
+                tally = own[tool]
+            sessions, lexical, embedded, listed_first, not_listed = tally
+            evidence[tool] = Evidence(lexical, embedded, sum(sessions.values()), listed_first, not_listed)
         return evidence
 
     def wait_for_vectors(self, timeout: float | None = None) -> bool:
@@ -365,27 +367,34 @@ def _first(result: SearchResult, limit: int | None) -> SearchResult:
     )
 
 
-def _tally(
-    cast: list[tuple[str, float, float, float, float, bool, bool]], session: str, min_sessions: int
-) -> Evidence | None:
-    """One tool's evidence from its votes (session, term and embedding cosine, similarity, weight, first, missed).
+_Tally = list[Any]
+"""One tool's votes so far: [{session: its vote's weight}, lexical, dense, first, missed] (see `Evidence`)."""
 
-    Other sessions' votes count only when at least `min_sessions` distinct sessions cast them (None: no vote
-    counts).
-    """
-    sessions: dict[str, float] = {}
-    lexical = dense = first = missed = 0.0
-    for voter, term, embedding, similarity, weight, was_first, was_missed in cast:
-        sessions[voter] = max(sessions.get(voter, 0.0), weight)
-        lexical, dense = max(lexical, term), max(dense, embedding)
-        if was_first:
-            first = max(first, similarity)
-        if was_missed:
-            missed = max(missed, similarity)
-    if len(sessions) < min_sessions:
-        own = [vote for vote in cast if vote[0] == session]
-        return _tally(own, session, 0) if own else None
-    return Evidence(lexical=lexical, dense=dense, votes=sum(sessions.values()), first=first, missed=missed)
+
+def _cast(
+    tallies: dict[str, _Tally],
+    tool: str,
+    voter: str,
+    weight: float,
+    term: float,
+    embedding: float,
+    similarity: float,
+    first: bool,
+    missed: bool,
+) -> None:
+    """Count one vote for `tool` in `tallies`: each session once (its heaviest vote), the other values their highest."""
+    tally = tallies.get(tool)
+    if tally is None:
+        tallies[tool] = [{voter: weight}, term, embedding, similarity if first else 0.0, similarity if missed else 0.0]
+        return
+    sessions = tally[0]
+    sessions[voter] = max(sessions.get(voter, 0.0), weight)
+    tally[1] = max(tally[1], term)
+    tally[2] = max(tally[2], embedding)
+    if first:
+        tally[3] = max(tally[3], similarity)
+    if missed:
+        tally[4] = max(tally[4], similarity)
 
 
 def _scored(hit: SearchHit, score: float) -> SearchHit:
