@@ -51,7 +51,7 @@ import queue
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from contextvars import ContextVar
 from typing import Any
 
@@ -291,7 +291,8 @@ class LearnedRanking:
             return _first(result, limit)
         hits = result.hits
         count = len(hits)
-        names, rows = features([(hit.name, _confidence(hit)) for hit in hits], evidence)
+        candidates = [(hit.name, 0.0 if hit.confidence is None else hit.confidence) for hit in hits]
+        names, rows = features(candidates, evidence)
         scores: list[float] = self.weights.score(rows, result.mode).tolist()
         voted = [row for row in range(count) if names[row] in evidence]
         voted.extend(range(count, len(names)))
@@ -314,7 +315,17 @@ class LearnedRanking:
         namespace = hit.namespace if hit is not None else catalog[tool].namespace
         order.insert(place, SearchHit(name=tool, score=0.0, namespace=namespace, confidence=value, learned=changed))
         order = order[:limit]
-        scored = tuple(_scored(hit, float(len(order) - rank)) for rank, hit in enumerate(order))
+        last = len(order)
+        scored = tuple(  # each hit built field by field: `dataclasses.replace` takes over twice as long
+            SearchHit(
+                name=one.name,
+                score=float(last - rank),
+                namespace=one.namespace,
+                confidence=one.confidence,
+                learned=one.learned,
+            )
+            for rank, one in enumerate(order)
+        )
         added = int(hit is None)
         return SearchResult(query=result.query, mode=result.mode, hits=scored, total=result.total + added)
 
@@ -397,45 +408,43 @@ def _cast(
         tally[4] = max(tally[4], similarity)
 
 
-def _scored(hit: SearchHit, score: float) -> SearchHit:
-    """`hit` with `score`, built field by field (`dataclasses.replace` takes over twice as long, once per hit)."""
-    return SearchHit(
-        name=hit.name, score=score, namespace=hit.namespace, confidence=hit.confidence, learned=hit.learned
-    )
-
-
 def _confidence(hit: SearchHit | None) -> float:
     return 0.0 if hit is None or hit.confidence is None else hit.confidence
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
 class _Context:
-    ranking: LearnedRanking
-    scope: str
-    session: str
-    dense: DenseRanker | None
+    """One `learned_search` block: what its searches are learned for (the context variable's value while it runs).
+
+    A plain class with its own ``__enter__``: the block wraps every ``tool_search``, and a generator-based context
+    manager over a frozen dataclass costs several times as much.
+    """
+
+    __slots__ = ("_token", "dense", "ranking", "scope", "session")
+
+    def __init__(self, ranking: LearnedRanking, scope: str, session: str, dense: DenseRanker | None) -> None:
+        self.ranking, self.scope, self.session, self.dense = ranking, scope, session, dense
+
+    def __enter__(self) -> None:
+        self._token = _SEARCHING.set(self)
+
+    def __exit__(self, *failure: object) -> None:
+        _SEARCHING.reset(self._token)
 
 
 _SEARCHING: ContextVar[_Context | None] = ContextVar("toolscout_learned_search", default=None)
 
 
-@contextlib.contextmanager
 def learned_search(
     ranking: LearnedRanking | None, *, scope: str, session: str, dense: DenseRanker | None = None
-) -> Iterator[None]:
+) -> contextlib.AbstractContextManager[None]:
     """Searches inside this block are ranked with `ranking`'s pairs of `scope`, for `session` (None: unlearned).
 
     `dense`: the catalog's dense ranker (`HybridIndex.dense`), so hybrid searches also find near past requests
     by embedding, reusing the query vector the engine computed.
     """
     if ranking is None:
-        yield
-        return
-    token = _SEARCHING.set(_Context(ranking, scope, session, dense))
-    try:
-        yield
-    finally:
-        _SEARCHING.reset(token)
+        return contextlib.nullcontext()
+    return _Context(ranking, scope, session, dense)
 
 
 class LearnedStage:
