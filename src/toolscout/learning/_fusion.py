@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -191,7 +192,8 @@ def features(
                 agreeing,
                 one.missed,
             )
-    return names, np.array(table, dtype=np.float64).reshape(len(names), len(FEATURES))
+    cells = itertools.chain.from_iterable(table)
+    return names, np.fromiter(cells, dtype=np.float64, count=len(names) * len(FEATURES)).reshape(-1, len(FEATURES))
 
 
 _UNVOTED = (0.0,) * (len(FEATURES) - 2)
