@@ -45,12 +45,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import logging
 import math
 import queue
 import threading
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence, Set
 from contextvars import ContextVar
 from typing import Any
@@ -110,22 +111,23 @@ class _ScopeIndex:
         known = previous.terms if previous is not None else {}
         terms = [known.get(request) or tuple(dict.fromkeys(tokenize(request))) for request in votes]
         self.terms: dict[str, tuple[str, ...]] = dict(zip(votes, terms, strict=True))
-        frequency: dict[str, int] = defaultdict(int)
-        for found in terms:
-            for term in found:
-                frequency[term] += 1
+        frequency = Counter(itertools.chain.from_iterable(terms))
         count = len(terms)
         idf = {term: math.log(1.0 + count / df) for term, df in frequency.items()}
-        postings: dict[str, tuple[list[int], list[float]]] = defaultdict(lambda: ([], []))
-        for row, found in enumerate(terms):
-            norm = math.sqrt(sum(idf[term] ** 2 for term in found)) or 1.0
-            for term in found:
-                rows, weights = postings[term]
-                rows.append(row)
-                weights.append(idf[term] / norm)
+        squares = {term: weight**2 for term, weight in idf.items()}
+        norms = [math.sqrt(sum(map(squares.__getitem__, found))) or 1.0 for found in terms]
+        # Postings in one pass of numpy (one entry per request and term, grouped by term, rows ascending).
+        ids = {term: at for at, term in enumerate(idf)}
+        lengths = [len(found) for found in terms]
+        term_ids = np.fromiter(map(ids.__getitem__, itertools.chain.from_iterable(terms)), np.intp, sum(lengths))
+        rows = np.repeat(np.arange(count, dtype=np.intp), lengths)
+        weights = np.fromiter(idf.values(), np.float64, len(idf))[term_ids] / np.repeat(np.asarray(norms), lengths)
+        grouped = np.argsort(term_ids, kind="stable")
+        rows, weights = rows[grouped], weights[grouped]
+        ends = np.cumsum(np.bincount(term_ids, minlength=len(ids))).tolist()
         self.postings: dict[str, tuple[float, npt.NDArray[np.intp], npt.NDArray[np.float64]]] = {
-            term: (idf[term], np.asarray(rows, dtype=np.intp), np.asarray(weights, dtype=np.float64))
-            for term, (rows, weights) in postings.items()
+            term: (idf[term], rows[start:end], weights[start:end])
+            for term, start, end in zip(idf, [0, *ends][:-1], ends, strict=True)
         }
         """Term -> its IDF, the rows of the requests holding it and its weight in each (one look-up per term)."""
         self.size = count
