@@ -138,7 +138,7 @@ class _ScopeIndex:
         if not found or not self.size:
             return None
         norm = math.sqrt(sum(idf**2 for idf, _, _ in found))
-        rows = np.concatenate([rows for _, rows, _ in found])
+        rows = np.concatenate([held for _, held, _ in found])
         values = np.concatenate([weights * (idf / norm) for idf, _, weights in found])
         return np.asarray(np.bincount(rows, weights=values, minlength=self.size), dtype=np.float64)
 
