@@ -303,11 +303,13 @@ class LearnedRanking:
         if not hits and evidence[tool].nearest < self.min_similarity:
             return _first(result, limit)
         hit = hits[best] if best < count else None  # the engine's hits are the first candidates, in order
-        kept = [row for row in range(count) if row != best]
-        place = next((at for at, row in enumerate(kept) if scores[row] < scores[best]), len(kept))
-        if hit is not None:  # a voted tool only ever moves up
-            place = min(place, best)
-        order = [hits[row] for row in kept]
+        # Its place: before the first hit scored lower; a voted hit only ever moves up, so only those above it count.
+        above = best if hit is not None else count
+        top = scores[best]
+        place = next((row for row in range(above) if scores[row] < top), above)
+        order = list(hits)
+        if hit is not None:
+            del order[best]
         value = max(_confidence(hit), evidence[tool].confidence)
         if place < len(order):
             value = max(value, _confidence(order[place]))
