@@ -536,10 +536,15 @@ class ScoutSession:
         pins = scout.auto_pins
         if pins is None or not plan.activation.active:
             return ()
-        settings = scout.settings
-        own = scout.offload.tools if scout.offload is not None else ()
-        key = ("first turn tokens", settings.style, settings.reveal_stubs, settings.pre_discovered, len(own))
-        turn = plan.derived(key, lambda: _tokens_of(assemble(plan, settings=settings, own_tools=own), scout.counter))
+
+        def turn() -> int:  # the first turn's tokens, computed once per plan and only when a candidate is deferred
+            settings = scout.settings
+            own = scout.offload.tools if scout.offload is not None else ()
+            key = ("first turn tokens", settings.style, settings.reveal_stubs, settings.pre_discovered, len(own))
+            return plan.derived(
+                key, lambda: _tokens_of(assemble(plan, settings=settings, own_tools=own), scout.counter)
+            )
+
         return pins.chosen(self._learning_scope, plan, scout.counter, turn_tokens=turn)
 
     def resolve(self, name: object, arguments: object = None, *, call_id: str | None = None) -> Resolution:

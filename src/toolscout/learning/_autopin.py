@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .._settings import LearningSettings
 from .._tokens import TokenCounter, tool_tokens
@@ -98,22 +98,27 @@ class AutoPins:
     def refresh_s(self, value: float) -> None:
         self._candidates.refresh_s = value
 
-    def chosen(self, scope: str, plan: TurnPlan, counter: TokenCounter, *, turn_tokens: int) -> tuple[str, ...]:
+    def chosen(
+        self, scope: str, plan: TurnPlan, counter: TokenCounter, *, turn_tokens: Callable[[], int]
+    ) -> tuple[str, ...]:
         """The tools `plan`'s session lists without a search: candidates it defers, within the budget.
 
-        `turn_tokens`: the tokens of the session's first turn without auto-pins (``auto_pin_max_turn_share``).
+        `turn_tokens`: the tokens of the session's first turn without auto-pins (``auto_pin_max_turn_share``),
+        asked only when a candidate is deferred.
         """
         settings = self.settings
         found = self._candidates.get(scope) if settings.auto_pin_max_tools else ()
         picked: list[str] = []
         spent = 0
-        budget = min(settings.auto_pin_max_tokens, int(settings.auto_pin_max_turn_share * turn_tokens))
+        budget: int | None = None
         for name in found:
             if len(picked) >= settings.auto_pin_max_tools:
                 break
             tool = plan.scoped.get(name)
             if tool is None or name not in plan.deferred:
                 continue
+            if budget is None:
+                budget = min(settings.auto_pin_max_tokens, int(settings.auto_pin_max_turn_share * turn_tokens()))
             cost = tool_tokens(tool, counter)
             if spent + cost > budget:
                 continue

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import json
 import math
 from collections.abc import Mapping, Sequence
 from importlib import resources
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -53,9 +55,12 @@ _AGREEING = 0.05
 """Voted tools whose nearest request is within this of the nearest of all count as disagreeing candidates."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Evidence:
-    """What the scope's near past requests say of one tool (every value 0 when nothing)."""
+class Evidence(NamedTuple):
+    """What the scope's near past requests say of one tool (every value 0 when nothing).
+
+    A named tuple rather than a frozen dataclass: a search makes one per voted tool, and a frozen dataclass takes
+    twice as long to make.
+    """
 
     lexical: float = 0.0
     """The highest term cosine of a near request that voted for it."""
@@ -160,34 +165,42 @@ def features(
         evidence: The voted tools' evidence.
     """
     names = [name for name, _ in hits]
+    count = len(names)
     names += sorted(set(evidence).difference(names))
-    unranked = [0.0] * (len(names) - len(hits))
-    confidences = [confidence for _, confidence in hits] + unranked
-    reciprocal = [1.0 / (1 + rank) for rank in range(len(hits))] + unranked
-    rows = np.zeros((len(names), len(FEATURES)), dtype=np.float64)
-    rows[:, 0], rows[:, 1] = confidences, reciprocal
-    if not evidence:
-        return names, rows
-    found = list(evidence.values())
-    nearest = [max(one.lexical, one.dense) for one in found]
-    total = sum(one.votes for one in found) or 1.0
-    top = max(nearest)
-    agreeing = math.log1p(sum(near >= top - _AGREEING for near in nearest))
-    at = dict(zip(names, range(len(names)), strict=True))
-    voted = [at[name] for name in evidence]
-    rows[voted] = [
-        (
-            confidences[row],
-            reciprocal[row],
-            one.lexical,
-            one.dense,
-            math.log1p(one.votes),
-            one.votes / total,
-            one.first,
-            confidences[row] * near,
-            agreeing,
-            one.missed,
-        )
-        for row, one, near in zip(voted, found, nearest, strict=True)
-    ]
-    return names, rows
+    table = [(confidence, rank, *_UNVOTED) for (_, confidence), rank in zip(hits, _reciprocal(count), strict=True)]
+    table += [(0.0, 0.0, *_UNVOTED)] * (len(names) - count)
+    if evidence:
+        found = list(evidence.values())
+        nearest = [max(one.lexical, one.dense) for one in found]
+        total = sum(one.votes for one in found) or 1.0
+        top = max(nearest) - _AGREEING
+        agreeing = math.log1p(sum(near >= top for near in nearest))
+        at = {name: row for row, name in enumerate(names)}
+        for name, one, near in zip(evidence, found, nearest, strict=True):
+            row = at[name]
+            confidence, rank = table[row][:2]
+            votes = one.votes
+            table[row] = (
+                confidence,
+                rank,
+                one.lexical,
+                one.dense,
+                math.log1p(votes),
+                votes / total,
+                one.first,
+                confidence * near,
+                agreeing,
+                one.missed,
+            )
+    cells = itertools.chain.from_iterable(table)
+    return names, np.fromiter(cells, dtype=np.float64, count=len(names) * len(FEATURES)).reshape(-1, len(FEATURES))
+
+
+_UNVOTED = (0.0,) * (len(FEATURES) - 2)
+"""A candidate's learned features without evidence."""
+
+
+@functools.cache
+def _reciprocal(count: int) -> tuple[float, ...]:
+    """The reciprocal rank of each of `count` hits."""
+    return tuple(1.0 / (1 + rank) for rank in range(count))

@@ -45,14 +45,16 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import logging
 import math
 import queue
 import threading
 import time
-from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence, Set
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping, Sequence, Set
 from contextvars import ContextVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -109,33 +111,35 @@ class _ScopeIndex:
         known = previous.terms if previous is not None else {}
         terms = [known.get(request) or tuple(dict.fromkeys(tokenize(request))) for request in votes]
         self.terms: dict[str, tuple[str, ...]] = dict(zip(votes, terms, strict=True))
-        frequency: dict[str, int] = defaultdict(int)
-        for found in terms:
-            for term in found:
-                frequency[term] += 1
+        frequency = Counter(itertools.chain.from_iterable(terms))
         count = len(terms)
-        self.idf = {term: math.log(1.0 + count / df) for term, df in frequency.items()}
-        postings: dict[str, tuple[list[int], list[float]]] = defaultdict(lambda: ([], []))
-        for row, found in enumerate(terms):
-            norm = math.sqrt(sum(self.idf[term] ** 2 for term in found)) or 1.0
-            for term in found:
-                rows, weights = postings[term]
-                rows.append(row)
-                weights.append(self.idf[term] / norm)
-        self.postings: dict[str, tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]] = {
-            term: (np.asarray(rows, dtype=np.intp), np.asarray(weights, dtype=np.float64))
-            for term, (rows, weights) in postings.items()
+        idf = {term: math.log(1.0 + count / df) for term, df in frequency.items()}
+        squares = {term: weight**2 for term, weight in idf.items()}
+        norms = [math.sqrt(sum(map(squares.__getitem__, found))) or 1.0 for found in terms]
+        # Postings in one pass of numpy (one entry per request and term, grouped by term, rows ascending).
+        ids = {term: at for at, term in enumerate(idf)}
+        lengths = [len(found) for found in terms]
+        term_ids = np.fromiter(map(ids.__getitem__, itertools.chain.from_iterable(terms)), np.intp, sum(lengths))
+        rows = np.repeat(np.arange(count, dtype=np.intp), lengths)
+        weights = np.fromiter(idf.values(), np.float64, len(idf))[term_ids] / np.repeat(np.asarray(norms), lengths)
+        grouped = np.argsort(term_ids, kind="stable")
+        rows, weights = rows[grouped], weights[grouped]
+        ends = np.cumsum(np.bincount(term_ids, minlength=len(ids))).tolist()
+        self.postings: dict[str, tuple[float, npt.NDArray[np.intp], npt.NDArray[np.float64]]] = {
+            term: (idf[term], rows[start:end], weights[start:end])
+            for term, start, end in zip(idf, [0, *ends][:-1], ends, strict=True)
         }
+        """Term -> its IDF, the rows of the requests holding it and its weight in each (one look-up per term)."""
         self.size = count
 
     def similarities(self, query: str) -> npt.NDArray[np.float64] | None:
         """The term cosine of `query` and each past request, by row (None: no term in common with any)."""
-        weights = {term: self.idf[term] for term in set(tokenize(query)) if term in self.idf}
-        if not weights or not self.size:
+        found = [posting for posting in map(self.postings.get, set(tokenize(query))) if posting is not None]
+        if not found or not self.size:
             return None
-        norm = math.sqrt(sum(weight**2 for weight in weights.values()))
-        rows = np.concatenate([self.postings[term][0] for term in weights])
-        values = np.concatenate([self.postings[term][1] * (weight / norm) for term, weight in weights.items()])
+        norm = math.sqrt(sum(idf**2 for idf, _, _ in found))
+        rows = np.concatenate([held for _, held, _ in found])
+        values = np.concatenate([weights * (idf / norm) for idf, _, weights in found])
         return np.asarray(np.bincount(rows, weights=values, minlength=self.size), dtype=np.float64)
 
     def near_dense(
@@ -208,30 +212,45 @@ class LearnedRanking:
         return self._evidence(index, session, query, allowed, dense)
 
     def _evidence(
-        self, index: _ScopeIndex, session: str, query: str, allowed: Set[str] | None, dense: DenseRanker | None
+        self,
+        index: _ScopeIndex,
+        session: str,
+        query: str,
+        allowed: Set[str] | None,
+        dense: DenseRanker | None,
+        catalog: Catalog | None = None,
     ) -> dict[str, Evidence]:
         terms = index.similarities(query)
         cosines = dict(self._near_dense(index, query, dense)) if dense is not None else {}
         near = set(cosines)
         if terms is not None:
-            near.update(np.flatnonzero(terms >= self.weights.near).tolist())
+            near.update((terms >= self.weights.near).nonzero()[0].tolist())
         if not near:
             return {}
         now = self._clock()
-        cast: dict[str, list[tuple[str, float, float, float, float, bool, bool]]] = {}
-        for row in near:
-            term = 0.0 if terms is None else float(terms[row])
+        rows = list(near)
+        similarities = [0.0] * len(rows) if terms is None else terms[rows].tolist()
+        votes = index.votes
+        tallies: dict[str, _Tally] = {}
+        own: dict[str, _Tally] = {}  # the searching session's votes alone, in case too few sessions voted
+        for row, term in zip(rows, similarities, strict=True):
             embedding = cosines.get(row, 0.0)
             similarity = max(term, embedding)
-            for tool, voter, at, first, missed in index.votes[row]:
-                if allowed is None or tool in allowed:
+            for tool, voter, at, first, missed in votes[row]:
+                if (allowed is None or tool in allowed) and (catalog is None or tool in catalog):
                     weight = similarity * 0.5 ** (max(0.0, now - at) / HALF_LIFE_S)
-                    found = cast.get(tool)
-                    if found is None:
-                        found = cast[tool] = []
-                    found.append((voter, term, embedding, similarity, weight, first, missed))
-        tallied = ((tool, _tally(votes, session, self.min_sessions)) for tool, votes in cast.items())
-        return {tool: evidence for tool, evidence in tallied if evidence is not None}
+                    _cast(tallies, tool, voter, weight, term, embedding, similarity, first, missed)
+                    if voter == session:
+                        _cast(own, tool, voter, weight, term, embedding, similarity, first, missed)
+        evidence: dict[str, Evidence] = {}
+        for tool, tally in tallies.items():
+            if len(tally[0]) < self.min_sessions:  # other sessions' votes do not count yet: the session's own do
+                if tool not in own:
+                    continue
+                tally = own[tool]
+            sessions, lexical, embedded, listed_first, not_listed = tally
+            evidence[tool] = Evidence(lexical, embedded, sum(sessions.values()), listed_first, not_listed)
+        return evidence
 
     def wait_for_vectors(self, timeout: float | None = None) -> bool:
         """Wait until every past request queued for embedding is embedded; False when `timeout` ran out first."""
@@ -260,8 +279,7 @@ class LearnedRanking:
         if index is None or not index.size:
             return inner.search(query, limit=limit, mode=mode, allowed=allowed)
         # The query's vector, embedded here for a hybrid search, is the one the engine then reuses.
-        found = self._evidence(index, session, query, allowed, dense if mode == "hybrid" else None)
-        evidence = {tool: value for tool, value in found.items() if tool in catalog}
+        evidence = self._evidence(index, session, query, allowed, dense if mode == "hybrid" else None, catalog)
         if not evidence:
             return inner.search(query, limit=limit, mode=mode, allowed=allowed)
         result = inner.search(query, limit=max(limit, self.weights.depth), mode=mode, allowed=allowed)
@@ -274,18 +292,24 @@ class LearnedRanking:
         if not evidence:
             return _first(result, limit)
         hits = result.hits
-        names, rows = features([(hit.name, _confidence(hit)) for hit in hits], evidence)
+        count = len(hits)
+        candidates = [(hit.name, 0.0 if hit.confidence is None else hit.confidence) for hit in hits]
+        names, rows = features(candidates, evidence)
         scores: list[float] = self.weights.score(rows, result.mode).tolist()
-        best = max((row for row, name in enumerate(names) if name in evidence), key=scores.__getitem__)
+        voted = [row for row in range(count) if names[row] in evidence]
+        voted.extend(range(count, len(names)))
+        best = max(voted, key=scores.__getitem__)
         tool = names[best]
         if not hits and evidence[tool].nearest < self.min_similarity:
             return _first(result, limit)
-        hit = hits[best] if best < len(hits) else None  # the engine's hits are the first candidates, in order
-        kept = [row for row in range(len(hits)) if row != best]
-        place = next((at for at, row in enumerate(kept) if scores[row] < scores[best]), len(kept))
-        if hit is not None:  # a voted tool only ever moves up
-            place = min(place, best)
-        order = [hits[row] for row in kept]
+        hit = hits[best] if best < count else None  # the engine's hits are the first candidates, in order
+        # Its place: before the first hit scored lower; a voted hit only ever moves up, so only those above it count.
+        above = best if hit is not None else count
+        top = scores[best]
+        place = next((row for row in range(above) if scores[row] < top), above)
+        order = list(hits)
+        if hit is not None:
+            del order[best]
         value = max(_confidence(hit), evidence[tool].confidence)
         if place < len(order):
             value = max(value, _confidence(order[place]))
@@ -295,9 +319,19 @@ class LearnedRanking:
         namespace = hit.namespace if hit is not None else catalog[tool].namespace
         order.insert(place, SearchHit(name=tool, score=0.0, namespace=namespace, confidence=value, learned=changed))
         order = order[:limit]
-        scored = tuple(_scored(hit, float(len(order) - rank)) for rank, hit in enumerate(order))
+        last = len(order)
+        scored = tuple(  # each hit built field by field: `dataclasses.replace` takes over twice as long
+            SearchHit(
+                name=one.name,
+                score=float(last - rank),
+                namespace=one.namespace,
+                confidence=one.confidence,
+                learned=one.learned,
+            )
+            for rank, one in enumerate(order)
+        )
         added = int(hit is None)
-        return dataclasses.replace(result, hits=scored, total=result.total + added, abstained=False, suggestions=())
+        return SearchResult(query=result.query, mode=result.mode, hits=scored, total=result.total + added)
 
     def _near_dense(self, index: _ScopeIndex, query: str, dense: DenseRanker) -> list[tuple[int, float]]:
         """(row, cosine) of each past request whose embedding is at least the fitted ``near`` alike."""
@@ -348,68 +382,73 @@ def _first(result: SearchResult, limit: int | None) -> SearchResult:
     )
 
 
-def _tally(
-    cast: list[tuple[str, float, float, float, float, bool, bool]], session: str, min_sessions: int
-) -> Evidence | None:
-    """One tool's evidence from its votes (session, term and embedding cosine, similarity, weight, first, missed).
-
-    Other sessions' votes count only when at least `min_sessions` distinct sessions cast them (None: no vote
-    counts).
-    """
-    sessions: dict[str, float] = {}
-    lexical = dense = first = missed = 0.0
-    for voter, term, embedding, similarity, weight, was_first, was_missed in cast:
-        sessions[voter] = max(sessions.get(voter, 0.0), weight)
-        lexical, dense = max(lexical, term), max(dense, embedding)
-        if was_first:
-            first = max(first, similarity)
-        if was_missed:
-            missed = max(missed, similarity)
-    if len(sessions) < min_sessions:
-        own = [vote for vote in cast if vote[0] == session]
-        return _tally(own, session, 0) if own else None
-    return Evidence(lexical=lexical, dense=dense, votes=sum(sessions.values()), first=first, missed=missed)
+_Tally = list[Any]
+"""One tool's votes so far: [{session: its vote's weight}, lexical, dense, first, missed] (see `Evidence`)."""
 
 
-def _scored(hit: SearchHit, score: float) -> SearchHit:
-    """`hit` with `score`, built field by field (`dataclasses.replace` takes over twice as long, once per hit)."""
-    return SearchHit(
-        name=hit.name, score=score, namespace=hit.namespace, confidence=hit.confidence, learned=hit.learned
-    )
+def _cast(
+    tallies: dict[str, _Tally],
+    tool: str,
+    voter: str,
+    weight: float,
+    term: float,
+    embedding: float,
+    similarity: float,
+    first: bool,
+    missed: bool,
+) -> None:
+    """Count one vote for `tool` in `tallies`: each session once (its heaviest vote), the other values their highest."""
+    tally = tallies.get(tool)
+    if tally is None:
+        tallies[tool] = [{voter: weight}, term, embedding, similarity if first else 0.0, similarity if missed else 0.0]
+        return
+    sessions = tally[0]
+    sessions[voter] = max(sessions.get(voter, 0.0), weight)
+    tally[1] = max(tally[1], term)
+    tally[2] = max(tally[2], embedding)
+    if first:
+        tally[3] = max(tally[3], similarity)
+    if missed:
+        tally[4] = max(tally[4], similarity)
 
 
 def _confidence(hit: SearchHit | None) -> float:
     return 0.0 if hit is None or hit.confidence is None else hit.confidence
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
 class _Context:
-    ranking: LearnedRanking
-    scope: str
-    session: str
-    dense: DenseRanker | None
+    """One `learned_search` block: what its searches are learned for (the context variable's value while it runs).
+
+    A plain class with its own ``__enter__``: the block wraps every ``tool_search``, and a generator-based context
+    manager over a frozen dataclass costs several times as much.
+    """
+
+    __slots__ = ("_token", "dense", "ranking", "scope", "session")
+
+    def __init__(self, ranking: LearnedRanking, scope: str, session: str, dense: DenseRanker | None) -> None:
+        self.ranking, self.scope, self.session, self.dense = ranking, scope, session, dense
+
+    def __enter__(self) -> None:
+        self._token = _SEARCHING.set(self)
+
+    def __exit__(self, *failure: object) -> None:
+        _SEARCHING.reset(self._token)
 
 
 _SEARCHING: ContextVar[_Context | None] = ContextVar("toolscout_learned_search", default=None)
 
 
-@contextlib.contextmanager
 def learned_search(
     ranking: LearnedRanking | None, *, scope: str, session: str, dense: DenseRanker | None = None
-) -> Iterator[None]:
+) -> contextlib.AbstractContextManager[None]:
     """Searches inside this block are ranked with `ranking`'s pairs of `scope`, for `session` (None: unlearned).
 
     `dense`: the catalog's dense ranker (`HybridIndex.dense`), so hybrid searches also find near past requests
     by embedding, reusing the query vector the engine computed.
     """
     if ranking is None:
-        yield
-        return
-    token = _SEARCHING.set(_Context(ranking, scope, session, dense))
-    try:
-        yield
-    finally:
-        _SEARCHING.reset(token)
+        return contextlib.nullcontext()
+    return _Context(ranking, scope, session, dense)
 
 
 class LearnedStage:
