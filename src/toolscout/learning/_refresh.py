@@ -2,9 +2,10 @@
 
 The ranking's index of past requests and auto-pin's candidates are both kept this way (`ScopeRefresh`): the
 caller that finds a check due makes it (one store version read, the pairs only when the version moved), callers
-meanwhile use the value held, and the next check waits `refresh_s` plus the time the last one took, so re-reading
-never takes over the CPU. A failing store, or a malformed pair, gives the `failed` value until a check works
-again, and is reported to `on_failure`.
+meanwhile use the value held, and the next check waits `refresh_s` plus the time the last re-read took, so
+re-reading never takes over the CPU (the first read of a scope builds its value from nothing and adds no wait, so
+a pair recorded meanwhile is seen as soon as on a scope already read). A failing store, or a malformed pair, gives
+the `failed` value until a check works again, and is reported to `on_failure`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class _Held(Generic[T]):
     generation: int = 0
     next_check: float = 0.0
     refreshing: bool = False
+    read: bool = False
+    """Whether a check has read the store (the first builds the value from nothing)."""
 
 
 class ScopeRefresh(Generic[T]):
@@ -69,7 +72,7 @@ class ScopeRefresh(Generic[T]):
             if held is None:
                 held = self._held[scope] = _Held(None, self._failed)
             held.refreshing = True
-            version, value = held.version, held.value
+            version, value, first_read = held.version, held.value, not held.read
         started = time.monotonic()
         failure: Exception | None = None
         try:
@@ -79,10 +82,11 @@ class ScopeRefresh(Generic[T]):
             version = latest
         except Exception as exc:  # a failing store or a malformed pair: the failed value, never an error
             failure, version, value = exc, None, self._failed
-        cost = time.monotonic() - started
+        cost = 0.0 if first_read and failure is None else time.monotonic() - started
         with self._lock:
             held.generation += value != held.value
             held.version, held.value, held.refreshing = version, value, False
+            held.read = held.read or failure is None
             held.next_check = time.monotonic() + self.refresh_s + cost
         if failure is not None:
             self._on_failure(failure)
