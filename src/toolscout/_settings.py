@@ -114,11 +114,14 @@ class LearningSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
-    enabled: Annotated[StrictBool, Switch] = False
-    """Record pairs and rank with them (the ``learned`` search stage); off: nothing is recorded or read. Off by
-    default while a learned search costs 1.57x an unlearned one (``bench/learning_cost.py``, 10,000 pairs) and
-    BFCL live requests whose tool never appeared in the history lose 0.010 R@1 (lexical 0.019) on a seeded 50/50
-    replay (``bench/learning_replay.py``; hybrid R@1 gains 0.059 on BFCL tuning, 0.012 on BFCL live)."""
+    enabled: Annotated[StrictBool, Switch] = True
+    """Record pairs and rank with them (the ``learned`` search stage); off: nothing is recorded or read. On by
+    default: pairs stay in this scout's or gateway's own store (``store``), per scope, within the bounds below, and
+    ``toolscout usage list|export|forget`` shows and removes them. On a seeded 50/50 replay
+    (``bench/learning_replay.py``) hybrid R@1 gains 0.059 on BFCL tuning and 0.012 on BFCL live, while BFCL live
+    requests whose tool never appeared in the history lose 0.010 (lexical 0.019: same-function tools under other
+    names, learned from the history, rank above theirs); a learned search costs about 1.5x an unlearned one at
+    10,000 pairs (0.13 ms, ``bench/learning_cost.py``)."""
     scope: Name = "default"
     """The learning scope of this scout's pairs; one scope never sees another's. The gateway uses each token's
     grant label instead."""
@@ -331,7 +334,7 @@ class ScoutSettings(BaseSettings, RankingSettings):
     embeddings: EmbeddingSettings = EmbeddingSettings()
     """The embedding backend of hybrid search (see the ``embeddings`` keys)."""
     learning: Annotated[LearningSettings, BeforeValidator(_learning)] = LearningSettings()
-    """Learning from use: which searches led to which successful calls (see the ``learning`` keys; off).
+    """Learning from use: which searches led to which successful calls (see the ``learning`` keys; on).
     ``learning: off`` (or ``on``) is short for ``learning: {enabled: false}``."""
     tracing: Annotated[StrictBool, Switch] = False
     """Emit an OpenTelemetry span per search, load and tool call (in the gateway, per upstream call too) to the

@@ -49,7 +49,7 @@ async def test_a_search_then_a_successful_call_is_learned_under_the_callers_gran
 async def test_nothing_is_learned_when_learning_is_off(tmp_path: Path) -> None:
     with anyio.fail_after(LIMIT_S):
         async with (
-            Gateway(config(tmp_path), transport="stdio", wait_for_upstreams=True) as gateway,
+            Gateway(config(tmp_path, enabled=False), transport="stdio", wait_for_upstreams=True) as gateway,
             Client(gateway.server) as client,
         ):
             await client.call_tool("tool_search", {"query": "saved recipes with basil"})

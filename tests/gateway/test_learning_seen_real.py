@@ -137,7 +137,7 @@ def _pairs(output: str) -> dict[str, int]:
 
 async def test_the_page_and_status_say_when_learning_is_off(tmp_path: Path) -> None:
     named = {"command": sys.executable, "args": [str(SERVERS / "named.py"), "find_recipes"]}
-    config = write_config(tmp_path / "gateway.json", {"kitchen": named}, mode="on", port=free_port())
+    config = write_config(tmp_path / "gateway.json", {"kitchen": named}, mode="on", port=free_port(), learning=False)
     with anyio.fail_after(LIMIT_S):
         async with http_gateway(config) as url, httpx2.AsyncClient(timeout=LIMIT_S) as http:
             page = (await http.get(url.removesuffix("/mcp") + "/ui/api/learning")).json()

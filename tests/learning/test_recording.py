@@ -128,7 +128,18 @@ def test_nothing_is_recorded_when_learning_is_off(tmp_path: Path) -> None:
     call(session, "create_issue", {"title": "bug"})
     scout_.close()
     assert not (tmp_path / "usage.db").exists()
-    assert ToolScout(TOOLS).settings.learning.enabled is False
+
+
+def test_learning_is_on_by_default_and_keeps_pairs_in_memory_in_the_library() -> None:
+    scout_ = ToolScout(TOOLS, settings=ScoutSettings(mode="on", style="bridge", search_mode="lexical"))
+    assert scout_.settings.learning.enabled is True and scout_.usage is not None
+    session = scout_.session("s1")
+    search(session, "create a github issue")
+    call(session, "create_issue", {"title": "bug"})
+    scout_.usage.flush()
+    assert [(pair.request, pair.tool) for pair in scout_.usage.store.pairs("default") if pair.request] == [
+        ("create a github issue", "create_issue")
+    ]
 
 
 def test_another_session_and_repeats_add_nothing_and_scopes_stay_apart(tmp_path: Path) -> None:
@@ -207,7 +218,7 @@ def test_bad_learning_settings_name_the_key_and_the_limit() -> None:
         ToolScout(TOOLS, settings=ScoutSettings.from_mapping({"learning": {"enabled": True, "store": "ftp://x"}}))
     defaults = ScoutSettings().learning
     assert (defaults.enabled, defaults.scope, defaults.max_pairs_per_scope, defaults.min_sessions) == (
-        False,
+        True,
         "default",
         10_000,
         1,

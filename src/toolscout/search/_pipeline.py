@@ -6,7 +6,7 @@ first, then the engine:
 1. ``exact-name``: a request that is exactly a tool's name answers with that tool alone (`ToolNames`);
 2. ``deprecated``: a tool that declares itself deprecated ranks below its replacement (`DeprecatedStage`);
 3. ``cut``: the hits are cut to the caller's limit;
-4. ``learned``: past requests near this one vote for the tools they led to (``learning``, off by default;
+4. ``learned``: past requests near this one vote for the tools they led to (``learning``, on by default;
    registered by `toolscout.learning`, which tells it the scope and session of each search);
 5. ``rerank``: a `Reranker` reorders the top hits (``search_rerank``; none by default);
 6. ``parts``: a compound request is also searched sentence by sentence (``search_split_requests``);
