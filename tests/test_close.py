@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import toolscout
+from tests.conftest import parse_python
 from toolscout import ConfigError, ScoutSettings
 from toolscout._close import close_names, did_you_mean
 
@@ -18,7 +19,7 @@ FUZZY = ("difflib", "rapidfuzz.fuzz", "get_close_matches", "extract", "extractOn
 def _fuzzy_matchers(path: Path) -> list[str]:
     """The string matchers a module imports (a second suggester would need one)."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parse_python(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found += [alias.name for alias in node.names if alias.name in FUZZY]
         elif isinstance(node, ast.ImportFrom) and node.module in ("difflib", "rapidfuzz", "rapidfuzz.process"):
