@@ -183,3 +183,36 @@ def test_the_confidence_stage_judges_the_built_in_engines_and_passes_a_registere
     assert relaxed.hits[0].name == "get_weather" and relaxed.hits[0].confidence is not None
     assert passed == Fixed(GCD_AND_WEATHER).search("weather in Oslo", limit=2)  # no confidences, no abstention
     assert not passed.abstained and all(hit.confidence is None for hit in passed.hits)
+
+
+class Confidences:
+    """A stage that remembers the confidences of the hits it gets from below."""
+
+    seen: list[float | None] = []
+
+    def search(
+        self,
+        inner: SearchIndex,
+        query: str,
+        *,
+        limit: int,
+        mode: SearchMode,
+        allowed: Set[str] | None,
+        catalog: Catalog,
+    ) -> SearchResult:
+        result = inner.search(query, limit=limit, mode=mode, allowed=allowed)
+        Confidences.seen = [hit.confidence for hit in result.hits]
+        return result
+
+
+def test_a_stage_registered_innermost_sees_judged_hits_and_none_goes_inside_confidence() -> None:
+    register_stage("test-innermost", lambda settings: Confidences())
+    try:
+        assert list(_STAGES)[-2:] == ["test-innermost", "confidence"]
+        build_searcher(ScoutSettings(search_mode="lexical"), GCD_AND_WEATHER).search("greatest common divisor")
+        assert Confidences.seen and all(confidence is not None for confidence in Confidences.seen)
+    finally:
+        _STAGES.pop("test-innermost")
+    with pytest.raises(ValueError, match="inside 'confidence'"):
+        register_stage("test-inside", lambda settings: Confidences(), before="confidence")
+    assert "test-inside" not in _STAGES

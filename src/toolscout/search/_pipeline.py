@@ -54,9 +54,8 @@ class SearchStage(Protocol):
     - It returns only tools of `catalog` inside `allowed` (None: any), each at most once; it may return more
       hits than `limit` (the ``cut`` stage cuts).
     - Deterministic and thread-safe: one stage serves every search of a `ToolScout`, from several threads.
-    - A stage inside ``confidence`` (registered innermost) sees the engine's answer before it is judged: hits
-      without confidences, and the `SearchResult.candidates` the judging reads (keep them, `dataclasses.replace`,
-      for its hits to be judged); ``before="confidence"`` places a stage on the judged answer.
+    - It sees judged hits: ``confidence``, which gives them their confidences from the engine's
+      `SearchResult.candidates`, is always the innermost stage.
     """
 
     def search(
@@ -77,20 +76,27 @@ StageFactory: TypeAlias = Callable[[ScoutSettings], SearchStage | None]
 """Builds a stage from the settings, once per `ToolScout` or command; None leaves the stage out."""
 
 _STAGES: dict[str, StageFactory] = {}
+_JUDGING = "confidence"
+"""The stage that judges the engine's answer (`ConfidenceStage`): always the innermost."""
 
 
 def register_stage(name: str, factory: StageFactory, *, before: str | None = None) -> None:
-    """Add stage `name` to every pipeline: just outside the stage `before` names, else innermost (next to the engine).
+    """Add stage `name` to every pipeline: just outside the stage `before` names, else innermost.
 
-    Innermost is inside ``confidence``: such a stage sees the engine's answer before it is judged (`SearchStage`).
+    Innermost is just outside ``confidence``, which stays next to the engine, so such a stage sees judged hits as it
+    would a built-in engine's answer; ``before="confidence"`` is not allowed (`SearchStage`).
 
     Raises:
-        ValueError: `before` names no registered stage.
+        ValueError: `before` names no registered stage, or ``confidence``.
     """
     if before is not None and before not in _STAGES:
         raise ValueError(f"no stage {before!r} to go before; the stages are: {', '.join(_STAGES)}")
+    if before == _JUDGING and name != _JUDGING:
+        raise ValueError(f"no stage goes inside {_JUDGING!r}: it judges the engine's answer and stays next to it")
     entries = [(key, value) for key, value in _STAGES.items() if key != name]
-    at = len(entries) if before is None else [key for key, _ in entries].index(before)
+    keys = [key for key, _ in entries]
+    innermost = keys.index(_JUDGING) if _JUDGING in keys and name != _JUDGING else len(entries)
+    at = innermost if before is None else keys.index(before)
     entries.insert(at, (name, factory))
     _STAGES.clear()
     _STAGES.update(entries)
