@@ -162,9 +162,13 @@ def measure(args: argparse.Namespace) -> None:
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     emptied = [(n, r["query"]) for n in relevant for r in sets[n] if right(r) and vetoes(rule, r)]
     lines += ["", "Right answers the rule empties:", *(f"- {n}: {q}" for n, q in emptied)]
-    out = RESULTS / "abstain_rule.md"
+    write_keeping_findings(RESULTS / "abstain_rule.md", lines)
+
+
+def write_keeping_findings(out: Path, lines: list[str]) -> None:
+    """Write `lines` to `out` and print them, keeping the findings written by hand below `FINDINGS` in `out`."""
     kept = out.read_text(encoding="utf-8").partition(FINDINGS)[2] if out.exists() else ""
-    lines += ["", FINDINGS + kept.rstrip("\n")] if kept else []
+    lines = [*lines, "", FINDINGS + kept.rstrip("\n")] if kept else lines
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
 

@@ -25,7 +25,7 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).parent))
 
 from abstain_query import IRRELEVANT_SETS, RELEVANT_SETS
-from abstain_rule import answered, load, right
+from abstain_rule import answered, load, right, write_keeping_findings
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
@@ -53,8 +53,6 @@ MARGIN = (0.02, 0.04, 0.06, 0.08, 0.10, 0.15, OFF)
 TARGET = 0.005
 OFF_RULE = {"top_cosine": 0.0, "lexical": 0.0, "depth": 1, "coverage": 0.0, "margin": 0.0}
 """A rule that never abstains (today's answers)."""
-FINDINGS = "## Findings"
-"""The hand-written section of ``abstain_rule2.md`` that `measure` keeps."""
 
 Array = npt.NDArray[np.float64]
 
@@ -210,11 +208,7 @@ def measure(args: argparse.Namespace) -> None:
     lines += [f"- {n}: {q} (gold rank {k})" for n, q, k in lost] or ["- none"]
     lines += ["", "Right answers rule A empties:"]
     lines += [f"- {n}: {q} (gold rank {k})" for n, q, k in lost_first] or ["- none"]
-    out = RESULTS / "abstain_rule2.md"
-    kept = out.read_text(encoding="utf-8").partition(FINDINGS)[2] if out.exists() else ""
-    lines += ["", FINDINGS + kept.rstrip("\n")] if kept else []
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print("\n".join(lines))
+    write_keeping_findings(RESULTS / "abstain_rule2.md", lines)
 
 
 def main(argv: Sequence[str]) -> None:
