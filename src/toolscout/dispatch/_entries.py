@@ -13,20 +13,46 @@ from ..disclosure import TurnPlan
 from ._answers import FoundTool
 from ._errors import ToolError
 
-__all__ = ["bad_request", "candidates", "tool_entry", "unknown_tool_error", "unknown_tools_error"]
+__all__ = [
+    "SearchDescriptions",
+    "bad_request",
+    "candidates",
+    "loaded_entry",
+    "unknown_tool_error",
+    "unknown_tools_error",
+]
 
 
-def tool_entry(tool: ToolSpec, description_chars: int | None, *, clip_to: int | None = None) -> FoundTool:
-    """A tool's name, namespace and description.
+class SearchDescriptions:
+    """The descriptions a search answer shows: one line, cut to ``description_chars``; each written once per plan.
 
-    The description is one line cut to `description_chars` when given, else whole (cut to `clip_to`
-    characters when given, its lines kept).
+    A plan is one catalog under one scope, so a tool's description is cut the first time a search finds it,
+    not on every search.
     """
-    if description_chars is None:
-        description = tool.description if clip_to is None else clip(tool.description, clip_to)
-    else:
-        description = clip(one_line(tool.description), description_chars)
-    return FoundTool(name=tool.name, namespace=tool.namespace, description=description)
+
+    __slots__ = ("_chars", "_written")
+
+    def __init__(self, chars: int) -> None:
+        self._chars = chars
+        self._written: dict[str, str] = {}
+
+    @staticmethod
+    def of(plan: TurnPlan, chars: int) -> SearchDescriptions:
+        """`plan`'s descriptions cut to `chars` (made once per plan)."""
+        return plan.derived(("search descriptions", chars), lambda: SearchDescriptions(chars))
+
+    def __call__(self, tool: ToolSpec) -> str:
+        """`tool`'s description as a search answer shows it."""
+        written = self._written.get(tool.name)
+        if written is None:
+            written = self._written[tool.name] = clip(one_line(tool.description), self._chars)
+        return written
+
+
+def loaded_entry(tool: ToolSpec, clip_to: int) -> FoundTool:
+    """A tool as a load answer lists it: name, namespace, description cut to `clip_to` (its lines kept), schema."""
+    description = clip(tool.description, clip_to)
+    return FoundTool(name=tool.name, namespace=tool.namespace, description=description, parameters=tool.parameters)
 
 
 def bad_request(message: str) -> ToolError:
