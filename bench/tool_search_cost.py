@@ -6,8 +6,8 @@ On the pooled BFCL catalog (2,963 tools) and its first 600 tuning requests, top 
   ``bench/lexical_vs_bm25.py`` times it;
 - ``tool_search``: the same request as a model makes it through the library: `ScoutSession.resolve`
   (``tool_search``, ``{"query": ..., "limit": 10}``) on a `ToolScout` of the catalog with default settings
-  (``search_mode="lexical"``), and the answer written as the text the model reads (`ToolOutcome.to_text`'s
-  ``json.dumps``);
+  (``search_mode="lexical"``), and the answer written as the text the model reads: the `ToolOutcome`
+  ``dispatch`` makes of it (`run_resolution`), its `ToolOutcome.to_text`;
 - ``rank_bm25``: `rank_bm25.BM25Okapi` over the same tools (`systems.rank_bm25_system`), the bar's reference.
 
 Each source tree (this one, and with ``--baseline REF`` that commit's ``src``) runs in a worker process of its
@@ -61,10 +61,20 @@ def _toolscout_systems() -> dict[str, Callable[[str], str]]:
         return "\n".join(hit.name for hit in searcher.search(query, limit=LIMIT, mode="lexical").hits)
 
     def tool_search(query: str) -> str:
-        content = session.resolve("tool_search", {"query": query, "limit": LIMIT}).content  # type: ignore[union-attr]
-        return json.dumps(content, ensure_ascii=False, default=str)
+        return text(session.resolve("tool_search", {"query": query, "limit": LIMIT}))
 
     return {"searcher": search, "tool_search": tool_search}
+
+
+def text(read: object) -> str:
+    """The text the model reads for a resolved bridge read: its outcome as `run_resolution` makes it, written out."""
+    from toolscout.dispatch import BridgeAnswer, ToolOutcome
+
+    assert isinstance(read, BridgeAnswer)
+    outcome = ToolOutcome(
+        name=read.name, requested=read.name, arguments=read.arguments, content=read.content, answer=read.answer
+    )
+    return outcome.to_text()
 
 
 def _rank_bm25_systems() -> dict[str, Callable[[str], str]]:

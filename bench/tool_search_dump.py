@@ -6,8 +6,8 @@ For a change to how dispatch builds or writes ``tool_search``'s answer that must
     /work/main/.venv/bin/python bench/tool_search_dump.py --out /tmp/before         # another checkout's toolscout
     diff -r /tmp/before /tmp/after
 
-Each request goes through `ScoutSession.resolve` (``tool_search``, lexical) and its answer is written as
-`ToolOutcome.to_text` writes it (``json.dumps(content, ensure_ascii=False, default=str)``), one line per request.
+Each request goes through `ScoutSession.resolve` (``tool_search``, lexical) and its answer is written as the model
+reads it (`tool_search_cost.text`: `ToolOutcome.to_text` of the outcome ``dispatch`` makes), one line per request.
 Sets: BFCL's first 600 tuning requests over the pooled catalog, the packaged sample requests, and
 ``bench/data``'s everyday, no-tool and multilingual probes. Each set is asked under four settings, one session
 each, in order: bridge style with the default limit, bridge style with limit 10, bridge style with the first
@@ -25,6 +25,7 @@ from pathlib import Path
 
 import multilingual
 from bfcl import load_bfcl
+from tool_search_cost import text
 
 from toolscout import Catalog, ScoutSettings, ToolScout
 from toolscout.data import sample_catalog_path, sample_queries_path
@@ -49,12 +50,8 @@ def dump(catalog: Catalog, queries: Sequence[str]) -> dict[str, list[str]]:
     for name, (settings, core_names, extra) in variants.items():
         scout = ToolScout(catalog, settings=settings, core=core_names)
         session = scout.session(name)
-        texts = []
-        for query in queries:
-            content = session.resolve("tool_search", {"query": query, **extra}).content  # type: ignore[union-attr]
-            texts.append(json.dumps(content, ensure_ascii=False, default=str))
+        out[name] = [text(session.resolve("tool_search", {"query": query, **extra})) for query in queries]
         scout.close()
-        out[name] = texts
     return out
 
 
