@@ -25,7 +25,7 @@ from ..disclosure import TurnPlan
 from ..search import SearchIndex, SearchResult
 from ..search._internal import MAX_PATTERN_LENGTH, PatternError, request_mode
 from ._answers import BridgeRead, FoundTool, LoadAnswer, NamespaceCount, SearchAnswer
-from ._entries import SearchDescriptions, bad_request
+from ._entries import SearchEntries, bad_request
 from ._errors import ToolError
 from ._load import answer_load
 from ._pattern import pattern_matches
@@ -94,12 +94,12 @@ def answer_search(
         return ToolError(code="search_failed", message=str(exc), hint=Search.REPHRASE)
     hits = result.hits[offset : offset + wanted]
     reveal = settings.style == "reveal"
-    described = SearchDescriptions.of(plan, settings.description_chars)
+    entries = SearchEntries.of(plan, settings.description_chars)
     found: list[FoundTool] = []
     discovered: list[str] = []
     held: list[str] = []
     for hit in hits:
-        tool = plan.scoped[hit.name]
+        tool, description = entries[hit.name]
         parameters = None
         if hit.name in plan.deferred and hit.name not in listed:
             if reveal and len(discovered) >= settings.search_max_reveal:
@@ -111,7 +111,7 @@ def answer_search(
         entry = FoundTool(
             name=tool.name,
             namespace=tool.namespace,
-            description=described(tool),
+            description=description,
             listed=hit.name in listed,
             parameters=parameters,
             confidence=hit.confidence,

@@ -8,13 +8,13 @@ from .._clipping import clip, one_line
 from .._close import close_names
 from .._settings import BridgeNames
 from .._texts import Dispatch
-from ..catalog import ToolSpec
+from ..catalog import Catalog, ToolSpec
 from ..disclosure import TurnPlan
 from ._answers import FoundTool
 from ._errors import ToolError
 
 __all__ = [
-    "SearchDescriptions",
+    "SearchEntries",
     "bad_request",
     "candidates",
     "loaded_entry",
@@ -23,30 +23,32 @@ __all__ = [
 ]
 
 
-class SearchDescriptions:
-    """The descriptions a search answer shows: one line, cut to ``description_chars``; each written once per plan.
+class SearchEntries:
+    """What a search answer shows of each tool that is the same on every search, worked out once per plan.
 
-    A plan is one catalog under one scope, so a tool's description is cut the first time a search finds it,
-    not on every search.
+    That is the tool and its description on one line, cut to ``description_chars``: worked out the first time a
+    search finds the tool, then kept with the plan (one catalog under one scope).
     """
 
-    __slots__ = ("_chars", "_written")
+    __slots__ = ("_chars", "_known", "_tools")
 
-    def __init__(self, chars: int) -> None:
+    def __init__(self, tools: Catalog, chars: int) -> None:
+        self._tools = tools
         self._chars = chars
-        self._written: dict[str, str] = {}
+        self._known: dict[str, tuple[ToolSpec, str]] = {}
 
     @staticmethod
-    def of(plan: TurnPlan, chars: int) -> SearchDescriptions:
-        """`plan`'s descriptions cut to `chars` (made once per plan)."""
-        return plan.derived(("search descriptions", chars), lambda: SearchDescriptions(chars))
+    def of(plan: TurnPlan, chars: int) -> SearchEntries:
+        """`plan`'s entries, descriptions cut to `chars` (made once per plan)."""
+        return plan.derived(("search entries", chars), lambda: SearchEntries(plan.scoped, chars))
 
-    def __call__(self, tool: ToolSpec) -> str:
-        """`tool`'s description as a search answer shows it."""
-        written = self._written.get(tool.name)
-        if written is None:
-            written = self._written[tool.name] = clip(one_line(tool.description), self._chars)
-        return written
+    def __getitem__(self, name: str) -> tuple[ToolSpec, str]:
+        """The tool named `name` and its description as a search answer shows it."""
+        known = self._known.get(name)
+        if known is None:
+            tool = self._tools[name]
+            known = self._known[name] = (tool, clip(one_line(tool.description), self._chars))
+        return known
 
 
 def loaded_entry(tool: ToolSpec, clip_to: int) -> FoundTool:
