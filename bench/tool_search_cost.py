@@ -37,6 +37,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+from toolscout.dispatch import BridgeAnswer, ToolOutcome
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 QUERIES = 600
@@ -68,8 +70,6 @@ def _toolscout_systems() -> dict[str, Callable[[str], str]]:
 
 def text(read: object) -> str:
     """The text the model reads for a resolved bridge read: its outcome as `run_resolution` makes it, written out."""
-    from toolscout.dispatch import BridgeAnswer, ToolOutcome
-
     assert isinstance(read, BridgeAnswer)
     outcome = ToolOutcome(
         name=read.name, requested=read.name, arguments=read.arguments, content=read.content, answer=read.answer
