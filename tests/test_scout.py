@@ -176,3 +176,16 @@ def test_the_sample_catalog_is_named_as_the_cli_names_it(tmp_path, monkeypatch):
 def test_a_string_that_names_no_catalog_file_is_refused_naming_it():
     with pytest.raises(CatalogError, match="no-such-catalog.json"):
         ToolScout("no-such-catalog.json")
+
+
+def test_a_scout_sharing_plans_lists_its_own_pre_discovered_tools_in_search_answers():
+    bridge = ToolScout(TOOLS, core=["terminal"], settings=ScoutSettings(mode="on"))
+    first = bridge.session("s").resolve("tool_search", {"query": "weather forecast", "limit": 1})
+    assert "listed" not in first.content["tools"][0]
+    shown = bridge.replace(settings=ScoutSettings(mode="on", pre_discovered=("weather__forecast",)))
+    again = shown.session("s").resolve("tool_search", {"query": "weather forecast", "limit": 1})
+    assert again.content["tools"][0]["listed"] is True
+    assert (
+        bridge.session("t").resolve("tool_search", {"query": "weather forecast"}).content["tools"][0].get("listed")
+        is None
+    )

@@ -498,7 +498,7 @@ class ScoutSession:
         if not settings.enabled or user_message is None or not plan.activation.active:
             return self._assemble(plan)
         search = scout.settings.bridge_names.search
-        listed = self._assemble(plan).loaded
+        listed = self._listed(plan)
         key = (self.session_id, self._learning_scope, self.scope, user_message, tuple(earlier_messages), listed)
         found = scout._presearched(
             key,
@@ -516,15 +516,37 @@ class ScoutSession:
         return self._assemble(plan, found)
 
     def _assemble(self, plan: TurnPlan, presearched: Sequence[str] = ()) -> Assembly:
+        return self._assembled(plan, self._shown(), self._auto_pinned(plan), presearched)
+
+    def _assembled(
+        self, plan: TurnPlan, discovered: Sequence[str], auto_pinned: Sequence[str], presearched: Sequence[str] = ()
+    ) -> Assembly:
         scout = self.scout
         return assemble(
             plan,
             settings=scout.settings,
-            discovered=self.discovered if scout.settings.style == "reveal" else (),
+            discovered=discovered,
             own_tools=scout.offload.tools if scout.offload is not None else (),
             presearched=presearched,
-            auto_pinned=self._auto_pinned(plan),
+            auto_pinned=auto_pinned,
         )
+
+    def _shown(self) -> tuple[str, ...]:
+        """The discoveries an assembly sends in full: the session's, in reveal style; none otherwise."""
+        return self.discovered if self.scout.settings.style == "reveal" else ()
+
+    def _listed(self, plan: TurnPlan) -> frozenset[str]:
+        """What the model has in full this turn (`Assembly.loaded`), kept per plan while the session adds nothing.
+
+        A session with no discoveries sent and no auto-pins lists what every such session of the plan lists, so
+        that is assembled once per plan and disclosure settings (plans are shared only by scouts alike in all else).
+        """
+        discovered, auto_pinned = self._shown(), self._auto_pinned(plan)
+        if discovered or auto_pinned:
+            return self._assembled(plan, discovered, auto_pinned).loaded
+        settings = self.scout.settings
+        key = ("loaded", settings.style, settings.reveal_stubs, settings.pre_discovered)
+        return plan.derived(key, lambda: self._assembled(plan, (), ()).loaded)
 
     @property
     def _learning_scope(self) -> str:
@@ -678,7 +700,7 @@ class ScoutSession:
         self, plan: TurnPlan, catalog: Catalog, name: object, arguments: object, *, call_id: str | None = None
     ) -> Resolution:
         scout = self.scout
-        listed = self._assemble(plan).loaded
+        listed = self._listed(plan)
         scope = self._learning_scope
         index = scout.index(catalog)  # looked up once: the searcher and the learned stage's embeddings share it
         dense = index.dense if isinstance(index, HybridIndex) else None

@@ -14,7 +14,6 @@ nearest candidates as ``suggestions``.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from .._errors import SearchError
@@ -26,7 +25,7 @@ from ..disclosure import TurnPlan
 from ..search import SearchIndex, SearchResult
 from ..search._internal import MAX_PATTERN_LENGTH, PatternError, request_mode
 from ._answers import BridgeRead, FoundTool, LoadAnswer, NamespaceCount, SearchAnswer
-from ._entries import bad_request, tool_entry
+from ._entries import SearchEntries, bad_request
 from ._errors import ToolError
 from ._load import answer_load
 from ._pattern import pattern_matches
@@ -95,25 +94,29 @@ def answer_search(
         return ToolError(code="search_failed", message=str(exc), hint=Search.REPHRASE)
     hits = result.hits[offset : offset + wanted]
     reveal = settings.style == "reveal"
+    entries = SearchEntries.of(plan, settings.description_chars)
     found: list[FoundTool] = []
     discovered: list[str] = []
     held: list[str] = []
     for hit in hits:
-        tool = plan.scoped[hit.name]
-        entry = tool_entry(tool, settings.description_chars)
-        if hit.confidence is not None:
-            entry = dataclasses.replace(entry, confidence=hit.confidence)
-        if hit.learned:
-            entry = dataclasses.replace(entry, learned=True)
-        if hit.name in listed:
-            entry = dataclasses.replace(entry, listed=True)
-        elif hit.name in plan.deferred:
+        tool, description = entries[hit.name]
+        parameters = None
+        if hit.name in plan.deferred and hit.name not in listed:
             if reveal and len(discovered) >= settings.search_max_reveal:
                 held.append(hit.name)
             else:
                 discovered.append(hit.name)
                 if reveal:
-                    entry = dataclasses.replace(entry, parameters=tool.parameters)
+                    parameters = tool.parameters
+        entry = FoundTool(
+            name=tool.name,
+            namespace=tool.namespace,
+            description=description,
+            listed=hit.name in listed,
+            parameters=parameters,
+            confidence=hit.confidence,
+            learned=hit.learned,
+        )
         found.append(entry)
     if held:
         hint = Search.revealed_first(settings.search_max_reveal, settings.bridge_names)

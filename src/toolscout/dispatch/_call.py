@@ -12,7 +12,10 @@ from ..catalog import ToolSpec
 from ._answers import BridgeRead
 from ._errors import ToolError
 
-__all__ = ["AfterCall", "BeforeCall", "BridgeAnswer", "Handler", "Resolution", "ToolCall", "ToolOutcome"]
+__all__ = ["AfterCall", "BeforeCall", "BridgeAnswer", "Handler", "Resolution", "ToolCall", "ToolOutcome", "json_text"]
+
+json_text = json.JSONEncoder(ensure_ascii=False, default=str).encode
+"""``json.dumps(value, ensure_ascii=False, default=str)``, its encoder made once instead of on every call."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -123,7 +126,7 @@ class ToolOutcome:
         text = self._text
         if text is None:
             content = self.content
-            text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False, default=str)
+            text = content if isinstance(content, str) else json_text(content)
             object.__setattr__(self, "_text", text)  # a cache of a frozen record, not a change of it
         return text
 

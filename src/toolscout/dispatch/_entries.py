@@ -8,25 +8,53 @@ from .._clipping import clip, one_line
 from .._close import close_names
 from .._settings import BridgeNames
 from .._texts import Dispatch
-from ..catalog import ToolSpec
+from ..catalog import Catalog, ToolSpec
 from ..disclosure import TurnPlan
 from ._answers import FoundTool
 from ._errors import ToolError
 
-__all__ = ["bad_request", "candidates", "tool_entry", "unknown_tool_error", "unknown_tools_error"]
+__all__ = [
+    "SearchEntries",
+    "bad_request",
+    "candidates",
+    "loaded_entry",
+    "unknown_tool_error",
+    "unknown_tools_error",
+]
 
 
-def tool_entry(tool: ToolSpec, description_chars: int | None, *, clip_to: int | None = None) -> FoundTool:
-    """A tool's name, namespace and description.
+class SearchEntries:
+    """What a search answer shows of each tool that is the same on every search, worked out once per plan.
 
-    The description is one line cut to `description_chars` when given, else whole (cut to `clip_to`
-    characters when given, its lines kept).
+    That is the tool and its description on one line, cut to ``description_chars``: worked out the first time a
+    search finds the tool, then kept with the plan (one catalog under one scope).
     """
-    if description_chars is None:
-        description = tool.description if clip_to is None else clip(tool.description, clip_to)
-    else:
-        description = clip(one_line(tool.description), description_chars)
-    return FoundTool(name=tool.name, namespace=tool.namespace, description=description)
+
+    __slots__ = ("_chars", "_known", "_tools")
+
+    def __init__(self, tools: Catalog, chars: int) -> None:
+        self._tools = tools
+        self._chars = chars
+        self._known: dict[str, tuple[ToolSpec, str]] = {}
+
+    @staticmethod
+    def of(plan: TurnPlan, chars: int) -> SearchEntries:
+        """`plan`'s entries, descriptions cut to `chars` (made once per plan)."""
+        return plan.derived(("search entries", chars), lambda: SearchEntries(plan.scoped, chars))
+
+    def __getitem__(self, name: str) -> tuple[ToolSpec, str]:
+        """The tool named `name` and its description as a search answer shows it."""
+        known = self._known.get(name)
+        if known is None:
+            tool = self._tools[name]
+            known = self._known[name] = (tool, clip(one_line(tool.description), self._chars))
+        return known
+
+
+def loaded_entry(tool: ToolSpec, clip_to: int) -> FoundTool:
+    """A tool as a load answer lists it: name, namespace, description cut to `clip_to` (its lines kept), schema."""
+    description = clip(tool.description, clip_to)
+    return FoundTool(name=tool.name, namespace=tool.namespace, description=description, parameters=tool.parameters)
 
 
 def bad_request(message: str) -> ToolError:

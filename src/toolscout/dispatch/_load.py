@@ -8,14 +8,12 @@ next step on. Unknown names get close-name candidates; a call naming only unknow
 
 from __future__ import annotations
 
-import dataclasses
-
 from .._settings import ScoutSettings
 from .._texts import Search
 from ..catalog._internal import ToolNames
 from ..disclosure import TurnPlan
 from ._answers import LoadAnswer
-from ._entries import bad_request, candidates, tool_entry, unknown_tools_error
+from ._entries import bad_request, candidates, loaded_entry, unknown_tools_error
 from ._errors import ToolError
 
 __all__ = ["answer_load"]
@@ -45,10 +43,7 @@ def answer_load(
         return unknown_tools_error(missing, plan, hint=Search.unknown_names(settings.bridge_names))
     tools = [plan.scoped[name] for name in loaded]
     answer = LoadAnswer(
-        tools=tuple(
-            dataclasses.replace(tool_entry(tool, None, clip_to=settings.describe_chars), parameters=tool.parameters)
-            for tool in tools
-        ),
+        tools=tuple(loaded_entry(tool, settings.describe_chars) for tool in tools),
         already_listed=tuple(already),
         not_found=tuple(missing),
         candidates=candidates(missing, plan) if missing else (),

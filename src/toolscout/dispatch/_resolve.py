@@ -5,7 +5,6 @@ The bridge is unwrapped here, before any hook, guardrail, approval or log sees t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 from .._settings import BridgeNames, ScoutSettings
@@ -18,7 +17,7 @@ from ..search import SearchIndex
 from ..search._internal import MAX_PATTERN_LENGTH
 from ._arguments import parse_arguments, validate_arguments
 from ._bridge_reads import answer_describe, answer_search
-from ._call import BridgeAnswer, Resolution, ToolCall
+from ._call import BridgeAnswer, Resolution, ToolCall, json_text
 from ._entries import unknown_tool_error
 from ._errors import ToolError
 
@@ -103,7 +102,7 @@ def _oversized(name: str, raw_arguments: object, settings: ScoutSettings) -> Too
     elif raw_arguments is None:
         size = 0
     else:
-        size = len(json.dumps(raw_arguments, ensure_ascii=False, default=str).encode())
+        size = len(json_text(raw_arguments).encode())
     if size > settings.max_argument_bytes:
         return _too_long("arguments payload (in bytes)", size, settings.max_argument_bytes, name)
     return None
