@@ -10,8 +10,9 @@ from collections.abc import Mapping, Sequence, Set
 
 from .._search_settings import RankingSettings
 from ..catalog import Catalog
-from ._base import JUDGED_HITS, SearchHit, SearchIndex, SearchMode, SearchResult
+from ._base import JUDGED_HITS, Candidates, SearchHit, SearchIndex, SearchMode, SearchResult
 from ._confidence import Calibrator, HitEvidence, get_calibrator
+from ._index import EngineAnswer, ToolIndex
 
 __all__ = ["ConfidenceStage", "Judge"]
 
@@ -34,14 +35,9 @@ class Judge:
         candidates = result.candidates
         if candidates is None:
             return result
-        judged = candidates.names[:JUDGED_HITS]
-        seen = set(judged)
-        ranked = [*judged, *(hit.name for hit in result.hits if hit.name not in seen)]
-        confidence = self.confidences(ranked, candidates.evidence)
-        if judged and not self.answers(judged, confidence, candidates.evidence, candidates.keywords):
-            return SearchResult(
-                query=result.query, mode=result.mode, hits=(), total=0, suggestions=candidates.nearest, abstained=True
-            )
+        confidence = self._judged(candidates, [hit.name for hit in result.hits])
+        if confidence is None:
+            return _abstained(result.query, result.mode, candidates)
         hits = tuple(
             SearchHit(
                 name=hit.name,
@@ -61,6 +57,37 @@ class Judge:
             suggestions=result.suggestions,
             abstained=result.abstained,
         )
+
+    def judge_answer(self, answer: EngineAnswer) -> SearchResult:
+        """`answer` (a `ToolIndex`'s) judged as `judge` judges its `EngineAnswer.result`, each hit built once."""
+        candidates = answer.candidates
+        if candidates is None:
+            return answer.result()
+        confidence = self._judged(candidates, [name for name, _, _ in answer.rows])
+        if confidence is None:
+            return _abstained(answer.query, answer.mode, candidates)
+        hits = tuple(
+            SearchHit(name=name, score=score, namespace=namespace, confidence=confidence[name])
+            for name, score, namespace in answer.rows
+        )
+        return SearchResult(
+            query=answer.query,
+            mode=answer.mode,
+            hits=hits,
+            total=answer.total,
+            suggestions=answer.suggestions,
+            abstained=answer.abstained,
+        )
+
+    def _judged(self, candidates: Candidates, shown: list[str]) -> dict[str, float] | None:
+        """The confidence of each judged candidate and each of `shown` (the hits' names); None: the search abstains."""
+        judged = candidates.names[:JUDGED_HITS]
+        seen = set(judged)
+        ranked = [*judged, *(name for name in shown if name not in seen)]
+        confidence = self.confidences(ranked, candidates.evidence)
+        if judged and not self.answers(judged, confidence, candidates.evidence, candidates.keywords):
+            return None
+        return confidence
 
     def confidences(self, ranked: Sequence[str], evidence: Mapping[str, HitEvidence]) -> dict[str, float]:
         """The confidence of each of `ranked` (names, best first).
@@ -130,5 +157,16 @@ class ConfidenceStage:
         allowed: Set[str] | None,
         catalog: Catalog,
     ) -> SearchResult:
-        """`inner`'s answer, judged when it carries its `Candidates`, else as it is."""
+        """`inner`'s answer, judged when it carries its `Candidates`, else as it is.
+
+        A built-in engine's index hands its answer before building its hits (`ToolIndex.answer`), so each hit is
+        built once, judged.
+        """
+        if isinstance(inner, ToolIndex):
+            return self._judge.judge_answer(inner.answer(query, limit=limit, mode=mode, allowed=allowed))
         return self._judge.judge(inner.search(query, limit=limit, mode=mode, allowed=allowed))
+
+
+def _abstained(query: str, mode: SearchMode, candidates: Candidates) -> SearchResult:
+    """A search that abstains: no hits, its candidates' `Candidates.nearest` as suggestions."""
+    return SearchResult(query=query, mode=mode, hits=(), total=0, suggestions=candidates.nearest, abstained=True)
