@@ -153,11 +153,6 @@ class _Logistic:
         if self.score < 0 or self.gap < 0:
             raise ValueError(f"calibration weights must be non-negative (score {self.score}, gap {self.gap})")
 
-    def __call__(self, evidence: HitEvidence) -> float:
-        z = self.intercept + self.score * evidence.score + self.gap * evidence.gap
-        z += self.top_cosine * (evidence.top_cosine or 0.0) + self.coverage * evidence.coverage
-        return 1.0 / (1.0 + math.exp(-max(min(z, 60.0), -60.0)))
-
 
 class LogisticCalibrator:
     """Logistic regression over the evidence, one fit for lexical search and one for hybrid (``logistic``).
@@ -178,7 +173,10 @@ class LogisticCalibrator:
 
     def confidence(self, evidence: HitEvidence) -> float:
         """The fitted probability that the candidate is a right answer."""
-        return (self._lexical if evidence.cosine is None else self._hybrid)(evidence)
+        fit = self._lexical if evidence.cosine is None else self._hybrid  # one call: it runs for every hit
+        z = fit.intercept + fit.score * evidence.score + fit.gap * evidence.gap
+        z += fit.top_cosine * (evidence.top_cosine or 0.0) + fit.coverage * evidence.coverage
+        return 1.0 / (1.0 + math.exp(-max(min(z, 60.0), -60.0)))
 
     def threshold(self, *, dense: bool) -> float:
         """The fitted threshold: at most 0.5 % of the relevant requests of each fitting set fall under it."""

@@ -32,6 +32,7 @@ import copy
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence, Set
+from itertools import repeat
 from typing import Annotated, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
@@ -384,10 +385,10 @@ class ToolIndex:
         if evidence is not None:
             depth = max(len(shown), JUDGED_HITS)
             candidates = Candidates(
-                names=tuple(names[i] for i, _ in ranked[:depth]),
+                names=tuple([names[i] for i, _ in ranked[:depth]]),
                 evidence=evidence,
                 keywords=keywords or {},
-                nearest=tuple(names[i] for i, _ in ranked[: self.config.suggestions]),
+                nearest=tuple([names[i] for i, _ in ranked[: self.config.suggestions]]),
             )
         return EngineAnswer(query, mode, rows, total, suggestions, candidates)
 
@@ -482,20 +483,22 @@ def _english_unknown(query: str, terms: QueryTerms) -> int:
 
 def _gaps(scores: Sequence[float]) -> list[float]:
     """Each candidate's `HitEvidence.gap` (`scores`: every candidate's, best first)."""
-    gaps = []
-    for at, score in enumerate(scores):
-        other = scores[1 if at == 0 else 0] if len(scores) > 1 else 0.0
-        gaps.append(-1.0 if score <= 0 else min(max((score - other) / score, -1.0), 1.0))
-    return gaps
+    if not scores:
+        return []
+    # Each candidate's best other is the first, the first's is the second (0 when alone).
+    others = [scores[1] if len(scores) > 1 else 0.0, *repeat(scores[0], len(scores) - 1)]
+    return [
+        -1.0 if score <= 0 else min(max((score - other) / score, -1.0), 1.0)
+        for score, other in zip(scores, others, strict=True)
+    ]
 
 
 def _lexical_evidence(shares: Sequence[tuple[str, float]], terms: QueryTerms) -> dict[str, HitEvidence]:
     """The lexical evidence of candidates given as ``(name, share)``, best first, for a query of `terms`."""
     gaps, coverage = _gaps([share for _, share in shares]), _coverage(terms)
-    return {
-        name: HitEvidence(lexical=share, cosine=None, score=share, gap=gap, coverage=coverage)
-        for (name, share), gap in zip(shares, gaps, strict=True)
-    }
+    # Positional: keywords cost a third more on the path of every search (lexical, cosine, score, gap, top_cosine, ...).
+    pairs = zip(shares, gaps, strict=True)
+    return {name: HitEvidence(share, None, share, gap, None, coverage) for (name, share), gap in pairs}
 
 
 def _coverage(terms: QueryTerms) -> float:
