@@ -45,7 +45,7 @@ from .._validation import CheckedModel, Finite, NoBool
 from ..catalog import Catalog
 from ..catalog._internal import ToolNames
 from ._base import JUDGED_HITS, Candidates, SearchHit, SearchMode, SearchResult
-from ._confidence import HitEvidence
+from ._confidence import HitEvidence, LexicalEvidence
 from ._expand import ExpandedQuery, ExpansionContext
 from ._expanders import get_expander
 from ._fields import tool_fields
@@ -493,12 +493,10 @@ def _gaps(scores: Sequence[float]) -> list[float]:
     ]
 
 
-def _lexical_evidence(shares: Sequence[tuple[str, float]], terms: QueryTerms) -> dict[str, HitEvidence]:
+def _lexical_evidence(shares: Sequence[tuple[str, float]], terms: QueryTerms) -> LexicalEvidence:
     """The lexical evidence of candidates given as ``(name, share)``, best first, for a query of `terms`."""
-    gaps, coverage = _gaps([share for _, share in shares]), _coverage(terms)
-    # Positional: keywords cost a third more on the path of every search (lexical, cosine, score, gap, top_cosine, ...).
-    pairs = zip(shares, gaps, strict=True)
-    return {name: HitEvidence(share, None, share, gap, None, coverage) for (name, share), gap in pairs}
+    values = [share for _, share in shares]
+    return LexicalEvidence([name for name, _ in shares], values, _gaps(values), _coverage(terms))
 
 
 def _coverage(terms: QueryTerms) -> float:

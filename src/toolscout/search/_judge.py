@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence, Set
 from .._search_settings import RankingSettings
 from ..catalog import Catalog
 from ._base import JUDGED_HITS, Candidates, SearchHit, SearchIndex, SearchMode, SearchResult
-from ._confidence import Calibrator, HitEvidence, get_calibrator
+from ._confidence import Calibrator, HitEvidence, LexicalEvidence, LogisticCalibrator, get_calibrator
 from ._index import EngineAnswer, ToolIndex
 
 __all__ = ["ConfidenceStage", "Judge"]
@@ -24,6 +24,8 @@ class Judge:
         """Judge with `calibrator`; abstain under `min_confidence` (``search_min_confidence``; None: its threshold)."""
         self._calibrator = calibrator
         self._configured = min_confidence
+        self._columns = calibrator.lexical_confidences if isinstance(calibrator, LogisticCalibrator) else None
+        """The calibrator's confidences of `LexicalEvidence` at once, where it reads them so (the ``logistic`` one)."""
 
     def judge(self, result: SearchResult) -> SearchResult:
         """`result` judged on its `Candidates`, which it then drops (as it is without them).
@@ -96,7 +98,14 @@ class Judge:
         the confidence of the candidate ranked above it, or 1.0 when first.
         """
         confidence: dict[str, float] = {}
-        above, calibrated = 1.0, self._calibrator.confidence
+        above = 1.0
+        if self._columns is not None and isinstance(evidence, LexicalEvidence):
+            known = self._columns(evidence)
+            for name in ranked:
+                above = above if name not in known else round(known[name], 3)
+                confidence[name] = above
+            return confidence
+        calibrated = self._calibrator.confidence
         for name in ranked:
             above = above if name not in evidence else round(calibrated(evidence[name]), 3)
             confidence[name] = above
@@ -119,7 +128,8 @@ class Judge:
         threshold empties 10 % of the packaged sample requests' right answers and 24 % of the multilingual probe's).
         """
         best = max(confidence[name] or 0.0 for name in ranked)
-        dense = any(evidence[name].cosine is not None for name in ranked if name in evidence)
+        lexical = isinstance(evidence, LexicalEvidence)  # no embedding similarity: not dense, and nothing to build
+        dense = not lexical and any(evidence[name].cosine is not None for name in ranked if name in evidence)
         if not dense:
             return self._configured is None or best >= self._configured
         if best >= self._min_confidence(dense):
