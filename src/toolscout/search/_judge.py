@@ -69,8 +69,10 @@ class Judge:
         if confidence is None:
             return _abstained(answer.query, answer.mode, candidates)
         hits = tuple(
-            SearchHit(name=name, score=score, namespace=namespace, confidence=confidence[name])
-            for name, score, namespace in answer.rows
+            [
+                SearchHit(name=name, score=score, namespace=namespace, confidence=confidence[name])
+                for name, score, namespace in answer.rows
+            ]
         )
         return SearchResult(
             query=answer.query,
@@ -127,11 +129,11 @@ class Judge:
         from the tool's words) is not emptied while its keywords fit (measured offline: without this, the fitted
         threshold empties 10 % of the packaged sample requests' right answers and 24 % of the multilingual probe's).
         """
-        best = max(confidence[name] or 0.0 for name in ranked)
         lexical = isinstance(evidence, LexicalEvidence)  # no embedding similarity: not dense, and nothing to build
         dense = not lexical and any(evidence[name].cosine is not None for name in ranked if name in evidence)
-        if not dense:
-            return self._configured is None or best >= self._configured
+        if not dense:  # the best confidence is read only where a configured threshold asks for it
+            return self._configured is None or max(confidence[name] or 0.0 for name in ranked) >= self._configured
+        best = max(confidence[name] or 0.0 for name in ranked)
         if best >= self._min_confidence(dense):
             return True
         vouching = (keywords[name] for name in ranked if name in keywords)
