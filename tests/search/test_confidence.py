@@ -11,10 +11,10 @@ import pytest
 from tests.conftest import require
 from toolscout import Catalog, ConfigError, ScoutSettings, ToolScout, ToolSpec
 from toolscout._texts import Search
-from toolscout.data import sample_catalog_path
+from toolscout.data import sample_catalog_path, sample_queries_path
 from toolscout.search import HitEvidence, SearchIndex, SearchPipeline
 from toolscout.search._internal import LogisticCalibrator, build_index, get_calibrator
-from toolscout.search._judge import ConfidenceStage
+from toolscout.search._judge import ConfidenceStage, Judge
 from toolscout.search.embeddings import EmbeddingSettings
 from toolscout.search.embeddings._internal import shared_embedder
 
@@ -161,3 +161,30 @@ def test_an_unknown_calibrator_is_a_clear_error() -> None:
         ScoutSettings.from_mapping({"search_calibrator": "nope"})
     with pytest.raises(ConfigError, match="search_min_confidence"):
         ScoutSettings.from_mapping({"search_min_confidence": 1.5})
+
+
+class _OneByOne:
+    """The packaged calibrator, read one `HitEvidence` at a time (as a calibrator of another package is)."""
+
+    def __init__(self) -> None:
+        self._fitted = LogisticCalibrator.packaged()
+
+    def confidence(self, evidence: HitEvidence) -> float:
+        return self._fitted.confidence(evidence)
+
+    def threshold(self, *, dense: bool) -> float:
+        return self._fitted.threshold(dense=dense)
+
+
+def test_lexical_confidences_read_off_the_columns_are_those_of_each_hits_own_evidence() -> None:
+    catalog = Catalog.from_file(sample_catalog_path())
+    index = build_index(catalog)
+    columns = SearchPipeline([ConfidenceStage.from_settings(ScoutSettings())]).around(index, catalog)
+    one_by_one = SearchPipeline([ConfidenceStage(Judge(_OneByOne(), None))]).around(index, catalog)
+    lines = sample_queries_path().read_text(encoding="utf-8").splitlines()
+    requests = [json.loads(line)["query"] for line in lines if line]
+
+    answers = [(columns.search(q, limit=10), one_by_one.search(q, limit=10)) for q in requests]
+
+    assert all(fast == slow for fast, slow in answers)
+    assert sum(len(fast.hits) for fast, _ in answers) > 5 * len(requests)  # most requests have several hits

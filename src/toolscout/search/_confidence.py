@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Protocol
@@ -36,6 +36,7 @@ __all__ = [
     "Calibrator",
     "CalibratorFactory",
     "HitEvidence",
+    "LexicalEvidence",
     "LogisticCalibrator",
     "calibrator_names",
     "check_calibrator",
@@ -66,6 +67,37 @@ class HitEvidence:
     coverage: float = 1.0
     """The share of the request's words (after translations and corrections) that some tool's text contains, the
     same for every candidate of a search: 0 for a request no tool has a word of."""
+
+
+class LexicalEvidence(Mapping[str, HitEvidence]):
+    """Lexical candidates' evidence by name (no embedding similarity), held as columns.
+
+    Each `HitEvidence` is built when read; the ``logistic`` calibrator reads the columns at once
+    (`LogisticCalibrator.lexical_confidences`), where building one object per candidate cost more than judging it.
+    """
+
+    __slots__ = ("_at", "coverage", "gaps", "shares")
+
+    def __init__(self, names: Sequence[str], shares: Sequence[float], gaps: Sequence[float], coverage: float) -> None:
+        """The evidence of candidates `names` (best first): each one's share (its lexical share and score) and gap."""
+        self._at = dict(zip(names, range(len(names)), strict=True))
+        self.shares = shares
+        self.gaps = gaps
+        self.coverage = coverage
+
+    def __getitem__(self, name: str) -> HitEvidence:
+        at = self._at[name]
+        share = self.shares[at]
+        return HitEvidence(share, None, share, self.gaps[at], None, self.coverage)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._at
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._at)
+
+    def __len__(self) -> int:
+        return len(self._at)
 
 
 class Calibrator(Protocol):
@@ -153,11 +185,6 @@ class _Logistic:
         if self.score < 0 or self.gap < 0:
             raise ValueError(f"calibration weights must be non-negative (score {self.score}, gap {self.gap})")
 
-    def __call__(self, evidence: HitEvidence) -> float:
-        z = self.intercept + self.score * evidence.score + self.gap * evidence.gap
-        z += self.top_cosine * (evidence.top_cosine or 0.0) + self.coverage * evidence.coverage
-        return 1.0 / (1.0 + math.exp(-max(min(z, 60.0), -60.0)))
-
 
 class LogisticCalibrator:
     """Logistic regression over the evidence, one fit for lexical search and one for hybrid (``logistic``).
@@ -178,7 +205,19 @@ class LogisticCalibrator:
 
     def confidence(self, evidence: HitEvidence) -> float:
         """The fitted probability that the candidate is a right answer."""
-        return (self._lexical if evidence.cosine is None else self._hybrid)(evidence)
+        fit = self._lexical if evidence.cosine is None else self._hybrid  # one call: it runs for every hit
+        z = fit.intercept + fit.score * evidence.score + fit.gap * evidence.gap
+        z += fit.top_cosine * (evidence.top_cosine or 0.0) + fit.coverage * evidence.coverage
+        return 1.0 / (1.0 + math.exp(-max(min(z, 60.0), -60.0)))
+
+    def lexical_confidences(self, evidence: LexicalEvidence) -> dict[str, float]:
+        """`confidence` of each candidate of `evidence`, by name, read off its columns (the same arithmetic)."""
+        fit, coverage, out = self._lexical, evidence.coverage, {}
+        for name, share, gap in zip(evidence, evidence.shares, evidence.gaps, strict=True):
+            z = fit.intercept + fit.score * share + fit.gap * gap
+            z += fit.top_cosine * 0.0 + fit.coverage * coverage
+            out[name] = 1.0 / (1.0 + math.exp(-max(min(z, 60.0), -60.0)))
+        return out
 
     def threshold(self, *, dense: bool) -> float:
         """The fitted threshold: at most 0.5 % of the relevant requests of each fitting set fall under it."""

@@ -32,6 +32,7 @@ import copy
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence, Set
+from itertools import repeat
 from typing import Annotated, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
@@ -44,7 +45,7 @@ from .._validation import CheckedModel, Finite, NoBool
 from ..catalog import Catalog
 from ..catalog._internal import ToolNames
 from ._base import JUDGED_HITS, Candidates, SearchHit, SearchMode, SearchResult
-from ._confidence import HitEvidence
+from ._confidence import HitEvidence, LexicalEvidence
 from ._expand import ExpandedQuery, ExpansionContext
 from ._expanders import get_expander
 from ._fields import tool_fields
@@ -55,7 +56,7 @@ from ._regex import RegexIndex
 from ._suggest import NameSuggester
 from ._tokenize import stem, words
 
-__all__ = ["DenseRanking", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
+__all__ = ["DenseRanking", "EngineAnswer", "Fusion", "IndexConfig", "ToolIndex", "build_index"]
 
 logger = logging.getLogger(__name__)
 
@@ -204,11 +205,23 @@ class ToolIndex:
     ) -> SearchResult:
         """Rank the catalog's tools for `query` (see the module docstring for the steps).
 
+        The `answer`'s hits built, without confidences: the pipeline's ``confidence`` stage builds them once, judged.
+
         Args:
             query: Keywords or a request (lexical, hybrid), or a pattern (regex). Empty browses the catalog.
             limit: Most hits to return; capped at `IndexConfig.max_limit`.
             mode: ``lexical``, ``regex`` or ``hybrid`` (hybrid without a dense ranker runs lexical).
             allowed: Only these tool names may be returned or suggested.
+
+        Raises:
+            SearchError: `limit` is below 1, or the regex is invalid or too long.
+        """
+        return self.answer(query, limit=limit, mode=mode, allowed=allowed).result()
+
+    def answer(
+        self, query: str, *, limit: int = 5, mode: SearchMode = "lexical", allowed: Set[str] | None = None
+    ) -> EngineAnswer:
+        """What `search` answers, its hits not yet built (`EngineAnswer`).
 
         Raises:
             SearchError: `limit` is below 1, or the regex is invalid or too long.
@@ -257,7 +270,7 @@ class ToolIndex:
         found = (self._position[name] for name in names)
         return [i for i in found if mask is None or mask[i]]
 
-    def _search_lexical(self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
+    def _search_lexical(self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> EngineAnswer:
         whole = self._whole(query, mask)
         mentioned = self._mentions(query, mask)
         terms = self._terms(query)
@@ -285,7 +298,7 @@ class ToolIndex:
 
     def _search_hybrid(
         self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None, allowed: Set[str] | None
-    ) -> SearchResult | None:
+    ) -> EngineAnswer | None:
         assert self._dense is not None
         depth = self.config.fusion_depth
         try:
@@ -331,10 +344,10 @@ class ToolIndex:
         ranked = [(i, top + 1.0) for i in whole] + _with_mentions(ranked, mentioned)
         if not ranked and dense:  # only weak embedding matches: nothing fits, the nearest are named
             nearest = tuple(name for name, _ in dense[: self.config.suggestions])
-            return SearchResult(query=query, mode="hybrid", hits=(), total=0, suggestions=nearest, abstained=True)
+            return EngineAnswer(query, "hybrid", (), 0, nearest, None, abstained=True)
         return self._result(query, "hybrid", ranked, len(ranked), mask, evidence, limit=limit, keywords=keywords)
 
-    def _search_regex(self, pattern: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
+    def _search_regex(self, pattern: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> EngineAnswer:
         candidates = np.arange(len(self._names), dtype=np.int64) if mask is None else np.flatnonzero(mask)
         scores = self._regex.scores(pattern, candidates)
         matched = np.flatnonzero(scores > 0)
@@ -342,7 +355,7 @@ class ToolIndex:
         ranked = [(int(candidates[i]), float(scores[i])) for i in matched[:limit]]
         return self._result(pattern, "regex", ranked, len(matched), mask)
 
-    def _browse(self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> SearchResult:
+    def _browse(self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> EngineAnswer:
         docs = range(len(self._names)) if mask is None else np.flatnonzero(mask).tolist()
         return self._result(query, "lexical", [(i, 0.0) for i in docs[:limit]], len(docs), mask)
 
@@ -357,7 +370,7 @@ class ToolIndex:
         *,
         limit: int | None = None,
         keywords: Mapping[str, HitEvidence] | None = None,
-    ) -> SearchResult:
+    ) -> EngineAnswer:
         """Package the first `limit` hits of `ranked` (all when None; `total` counts all that passed).
 
         With `evidence` (a ranked search, by name), the answer carries its `Candidates`: the first
@@ -366,22 +379,18 @@ class ToolIndex:
         """
         tools, names = self._catalog.tools, self._names
         shown = ranked if limit is None else ranked[:limit]
-        hits = tuple(
-            SearchHit(name=names[i], score=round(score, 4), namespace=tools[i].namespace) for i, score in shown
-        )
-        suggestions = () if hits else self._suggester.suggest(query, limit=self.config.suggestions, mask=mask)
+        rows = [(names[i], round(score, 4), tools[i].namespace) for i, score in shown]
+        suggestions = () if rows else self._suggester.suggest(query, limit=self.config.suggestions, mask=mask)
         candidates = None
         if evidence is not None:
             depth = max(len(shown), JUDGED_HITS)
             candidates = Candidates(
-                names=tuple(names[i] for i, _ in ranked[:depth]),
+                names=tuple([names[i] for i, _ in ranked[:depth]]),
                 evidence=evidence,
                 keywords=keywords or {},
-                nearest=tuple(names[i] for i, _ in ranked[: self.config.suggestions]),
+                nearest=tuple([names[i] for i, _ in ranked[: self.config.suggestions]]),
             )
-        return SearchResult(
-            query=query, mode=mode, hits=hits, total=total, suggestions=suggestions, candidates=candidates
-        )
+        return EngineAnswer(query, mode, rows, total, suggestions, candidates)
 
     def _whole_request_best(self, query: str, terms: QueryTerms, ideal: float) -> float:
         """The lexical score a tool matching every word of the request would get (unknown English words count).
@@ -410,6 +419,49 @@ class ToolIndex:
         return mask
 
 
+class EngineAnswer:
+    """`ToolIndex`'s answer before its hits are built.
+
+    The ``confidence`` stage builds them once, with their confidences (`Judge.judge_answer`): building them here and
+    again there cost more than the judging.
+    """
+
+    __slots__ = ("abstained", "candidates", "mode", "query", "rows", "suggestions", "total")
+
+    def __init__(
+        self,
+        query: str,
+        mode: SearchMode,
+        rows: Sequence[tuple[str, float, str | None]],
+        total: int,
+        suggestions: tuple[str, ...],
+        candidates: Candidates | None,
+        *,
+        abstained: bool = False,
+    ) -> None:
+        """An answer of `rows` (each hit's name, score and namespace, best first); see `SearchResult`."""
+        self.query = query
+        self.mode: SearchMode = mode
+        self.rows = rows
+        self.total = total
+        self.suggestions = suggestions
+        self.candidates = candidates
+        self.abstained = abstained
+
+    def result(self) -> SearchResult:
+        """The answer as `SearchResult`, its hits without confidences, carrying its `Candidates`."""
+        hits = tuple(SearchHit(name=name, score=score, namespace=namespace) for name, score, namespace in self.rows)
+        return SearchResult(
+            query=self.query,
+            mode=self.mode,
+            hits=hits,
+            total=self.total,
+            suggestions=self.suggestions,
+            abstained=self.abstained,
+            candidates=self.candidates,
+        )
+
+
 def _english_unknown(query: str, terms: QueryTerms) -> int:
     """How many plain words of an English request no tool contains (0 for a request in another language).
 
@@ -431,20 +483,20 @@ def _english_unknown(query: str, terms: QueryTerms) -> int:
 
 def _gaps(scores: Sequence[float]) -> list[float]:
     """Each candidate's `HitEvidence.gap` (`scores`: every candidate's, best first)."""
-    gaps = []
-    for at, score in enumerate(scores):
-        other = scores[1 if at == 0 else 0] if len(scores) > 1 else 0.0
-        gaps.append(-1.0 if score <= 0 else min(max((score - other) / score, -1.0), 1.0))
-    return gaps
+    if not scores:
+        return []
+    # Each candidate's best other is the first, the first's is the second (0 when alone).
+    others = [scores[1] if len(scores) > 1 else 0.0, *repeat(scores[0], len(scores) - 1)]
+    return [
+        -1.0 if score <= 0 else min(max((score - other) / score, -1.0), 1.0)
+        for score, other in zip(scores, others, strict=True)
+    ]
 
 
-def _lexical_evidence(shares: Sequence[tuple[str, float]], terms: QueryTerms) -> dict[str, HitEvidence]:
+def _lexical_evidence(shares: Sequence[tuple[str, float]], terms: QueryTerms) -> LexicalEvidence:
     """The lexical evidence of candidates given as ``(name, share)``, best first, for a query of `terms`."""
-    gaps, coverage = _gaps([share for _, share in shares]), _coverage(terms)
-    return {
-        name: HitEvidence(lexical=share, cosine=None, score=share, gap=gap, coverage=coverage)
-        for (name, share), gap in zip(shares, gaps, strict=True)
-    }
+    values = [share for _, share in shares]
+    return LexicalEvidence([name for name, _ in shares], values, _gaps(values), _coverage(terms))
 
 
 def _coverage(terms: QueryTerms) -> float:

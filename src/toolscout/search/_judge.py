@@ -10,8 +10,9 @@ from collections.abc import Mapping, Sequence, Set
 
 from .._search_settings import RankingSettings
 from ..catalog import Catalog
-from ._base import JUDGED_HITS, SearchHit, SearchIndex, SearchMode, SearchResult
-from ._confidence import Calibrator, HitEvidence, get_calibrator
+from ._base import JUDGED_HITS, Candidates, SearchHit, SearchIndex, SearchMode, SearchResult
+from ._confidence import Calibrator, HitEvidence, LexicalEvidence, LogisticCalibrator, get_calibrator
+from ._index import EngineAnswer, ToolIndex
 
 __all__ = ["ConfidenceStage", "Judge"]
 
@@ -23,6 +24,8 @@ class Judge:
         """Judge with `calibrator`; abstain under `min_confidence` (``search_min_confidence``; None: its threshold)."""
         self._calibrator = calibrator
         self._configured = min_confidence
+        self._columns = calibrator.lexical_confidences if isinstance(calibrator, LogisticCalibrator) else None
+        """The calibrator's confidences of `LexicalEvidence` at once, where it reads them so (the ``logistic`` one)."""
 
     def judge(self, result: SearchResult) -> SearchResult:
         """`result` judged on its `Candidates`, which it then drops (as it is without them).
@@ -34,14 +37,9 @@ class Judge:
         candidates = result.candidates
         if candidates is None:
             return result
-        judged = candidates.names[:JUDGED_HITS]
-        seen = set(judged)
-        ranked = [*judged, *(hit.name for hit in result.hits if hit.name not in seen)]
-        confidence = self.confidences(ranked, candidates.evidence)
-        if judged and not self.answers(judged, confidence, candidates.evidence, candidates.keywords):
-            return SearchResult(
-                query=result.query, mode=result.mode, hits=(), total=0, suggestions=candidates.nearest, abstained=True
-            )
+        confidence = self._judged(candidates, [hit.name for hit in result.hits])
+        if confidence is None:
+            return _abstained(result.query, result.mode, candidates)
         hits = tuple(
             SearchHit(
                 name=hit.name,
@@ -62,6 +60,39 @@ class Judge:
             abstained=result.abstained,
         )
 
+    def judge_answer(self, answer: EngineAnswer) -> SearchResult:
+        """`answer` (a `ToolIndex`'s) judged as `judge` judges its `EngineAnswer.result`, each hit built once."""
+        candidates = answer.candidates
+        if candidates is None:
+            return answer.result()
+        confidence = self._judged(candidates, [name for name, _, _ in answer.rows])
+        if confidence is None:
+            return _abstained(answer.query, answer.mode, candidates)
+        hits = tuple(
+            [
+                SearchHit(name=name, score=score, namespace=namespace, confidence=confidence[name])
+                for name, score, namespace in answer.rows
+            ]
+        )
+        return SearchResult(
+            query=answer.query,
+            mode=answer.mode,
+            hits=hits,
+            total=answer.total,
+            suggestions=answer.suggestions,
+            abstained=answer.abstained,
+        )
+
+    def _judged(self, candidates: Candidates, shown: list[str]) -> dict[str, float] | None:
+        """The confidence of each judged candidate and each of `shown` (the hits' names); None: the search abstains."""
+        judged = candidates.names[:JUDGED_HITS]
+        seen = set(judged)
+        ranked = [*judged, *(name for name in shown if name not in seen)]
+        confidence = self.confidences(ranked, candidates.evidence)
+        if judged and not self.answers(judged, confidence, candidates.evidence, candidates.keywords):
+            return None
+        return confidence
+
     def confidences(self, ranked: Sequence[str], evidence: Mapping[str, HitEvidence]) -> dict[str, float]:
         """The confidence of each of `ranked` (names, best first).
 
@@ -69,7 +100,14 @@ class Judge:
         the confidence of the candidate ranked above it, or 1.0 when first.
         """
         confidence: dict[str, float] = {}
-        above, calibrated = 1.0, self._calibrator.confidence
+        above = 1.0
+        if self._columns is not None and isinstance(evidence, LexicalEvidence):
+            known = self._columns(evidence)
+            for name in ranked:
+                above = above if name not in known else round(known[name], 3)
+                confidence[name] = above
+            return confidence
+        calibrated = self._calibrator.confidence
         for name in ranked:
             above = above if name not in evidence else round(calibrated(evidence[name]), 3)
             confidence[name] = above
@@ -91,10 +129,11 @@ class Judge:
         from the tool's words) is not emptied while its keywords fit (measured offline: without this, the fitted
         threshold empties 10 % of the packaged sample requests' right answers and 24 % of the multilingual probe's).
         """
+        lexical = isinstance(evidence, LexicalEvidence)  # no embedding similarity: not dense, and nothing to build
+        dense = not lexical and any(evidence[name].cosine is not None for name in ranked if name in evidence)
+        if not dense:  # the best confidence is read only where a configured threshold asks for it
+            return self._configured is None or max(confidence[name] or 0.0 for name in ranked) >= self._configured
         best = max(confidence[name] or 0.0 for name in ranked)
-        dense = any(evidence[name].cosine is not None for name in ranked if name in evidence)
-        if not dense:
-            return self._configured is None or best >= self._configured
         if best >= self._min_confidence(dense):
             return True
         vouching = (keywords[name] for name in ranked if name in keywords)
@@ -130,5 +169,16 @@ class ConfidenceStage:
         allowed: Set[str] | None,
         catalog: Catalog,
     ) -> SearchResult:
-        """`inner`'s answer, judged when it carries its `Candidates`, else as it is."""
+        """`inner`'s answer, judged when it carries its `Candidates`, else as it is.
+
+        A built-in engine's index hands its answer before building its hits (`ToolIndex.answer`), so each hit is
+        built once, judged.
+        """
+        if isinstance(inner, ToolIndex):
+            return self._judge.judge_answer(inner.answer(query, limit=limit, mode=mode, allowed=allowed))
         return self._judge.judge(inner.search(query, limit=limit, mode=mode, allowed=allowed))
+
+
+def _abstained(query: str, mode: SearchMode, candidates: Candidates) -> SearchResult:
+    """A search that abstains: no hits, its candidates' `Candidates.nearest` as suggestions."""
+    return SearchResult(query=query, mode=mode, hits=(), total=0, suggestions=candidates.nearest, abstained=True)
