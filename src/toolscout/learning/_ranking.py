@@ -282,7 +282,9 @@ class LearnedRanking:
         evidence = self._evidence(index, session, query, allowed, dense if mode == "hybrid" else None, catalog)
         if not evidence:
             return inner.search(query, limit=limit, mode=mode, allowed=allowed)
-        result = inner.search(query, limit=max(limit, self.weights.depth), mode=mode, allowed=allowed)
+        result = inner.search(query, limit=limit, mode=mode, allowed=allowed)
+        if limit < self.weights.depth and not _complete(result, evidence):
+            result = inner.search(query, limit=self.weights.depth, mode=mode, allowed=allowed)
         return self.apply(result, evidence, catalog, limit=limit)
 
     def apply(
@@ -374,6 +376,21 @@ class LearnedRanking:
 
     def _failed(self, failure: Exception) -> None:
         self._health.failed("learning: ranking unlearned, the usage store %r failed: %s", self.store, failure)
+
+
+def _complete(result: SearchResult, evidence: Mapping[str, Evidence]) -> bool:
+    """Whether a deeper search would list no voted tool past `result`'s hits, so that it would rank as `result` does.
+
+    Its first hits would be these, with these confidences and total (`SearchResult.listed`); one that abstained
+    abstains at any limit.
+    """
+    if result.abstained:
+        return True
+    listed = result.listed
+    if listed is None:
+        return False
+    shown = {hit.name for hit in result.hits}
+    return not any(tool in listed for tool in evidence if tool not in shown)
 
 
 def _first(result: SearchResult, limit: int | None) -> SearchResult:

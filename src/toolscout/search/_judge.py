@@ -60,6 +60,7 @@ class Judge:
             total=result.total,
             suggestions=result.suggestions,
             abstained=result.abstained,
+            listed=result.listed,
         )
 
     def confidences(self, ranked: Sequence[str], evidence: Mapping[str, HitEvidence]) -> dict[str, float]:
