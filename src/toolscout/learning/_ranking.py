@@ -66,7 +66,7 @@ from ..search._internal import tokenize
 from ..search.embeddings import Embedder
 from ..search.embeddings._internal import DenseRanker
 from ._base import USE, StoreHealth, UsagePair, UsageStore
-from ._fusion import Evidence, LearnedWeights, features
+from ._fusion import Evidence, LearnedWeights
 from ._refresh import ScopeRefresh
 
 __all__ = ["HALF_LIFE_S", "REFRESH_S", "LearnedRanking", "LearnedStage", "learned_search"]
@@ -296,8 +296,7 @@ class LearnedRanking:
         hits = result.hits
         count = len(hits)
         candidates = [(hit.name, 0.0 if hit.confidence is None else hit.confidence) for hit in hits]
-        names, rows = features(candidates, evidence)
-        scores: list[float] = self.weights.score(rows, result.mode).tolist()
+        names, scores = self.weights.scores(candidates, evidence, result.mode)
         voted = [row for row in range(count) if names[row] in evidence]
         voted.extend(range(count, len(names)))
         best = max(voted, key=scores.__getitem__)
