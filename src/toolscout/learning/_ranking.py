@@ -15,13 +15,15 @@ The ranking (`LearnedRanking.apply`):
   request 1,000 times is one vote), weighed by similarity and recency (half-life `HALF_LIFE_S`). Other sessions'
   votes for a tool count only when at least ``learning.min_sessions`` distinct sessions cast them; the searching
   session's own always count.
-- **Score.** Every candidate (the engine's hits, searched `DEPTH` deep, and every voted tool) gets a score, a
+- **Score.** Every candidate (the engine's hits to `LearnedWeights.depth`, and every voted tool) gets a score, a
   linear function of the engine's confidence and rank and of the learned evidence: the nearest voting request's
   term and embedding similarity, the votes and their share, how many tools the near requests disagree on, and
   whether the voting searches had listed the tool first (the engine served them already) or not at all (missed).
   The weights (``ranking.json``, one set per engine mode) are fitted by ``bench/learning_fit.py`` on BFCL
   tuning and the tooldata dev split, weighing requests whose tool never appeared in the history ten times (so
   learning does not cost them what it gains on the others).
+- **Depth.** The engine is searched as deep as asked, and again to the depth only when it lists a voted tool past
+  those hits (`SearchResult.listed`; unknown: searched deep), so a search ranks as if always searched that deep.
 - **Order.** The one best-scored voted tool moves up (never down) to just before the first hit scored lower;
   every other hit keeps the engine's order, so a search is learned by at most one place taken. Its confidence
   becomes the larger of the engine's, the learned one (`Evidence.confidence`) and that of the hit it now

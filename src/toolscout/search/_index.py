@@ -504,4 +504,4 @@ class _Listed:
 
     def __contains__(self, name: object) -> bool:
         at = self._position.get(name) if isinstance(name, str) else None
-        return at is not None and (at in self._named or bool(self._scores[at] >= self._threshold))
+        return at is not None and (at in self._named or bool(self._scores.item(at) >= self._threshold))
