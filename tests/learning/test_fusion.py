@@ -101,4 +101,6 @@ def test_a_searchs_scores_are_the_weighed_feature_rows(mode: str) -> None:
         tools = rng.choice([name for name, _ in hits] + ["b", "a", "c"], size=voted, replace=False)
         evidence = {str(tool): Evidence(*rng.random(5).tolist()) for tool in tools}
         names, rows = features(hits, evidence)
-        assert weights.scores(hits, evidence, mode) == (names, pytest.approx(weights.score(rows, mode).tolist()))
+        searched, scores = weights.scores(hits, evidence, mode)
+        assert searched == names
+        assert scores == pytest.approx(weights.score(rows, mode).tolist())

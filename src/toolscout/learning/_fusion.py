@@ -201,9 +201,9 @@ def features(
     table += [(0.0, 0.0, *_UNVOTED)] * (len(names) - count)
     if evidence:
         at = {name: row for row, name in enumerate(names)}
-        for name, cells in _learned(evidence, dict(hits)):
+        for name, learned in _learned(evidence, dict(hits)):
             row = at[name]
-            table[row] = (*table[row][:2], *cells)
+            table[row] = (*table[row][:2], *learned)
     cells = itertools.chain.from_iterable(table)
     return names, np.fromiter(cells, dtype=np.float64, count=len(names) * len(FEATURES)).reshape(-1, len(FEATURES))
 
