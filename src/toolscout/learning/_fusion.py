@@ -158,8 +158,8 @@ class LearnedWeights:
 
         Each score adds its row's products feature by feature, so it may differ from `score`'s in the last bits.
         """
-        weights = self._tuples["hybrid" if mode == "hybrid" else "lexical"]
-        by_confidence, by_rank, learned = weights[0], weights[1], weights[2:]
+        by_confidence, by_rank, *learned = self._tuples["hybrid" if mode == "hybrid" else "lexical"]
+        lexical, dense, votes, share, first, interaction, disagreement, missed = learned
         names = [name for name, _ in hits]
         count = len(names)
         names += sorted(set(evidence).difference(names))
@@ -172,10 +172,17 @@ class LearnedWeights:
             at = {name: row for row, name in enumerate(names)}
             for name, cells in _learned(evidence, dict(hits)):
                 row = at[name]
-                score = scores[row]
-                for cell, weight in zip(cells, learned, strict=True):
-                    score += cell * weight
-                scores[row] = score
+                scores[row] = (  # added in `FEATURES` order, one product at a time
+                    scores[row]
+                    + cells[0] * lexical
+                    + cells[1] * dense
+                    + cells[2] * votes
+                    + cells[3] * share
+                    + cells[4] * first
+                    + cells[5] * interaction
+                    + cells[6] * disagreement
+                    + cells[7] * missed
+                )
         return names, scores
 
 

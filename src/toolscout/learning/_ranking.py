@@ -313,14 +313,16 @@ class LearnedRanking:
         order = list(hits)
         if hit is not None:
             del order[best]
-        value = max(_confidence(hit), evidence[tool].confidence)
-        if place < len(order):
-            value = max(value, _confidence(order[place]))
-        if place > 0:
-            value = min(value, _confidence(order[place - 1]))
-        changed = hit is None or place < best or value > _confidence(hit)
-        namespace = hit.namespace if hit is not None else catalog[tool].namespace
-        order.insert(place, SearchHit(name=tool, score=0.0, namespace=namespace, confidence=value, learned=changed))
+        if limit is None or place < limit:  # else its place is past the cut: the hits above it stand as they are
+            value = max(_confidence(hit), evidence[tool].confidence)
+            if place < len(order):
+                value = max(value, _confidence(order[place]))
+            if place > 0:
+                value = min(value, _confidence(order[place - 1]))
+            changed = hit is None or place < best or value > _confidence(hit)
+            namespace = hit.namespace if hit is not None else catalog[tool].namespace
+            learned = SearchHit(name=tool, score=0.0, namespace=namespace, confidence=value, learned=changed)
+            order.insert(place, learned)
         order = order[:limit]
         last = len(order)
         scored = tuple(  # each hit built field by field: `dataclasses.replace` takes over twice as long
