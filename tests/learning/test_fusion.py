@@ -89,3 +89,18 @@ def test_a_voted_tool_the_score_puts_lower_keeps_its_place_and_never_moves_down(
     assert scores[names.index("b")] < scores[names.index("d")]  # the score alone would put b last
     learned = ranking.apply(engine, evidence, catalog)
     assert [hit.name for hit in learned.hits] == ["a", "b", "c", "d"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_searchs_scores_are_the_weighed_feature_rows(mode: str) -> None:
+    """`LearnedWeights.scores` (one search's, without the rows) agrees with `score` over `features` (the fit's)."""
+    weights = LearnedWeights.shipped()
+    rng = np.random.default_rng(0)
+    for count, voted in itertools.product(range(4), range(4)):
+        hits = [(f"hit{at}", float(rng.random())) for at in range(count)]
+        tools = rng.choice([name for name, _ in hits] + ["b", "a", "c"], size=voted, replace=False)
+        evidence = {str(tool): Evidence(*rng.random(5).tolist()) for tool in tools}
+        names, rows = features(hits, evidence)
+        searched, scores = weights.scores(hits, evidence, mode)
+        assert searched == names
+        assert scores == pytest.approx(weights.score(rows, mode).tolist())

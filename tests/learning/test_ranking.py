@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import re
 import sqlite3
@@ -15,12 +16,20 @@ import numpy.typing as npt
 import pytest
 
 from tests.learning.conftest import MakeStore
-from toolscout import ScoutSettings, ToolScout
+from toolscout import Catalog, ScoutSettings, ToolScout
 from toolscout._settings import LearningSettings
+from toolscout.data import sample_catalog_path
 from toolscout.dispatch import FoundTool, SearchAnswer, ToolOutcome
 from toolscout.learning import UsagePair, UsageStore
 from toolscout.learning._fusion import Evidence
-from toolscout.learning._internal import LearnedRanking, SqliteUsageStore
+from toolscout.learning._internal import (
+    LearnedRanking,
+    MemoryUsageStore,
+    SqliteUsageStore,
+    UsageBounds,
+    learned_search,
+)
+from toolscout.search import build_searcher
 from toolscout.search._background import BackgroundHybrid
 from toolscout.search.embeddings import EmbeddingSettings
 
@@ -306,3 +315,41 @@ def test_a_near_request_that_led_elsewhere_never_passes_a_hit_the_engine_is_sure
     assert unlearned[0][0] == "create_issue"
     assert names(found(learned, "reader", other))[:1] == ["post_message"]  # the near request itself is learned
     assert found(learned, "reader", request)[: len(unlearned)] == unlearned  # at most added below the engine's
+
+
+def test_a_learned_search_ranks_as_if_the_engine_were_searched_to_the_fitted_depth() -> None:
+    """The stage searches only as deep as asked unless the engine lists a voted tool past that (then to the depth).
+
+    Scopes: one voting for a tool the engine ranks 8th (a deeper search is needed), one for a tool it never lists
+    and one it ranks 2nd (it is not), one for all three.
+    """
+    catalog = Catalog.from_file(sample_catalog_path())
+    settings = ScoutSettings(search_mode="lexical", learning=LearningSettings(enabled=True, min_sessions=1))
+    plain = build_searcher(settings.model_copy(update={"learning": LearningSettings(enabled=False)}), catalog)
+    learned = build_searcher(settings, catalog)
+    store = MemoryUsageStore(UsageBounds())
+    now = time.time()
+    ranking = LearnedRanking(store, settings.learning, clock=lambda: now)
+    requests = ["let the team know in #deploys that the build is green", "which PRs are still open in acme/web?"]
+    scopes = {"deeper": (7,), "shown or unlisted": (1, None), "all": (7, 1, None)}
+    for request in requests:
+        deep = [hit.name for hit in plain.search(request, limit=20).hits]
+        unlisted = next(tool.name for tool in catalog if tool.name not in deep)
+        store.record(
+            [
+                UsagePair(
+                    scope=scope, request=request, tool=unlisted if at is None else deep[at], session="a", at=time.time()
+                )
+                for scope, places in scopes.items()
+                for at in places
+            ]
+        )
+    changed = 0
+    for request, limit, scope in itertools.product(requests, (1, 3, 5), scopes):
+        with learned_search(ranking, scope=scope, session="a"):
+            got = learned.search(request, limit=limit)
+        evidence = ranking.evidence(scope, "a", request, None)
+        expected = ranking.apply(plain.search(request, limit=20), evidence, catalog, limit=limit)
+        assert (got.hits, got.total) == (expected.hits, expected.total), (request, limit, scope)
+        changed += got.hits != plain.search(request, limit=limit).hits
+    assert changed  # learning moved tools up

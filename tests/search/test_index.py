@@ -216,3 +216,25 @@ def test_index_reports_its_catalog_fingerprint() -> None:
 def test_empty_catalog_searches_cleanly() -> None:
     result = build_index(Catalog()).search("anything")
     assert (result.hits, result.total, result.suggestions) == ((), 0, ())
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "send a message",
+        "list the open pull requests of the github repository and send an email",
+        "please use `send_email` and list_channels for the weather in Paris",
+        "send_email",
+        "zzz qqq",
+    ],
+)
+@pytest.mark.parametrize("allowed", [None, {"send_message", "send_email", "get_weather", "list_channels"}])
+def test_a_lexical_result_says_which_tools_a_search_at_any_limit_lists(query: str, allowed: set[str] | None) -> None:
+    deepest = INDEX.search(query, limit=50, allowed=allowed)
+    for limit in (1, 2, 5):
+        result = INDEX.search(query, limit=limit, allowed=allowed)
+        assert result.listed is not None
+        assert [tool.name for tool in CATALOG if tool.name in result.listed] == sorted(
+            (hit.name for hit in deepest.hits), key=[tool.name for tool in CATALOG].index
+        )
+        assert deepest.hits[: len(result.hits)] == result.hits

@@ -132,3 +132,16 @@ def test_a_request_may_end_a_sentence_exactly_where_the_sentence_end_pattern_mat
     for _ in range(20000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(14)))
         assert bool(_MAY_END.search(text)) == bool(_SENTENCE_END.search(text)), repr(text)
+
+
+def test_a_merged_answer_no_longer_says_what_a_deeper_search_lists() -> None:
+    """A sentence's tool cut from a merged answer is not among the whole request's tools a deeper search lists."""
+    index, judge = build_index(GCD_AND_WEATHER), ConfidenceStage.from_settings(ScoutSettings())
+    pipeline = SearchPipeline([PartsStage(min_confidence=0.2), judge]).around(index, GCD_AND_WEATHER)
+
+    merged = pipeline.search(COMPOUND, limit=1)
+    single = pipeline.search("Compute the greatest common divisor of the two integers 36 and 48.", limit=1)
+
+    assert "get_weather" in [h.name for h in pipeline.search(COMPOUND, limit=5).hits]  # a sentence's tool, cut at 1
+    assert merged.listed is None
+    assert single.listed is not None and "math.gcd" in single.listed and "get_weather" not in single.listed

@@ -100,10 +100,13 @@ class LearnedWeights:
     """Engine mode (`MODES`) -> feature name (`FEATURES`) -> weight."""
     _vectors: Mapping[str, npt.NDArray[np.float64]] = dataclasses.field(init=False, repr=False, compare=False)
 
+    _tuples: Mapping[str, tuple[float, ...]] = dataclasses.field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
-        """Each mode's weights as a vector in `FEATURES` order, so a search does not build it."""
-        vectors = {mode: np.array([self.modes[mode][name] for name in FEATURES], dtype=np.float64) for mode in MODES}
-        object.__setattr__(self, "_vectors", vectors)
+        """Each mode's weights in `FEATURES` order, as a vector and as numbers, so a search does not build them."""
+        tuples = {mode: tuple(self.modes[mode][name] for name in FEATURES) for mode in MODES}
+        object.__setattr__(self, "_tuples", tuples)
+        object.__setattr__(self, "_vectors", {mode: np.array(tuples[mode], dtype=np.float64) for mode in MODES})
 
     @classmethod
     def shipped(cls) -> LearnedWeights:
@@ -148,6 +151,40 @@ class LearnedWeights:
         """Each candidate's score in `mode` (`rows` as `features` returns them)."""
         return rows @ self._vectors["hybrid" if mode == "hybrid" else "lexical"]
 
+    def scores(
+        self, hits: Sequence[tuple[str, float]], evidence: Mapping[str, Evidence], mode: str
+    ) -> tuple[list[str], list[float]]:
+        """The candidates `features` gives and their scores in `mode`, without building the rows (one search's).
+
+        Each score adds its row's products feature by feature, so it may differ from `score`'s in the last bits.
+        """
+        by_confidence, by_rank, *learned = self._tuples["hybrid" if mode == "hybrid" else "lexical"]
+        lexical, dense, votes, share, first, interaction, disagreement, missed = learned
+        names = [name for name, _ in hits]
+        count = len(names)
+        names += sorted(set(evidence).difference(names))
+        scores = [
+            confidence * by_confidence + rank * by_rank
+            for (_, confidence), rank in zip(hits, _reciprocal(count), strict=True)
+        ]
+        scores += [0.0] * (len(names) - count)
+        if evidence:
+            at = {name: row for row, name in enumerate(names)}
+            for name, cells in _learned(evidence, dict(hits)):
+                row = at[name]
+                scores[row] = (  # added in `FEATURES` order, one product at a time
+                    scores[row]
+                    + cells[0] * lexical
+                    + cells[1] * dense
+                    + cells[2] * votes
+                    + cells[3] * share
+                    + cells[4] * first
+                    + cells[5] * interaction
+                    + cells[6] * disagreement
+                    + cells[7] * missed
+                )
+        return names, scores
+
 
 @functools.cache
 def _shipped() -> LearnedWeights:
@@ -170,30 +207,40 @@ def features(
     table = [(confidence, rank, *_UNVOTED) for (_, confidence), rank in zip(hits, _reciprocal(count), strict=True)]
     table += [(0.0, 0.0, *_UNVOTED)] * (len(names) - count)
     if evidence:
-        found = list(evidence.values())
-        nearest = [max(one.lexical, one.dense) for one in found]
-        total = sum(one.votes for one in found) or 1.0
-        top = max(nearest) - _AGREEING
-        agreeing = math.log1p(sum(near >= top for near in nearest))
         at = {name: row for row, name in enumerate(names)}
-        for name, one, near in zip(evidence, found, nearest, strict=True):
+        for name, learned in _learned(evidence, dict(hits)):
             row = at[name]
-            confidence, rank = table[row][:2]
-            votes = one.votes
-            table[row] = (
-                confidence,
-                rank,
-                one.lexical,
-                one.dense,
-                math.log1p(votes),
-                votes / total,
-                one.first,
-                confidence * near,
-                agreeing,
-                one.missed,
-            )
+            table[row] = (*table[row][:2], *learned)
     cells = itertools.chain.from_iterable(table)
     return names, np.fromiter(cells, dtype=np.float64, count=len(names) * len(FEATURES)).reshape(-1, len(FEATURES))
+
+
+def _learned(evidence: Mapping[str, Evidence], confidences: Mapping[str, float]) -> list[tuple[str, tuple[float, ...]]]:
+    """Each voted tool's features past the engine's two (`FEATURES` from ``lexical`` on), in `evidence`'s order.
+
+    `confidences`: the engine's confidence of each hit (a voted tool that is none has 0).
+    """
+    found = list(evidence.values())
+    nearest = [max(one.lexical, one.dense) for one in found]
+    total = sum(one.votes for one in found) or 1.0
+    top = max(nearest) - _AGREEING
+    agreeing = math.log1p(sum(near >= top for near in nearest))
+    return [
+        (
+            name,
+            (
+                one.lexical,
+                one.dense,
+                math.log1p(one.votes),
+                one.votes / total,
+                one.first,
+                confidences.get(name, 0.0) * near,
+                agreeing,
+                one.missed,
+            ),
+        )
+        for name, one, near in zip(evidence, found, nearest, strict=True)
+    ]
 
 
 _UNVOTED = (0.0,) * (len(FEATURES) - 2)

@@ -15,13 +15,15 @@ The ranking (`LearnedRanking.apply`):
   request 1,000 times is one vote), weighed by similarity and recency (half-life `HALF_LIFE_S`). Other sessions'
   votes for a tool count only when at least ``learning.min_sessions`` distinct sessions cast them; the searching
   session's own always count.
-- **Score.** Every candidate (the engine's hits, searched `DEPTH` deep, and every voted tool) gets a score, a
+- **Score.** Every candidate (the engine's hits to `LearnedWeights.depth`, and every voted tool) gets a score, a
   linear function of the engine's confidence and rank and of the learned evidence: the nearest voting request's
   term and embedding similarity, the votes and their share, how many tools the near requests disagree on, and
   whether the voting searches had listed the tool first (the engine served them already) or not at all (missed).
   The weights (``ranking.json``, one set per engine mode) are fitted by ``bench/learning_fit.py`` on BFCL
   tuning and the tooldata dev split, weighing requests whose tool never appeared in the history ten times (so
   learning does not cost them what it gains on the others).
+- **Depth.** The engine is searched as deep as asked, and again to the depth only when it lists a voted tool past
+  those hits (`SearchResult.listed`; unknown: searched deep), so a search ranks as if always searched that deep.
 - **Order.** The one best-scored voted tool moves up (never down) to just before the first hit scored lower;
   every other hit keeps the engine's order, so a search is learned by at most one place taken. Its confidence
   becomes the larger of the engine's, the learned one (`Evidence.confidence`) and that of the hit it now
@@ -66,7 +68,7 @@ from ..search._internal import tokenize
 from ..search.embeddings import Embedder
 from ..search.embeddings._internal import DenseRanker
 from ._base import USE, StoreHealth, UsagePair, UsageStore
-from ._fusion import Evidence, LearnedWeights, features
+from ._fusion import Evidence, LearnedWeights
 from ._refresh import ScopeRefresh
 
 __all__ = ["HALF_LIFE_S", "REFRESH_S", "LearnedRanking", "LearnedStage", "learned_search"]
@@ -282,7 +284,9 @@ class LearnedRanking:
         evidence = self._evidence(index, session, query, allowed, dense if mode == "hybrid" else None, catalog)
         if not evidence:
             return inner.search(query, limit=limit, mode=mode, allowed=allowed)
-        result = inner.search(query, limit=max(limit, self.weights.depth), mode=mode, allowed=allowed)
+        result = inner.search(query, limit=limit, mode=mode, allowed=allowed)
+        if limit < self.weights.depth and not _complete(result, evidence):
+            result = inner.search(query, limit=self.weights.depth, mode=mode, allowed=allowed)
         return self.apply(result, evidence, catalog, limit=limit)
 
     def apply(
@@ -294,8 +298,7 @@ class LearnedRanking:
         hits = result.hits
         count = len(hits)
         candidates = [(hit.name, 0.0 if hit.confidence is None else hit.confidence) for hit in hits]
-        names, rows = features(candidates, evidence)
-        scores: list[float] = self.weights.score(rows, result.mode).tolist()
+        names, scores = self.weights.scores(candidates, evidence, result.mode)
         voted = [row for row in range(count) if names[row] in evidence]
         voted.extend(range(count, len(names)))
         best = max(voted, key=scores.__getitem__)
@@ -310,14 +313,16 @@ class LearnedRanking:
         order = list(hits)
         if hit is not None:
             del order[best]
-        value = max(_confidence(hit), evidence[tool].confidence)
-        if place < len(order):
-            value = max(value, _confidence(order[place]))
-        if place > 0:
-            value = min(value, _confidence(order[place - 1]))
-        changed = hit is None or place < best or value > _confidence(hit)
-        namespace = hit.namespace if hit is not None else catalog[tool].namespace
-        order.insert(place, SearchHit(name=tool, score=0.0, namespace=namespace, confidence=value, learned=changed))
+        if limit is None or place < limit:  # else its place is past the cut: the hits above it stand as they are
+            value = max(_confidence(hit), evidence[tool].confidence)
+            if place < len(order):
+                value = max(value, _confidence(order[place]))
+            if place > 0:
+                value = min(value, _confidence(order[place - 1]))
+            changed = hit is None or place < best or value > _confidence(hit)
+            namespace = hit.namespace if hit is not None else catalog[tool].namespace
+            learned = SearchHit(name=tool, score=0.0, namespace=namespace, confidence=value, learned=changed)
+            order.insert(place, learned)
         order = order[:limit]
         last = len(order)
         scored = tuple(  # each hit built field by field: `dataclasses.replace` takes over twice as long
@@ -374,6 +379,21 @@ class LearnedRanking:
 
     def _failed(self, failure: Exception) -> None:
         self._health.failed("learning: ranking unlearned, the usage store %r failed: %s", self.store, failure)
+
+
+def _complete(result: SearchResult, evidence: Mapping[str, Evidence]) -> bool:
+    """Whether a deeper search would list no voted tool past `result`'s hits, so that it would rank as `result` does.
+
+    Its first hits would be these, with these confidences and total (`SearchResult.listed`); one that abstained
+    abstains at any limit.
+    """
+    if result.abstained:
+        return True
+    listed = result.listed
+    if listed is None:
+        return False
+    shown = {hit.name for hit in result.hits}
+    return not any(tool in listed for tool in evidence if tool not in shown)
 
 
 def _first(result: SearchResult, limit: int | None) -> SearchResult:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Set
+from collections.abc import Callable, Container, Mapping, Set
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypeAlias
 
@@ -72,6 +72,10 @@ class SearchResult:
     candidates: Candidates | None = field(default=None, repr=False, compare=False)
     """The engine's candidates and their evidence, which the pipeline's ``confidence`` stage judges and then drops
     (None: an engine that gives none; its hits pass as they are)."""
+    listed: Container[str] | None = field(default=None, repr=False, compare=False)
+    """Internal: every tool the engine would list for this request at any limit, so a stage can tell that a deeper
+    search would list no tool it cares about past these hits (the ``learned`` stage); a stage that changes which tools
+    a deeper search lists drops it (None: unknown, search deeper to know)."""
 
 
 class SearchIndex(Protocol):

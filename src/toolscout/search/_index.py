@@ -31,7 +31,7 @@ from __future__ import annotations
 import copy
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence, Set
+from collections.abc import Callable, Container, Mapping, Sequence, Set
 from itertools import repeat
 from typing import Annotated, Protocol, TypeAlias, runtime_checkable
 
@@ -294,7 +294,8 @@ class ToolIndex:
         ranked = _with_mentions(list(zip(order, best_scores, strict=True)), mentioned)
         ranked = [(i, top + 1.0) for i in whole] + ranked
         total = len(whole) + len(passing) + sum(scores[i] < threshold for i in mentioned)
-        return self._result(query, "lexical", ranked, total, mask, evidence, limit=limit)
+        listed = _Listed(self._position, scores, threshold, (*whole, *mentioned))
+        return self._result(query, "lexical", ranked, total, mask, evidence, limit=limit, listed=listed)
 
     def _search_hybrid(
         self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None, allowed: Set[str] | None
@@ -370,12 +371,14 @@ class ToolIndex:
         *,
         limit: int | None = None,
         keywords: Mapping[str, HitEvidence] | None = None,
+        listed: Container[str] | None = None,
     ) -> EngineAnswer:
         """Package the first `limit` hits of `ranked` (all when None; `total` counts all that passed).
 
         With `evidence` (a ranked search, by name), the answer carries its `Candidates`: the first
         ``max(limit, JUDGED_HITS)`` of `ranked` with their evidence (a tool the request names has none), `keywords`
         (a hybrid search's lexical evidence) and the names to suggest should the ``confidence`` stage abstain.
+        `listed`: the tools a search at any limit lists (`SearchResult.listed`).
         """
         tools, names = self._catalog.tools, self._names
         shown = ranked if limit is None else ranked[:limit]
@@ -390,7 +393,7 @@ class ToolIndex:
                 keywords=keywords or {},
                 nearest=tuple([names[i] for i, _ in ranked[: self.config.suggestions]]),
             )
-        return EngineAnswer(query, mode, rows, total, suggestions, candidates)
+        return EngineAnswer(query, mode, rows, total, suggestions, candidates, listed=listed)
 
     def _whole_request_best(self, query: str, terms: QueryTerms, ideal: float) -> float:
         """The lexical score a tool matching every word of the request would get (unknown English words count).
@@ -426,7 +429,7 @@ class EngineAnswer:
     again there cost more than the judging.
     """
 
-    __slots__ = ("abstained", "candidates", "mode", "query", "rows", "suggestions", "total")
+    __slots__ = ("abstained", "candidates", "listed", "mode", "query", "rows", "suggestions", "total")
 
     def __init__(
         self,
@@ -438,6 +441,7 @@ class EngineAnswer:
         candidates: Candidates | None,
         *,
         abstained: bool = False,
+        listed: Container[str] | None = None,
     ) -> None:
         """An answer of `rows` (each hit's name, score and namespace, best first); see `SearchResult`."""
         self.query = query
@@ -447,6 +451,7 @@ class EngineAnswer:
         self.suggestions = suggestions
         self.candidates = candidates
         self.abstained = abstained
+        self.listed = listed
 
     def result(self) -> SearchResult:
         """The answer as `SearchResult`, its hits without confidences, carrying its `Candidates`."""
@@ -459,6 +464,7 @@ class EngineAnswer:
             suggestions=self.suggestions,
             abstained=self.abstained,
             candidates=self.candidates,
+            listed=self.listed,
         )
 
 
@@ -533,3 +539,18 @@ def _top(scores: npt.NDArray[np.float64], depth: int, name_rank: npt.NDArray[np.
         positive.sort()
     best: list[int] = positive[_by_score_then_name(scores[positive], name_rank[positive])].tolist()
     return best
+
+
+class _Listed:
+    """The tools a lexical search lists at any limit (`SearchResult.listed`): the named ones and those passing."""
+
+    __slots__ = ("_named", "_position", "_scores", "_threshold")
+
+    def __init__(
+        self, position: Mapping[str, int], scores: npt.NDArray[np.float64], threshold: float, named: Sequence[int]
+    ) -> None:
+        self._position, self._scores, self._threshold, self._named = position, scores, threshold, named
+
+    def __contains__(self, name: object) -> bool:
+        at = self._position.get(name) if isinstance(name, str) else None
+        return at is not None and (at in self._named or bool(self._scores.item(at) >= self._threshold))

@@ -58,6 +58,7 @@ class Judge:
             total=result.total,
             suggestions=result.suggestions,
             abstained=result.abstained,
+            listed=result.listed,
         )
 
     def judge_answer(self, answer: EngineAnswer) -> SearchResult:
@@ -81,6 +82,7 @@ class Judge:
             total=answer.total,
             suggestions=answer.suggestions,
             abstained=answer.abstained,
+            listed=answer.listed,
         )
 
     def _judged(self, candidates: Candidates, shown: list[str]) -> dict[str, float] | None:

@@ -58,4 +58,5 @@ def merge_parts(whole: SearchResult, heads: Sequence[SearchHit], limit: int) -> 
     rest = [hit for hit in whole.hits[1:] if hit.name not in seen]
     hits = (*first, *added, *rest)[:limit]
     new = sum(hit.name not in {h.name for h in whole.hits} for hit in added)
-    return replace(whole, hits=hits, total=whole.total + new, suggestions=(), abstained=False)
+    # A deeper search may list a sentence's tool that this cut left out: what it lists is no longer known.
+    return replace(whole, hits=hits, total=whole.total + new, suggestions=(), abstained=False, listed=None)
