@@ -7,19 +7,19 @@ its candidates (the hits, plus every tool near past requests voted for) get the 
 request's candidates; L2; non-negative engine weights) is fitted per engine mode to pick a gold tool, on requests
 that drew votes,
 with requests whose tool never appeared in the history weighed `--never-weight` times (so learning does not cost
-them what it gains on the others): 5 for hybrid, 10 for lexical (per mode, the lower of 10 and 5 whose replay on
-these sets keeps never-seen R@1 and R@5 within 0.005 of learning off; lexical at 5 lost 0.006 R@1 on BFCL tuning).
+them what it gains on the others).
 
 BFCL live is never read here (it is the held-out check of ``bench/learning_replay.py``).
 
-Usage: ``python bench/learning_fit.py [--seeds 0] [--never-weight hybrid=5,lexical=10] [--write]`` (without
-``--write`` it prints the weights and the in-sample R@1 of each set, learning off and on).
+Usage: ``python bench/learning_fit.py [--seeds 0] [--never-weight 10] [--write]`` (without ``--write`` it prints
+the weights and the in-sample R@1 of each set, learning off and on).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -32,7 +32,7 @@ from learning_replay import ROOT, Set, bfcl, tooldata
 
 from toolscout import ScoutSettings, ToolScout
 from toolscout._settings import LearningSettings
-from toolscout.cli._replay import REPLAY_SCOPE, feed_history, split_history
+from toolscout.cli._replay import REPLAY_SCOPE, feed_history
 from toolscout.learning._fusion import FEATURES, MODES, WEIGHTS_FILE, LearnedWeights, features
 from toolscout.learning._internal import LearnedRanking
 from toolscout.search._internal import HybridIndex
@@ -47,7 +47,9 @@ def collect(groups: Set, *, mode: str, seed: int, weights: LearnedWeights) -> li
     """Every future request that drew votes, as candidate rows."""
     found: list[Group] = []
     for catalog, queries, aliases in groups:
-        past, future = split_history(queries, history=0.5, seed=seed)  # the replay's split, odd sizes too
+        order = list(queries)
+        random.Random(seed).shuffle(order)
+        past, future = order[: len(order) // 2], order[len(order) // 2 :]
         learning = LearningSettings(enabled=True, store="memory", scope=REPLAY_SCOPE)
         scout = ToolScout(
             catalog, settings=ScoutSettings(search_mode=mode, learning=learning, mode="on", style="bridge")
@@ -112,26 +114,11 @@ def top1(groups: Sequence[Group], vector: npt.NDArray[np.float64] | None) -> flo
     return right / max(1, len(groups))
 
 
-def never_weights(text: str, modes: Sequence[str]) -> dict[str, float]:
-    """``--never-weight``: one number for every mode, or ``MODE=N`` pairs naming each of `modes`."""
-    if "=" not in text:
-        return dict.fromkeys(modes, float(text))
-    given = {mode.strip(): float(weight) for mode, _, weight in (part.partition("=") for part in text.split(","))}
-    if missing := set(modes) - set(given):
-        raise SystemExit(f"--never-weight names no weight for {', '.join(sorted(missing))}")
-    return given
-
-
 def main(argv: Sequence[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default="0")
     parser.add_argument("--modes", default=",".join(MODES))
-    parser.add_argument(
-        "--never-weight",
-        default="hybrid=5,lexical=10",
-        help="How much more a never-seen request weighs: one number, or MODE=N per mode (the shipped weights:"
-        " per mode, the lowest of 10 and 5 whose replay keeps never-seen R@1 and R@5 within 0.005 on both sets).",
-    )
+    parser.add_argument("--never-weight", type=float, default=10.0)
     parser.add_argument("--l2", type=float, default=0.01)
     parser.add_argument("--steps", type=int, default=800)
     parser.add_argument("--rate", type=float, default=0.5)
@@ -144,14 +131,13 @@ def main(argv: Sequence[str]) -> None:
     unweighted = LearnedWeights(near=NEAR, depth=DEPTH, modes={mode: dict.fromkeys(FEATURES, 0.0) for mode in MODES})
     sets = {"BFCL tuning": bfcl(TUNING_CATEGORIES), "tooldata dev": tooldata(args.tooldata, 200)}
     fitted: dict[str, dict[str, float]] = {}
-    never = never_weights(args.never_weight, args.modes.split(","))
     for mode in args.modes.split(","):
         data: dict[str, list[Group]] = {}
         for name, groups in sets.items():
             for seed in (int(seed) for seed in args.seeds.split(",")):
                 data.setdefault(name, []).extend(collect(groups, mode=mode, seed=seed, weights=unweighted))
         pooled = [group for groups in data.values() for group in groups]
-        vector = fit(pooled, never_weight=never[mode], l2=args.l2, steps=args.steps, rate=args.rate)
+        vector = fit(pooled, never_weight=args.never_weight, l2=args.l2, steps=args.steps, rate=args.rate)
         fitted[mode] = {name: round(float(value), 4) for name, value in zip(FEATURES, vector, strict=True)}
         print(mode, json.dumps(fitted[mode], indent=2))
         for name, groups in data.items():

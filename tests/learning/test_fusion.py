@@ -35,28 +35,6 @@ def test_a_hit_the_engine_is_surer_of_by_more_than_the_cap_stays_above_one_sessi
     assert names == ["sure", "tool"] and scores[0] > scores[1]
 
 
-def test_a_voted_tool_leads_by_how_much_nearer_its_nearest_request_is_than_any_other_voted_tools() -> None:
-    def leads(evidence: dict[str, Evidence]) -> dict[str, float]:
-        names, rows = features([("hit", 0.5)], evidence)
-        return {name: round(float(lead), 6) for name, lead in zip(names, rows[:, FEATURES.index("lead")], strict=True)}
-
-    paraphrased, shares_a_word = Evidence(dense=0.95, votes=0.95), Evidence(lexical=0.6, votes=0.6)
-    assert leads({"hit": paraphrased, "other": shares_a_word}) == {"hit": 0.35, "other": -0.35}
-    assert leads({"a": paraphrased, "b": paraphrased}) == {"hit": 0.0, "a": 0.0, "b": 0.0}  # a tie leads no one
-    assert leads({"alone": Evidence(lexical=0.8, votes=0.8)}) == {"hit": 0.0, "alone": 0.3}  # ahead of near, 0.5
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_the_same_vote_counts_for_more_when_no_other_tools_request_is_as_near(mode: str) -> None:
-    weights = LearnedWeights.shipped()
-    hits = [("sure", 0.6), ("tool", 0.4)]
-    vote = Evidence(lexical=0.9, dense=0.9, votes=0.9)
-    _, ahead = features(hits, {"tool": vote, "other": Evidence(lexical=0.55, dense=0.55, votes=0.55)})
-    _, level = features(hits, {"tool": vote, "other": Evidence(lexical=0.84, dense=0.84, votes=0.55)})
-    assert np.array_equal(np.delete(ahead[1], FEATURES.index("lead")), np.delete(level[1], FEATURES.index("lead")))
-    assert weights.score(ahead, mode)[1] > weights.score(level, mode)[1]
-
-
 ZERO = dict.fromkeys(FEATURES, 0.0)
 
 

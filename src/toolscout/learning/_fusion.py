@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import heapq
 import itertools
 import json
 import math
@@ -38,13 +37,8 @@ FEATURES = (
     "interaction",
     "disagreement",
     "missed",
-    "lead",
 )
 """One row per candidate, in this order (see `features`)."""
-
-_ALONE = 0.5
-"""A voted tool's lead is its nearest request's similarity minus the nearest of any other voted tool's, or minus
-this (the fitted ``near``, the least a voting request's similarity is) when no other tool drew votes."""
 
 _SESSION_MAXIMA = {
     "lexical": 1.0,
@@ -54,7 +48,6 @@ _SESSION_MAXIMA = {
     "first": 1.0,
     "interaction": 1.0,
     "missed": 1.0,
-    "lead": 1.0 - _ALONE,
 }
 """The most one session's vote can set each learned feature to (a session is one vote of weight at most 1)."""
 
@@ -180,8 +173,7 @@ def features(
         found = list(evidence.values())
         nearest = [max(one.lexical, one.dense) for one in found]
         total = sum(one.votes for one in found) or 1.0
-        best, runner_up = heapq.nlargest(2, nearest) if len(nearest) > 1 else (nearest[0], _ALONE)
-        top = best - _AGREEING
+        top = max(nearest) - _AGREEING
         agreeing = math.log1p(sum(near >= top for near in nearest))
         at = {name: row for row, name in enumerate(names)}
         for name, one, near in zip(evidence, found, nearest, strict=True):
@@ -199,7 +191,6 @@ def features(
                 confidence * near,
                 agreeing,
                 one.missed,
-                near - (runner_up if near == best else best),
             )
     cells = itertools.chain.from_iterable(table)
     return names, np.fromiter(cells, dtype=np.float64, count=len(names) * len(FEATURES)).reshape(-1, len(FEATURES))

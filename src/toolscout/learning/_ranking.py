@@ -18,11 +18,10 @@ The ranking (`LearnedRanking.apply`):
 - **Score.** Every candidate (the engine's hits, searched `DEPTH` deep, and every voted tool) gets a score, a
   linear function of the engine's confidence and rank and of the learned evidence: the nearest voting request's
   term and embedding similarity, the votes and their share, how many tools the near requests disagree on, and
-  whether the voting searches had listed the tool first (the engine served them already) or not at all (missed),
-  and how much nearer its nearest request is than any other voted tool's (its lead). The weights
-  (``ranking.json``, one set per engine mode) are fitted by ``bench/learning_fit.py`` on BFCL tuning and the
-  tooldata dev split, weighing requests whose tool never appeared in the history five times in hybrid, ten in
-  lexical (so learning does not cost them what it gains on the others).
+  whether the voting searches had listed the tool first (the engine served them already) or not at all (missed).
+  The weights (``ranking.json``, one set per engine mode) are fitted by ``bench/learning_fit.py`` on BFCL
+  tuning and the tooldata dev split, weighing requests whose tool never appeared in the history ten times (so
+  learning does not cost them what it gains on the others).
 - **Order.** The one best-scored voted tool moves up (never down) to just before the first hit scored lower;
   every other hit keeps the engine's order, so a search is learned by at most one place taken. Its confidence
   becomes the larger of the engine's, the learned one (`Evidence.confidence`) and that of the hit it now
@@ -30,8 +29,8 @@ The ranking (`LearnedRanking.apply`):
   ``allowed`` or the catalog is never added; an abstained search answers with a voted tool whose nearest
   request reaches ``learning.min_similarity``.
 - **Poisoning cap.** One session is one vote, so its pairs, however many, raise a tool's score by at most
-  `LearnedWeights.session_cap` (with the shipped hybrid weights, 3.22: a tool it voted for passes only hits the
-  engine gave a confidence under 0.53 more than its own; lexical: 3.78 and 0.57).
+  `LearnedWeights.session_cap` (with the shipped hybrid weights, 1.47: a tool it voted for passes only hits the
+  engine gave a confidence under 0.23 more than its own; lexical: 2.91 and 0.44).
 - **Seen.** A hit this changed (added, moved up, or made more confident) is marked `SearchHit.learned`; the
   activity log lists those hits of a search (`ActivityEvent.learned`) and ``/metrics`` counts such answers.
 
