@@ -5,7 +5,8 @@ hybrid search once the embeddings are in). new: ``session.assemble(user_message=
 ``presearch`` settings of the row, so the figures are what the library sends (the smallest set of hits whose
 fitted chance of holding the right tool reaches the setting, ``bench/presearch_fit.py``). old: the rule it
 replaced, replayed on the same session's ``tool_search`` answer (at most 3 hits whose own confidence reaches
-the setting, deferred, within the token budget). Per set, rule and setting:
+the setting, deferred, within the token budget). The new rule offers at most ``presearch.max_tools``' default
+(``--max-tools``: another). Per set, rule and setting:
 
 - ``offered``: the share of requests whose gold tool (any gold, for a request with several; a tool
   with the gold's original name counts on BFCL's pooled catalog) is offered before the model asks;
@@ -18,6 +19,7 @@ tool, and the everyday probe (``data/everyday_probe.jsonl`` over ``data/everyday
 
     .venv/bin/python bench/presearch.py                 # -> results/presearch.{json,md}
     .venv/bin/python bench/presearch.py --limit 200     # the first 200 requests of each set (a quick look)
+    .venv/bin/python bench/presearch.py --max-tools 5 --settings 0.8 0.9 --out /tmp/presearch5  # larger offers
 """
 
 from __future__ import annotations
@@ -43,7 +45,10 @@ DATA = ROOT / "bench" / "data"
 LIVE_CATEGORIES = ("live_simple", "live_multiple", "live_parallel", "live_parallel_multiple")
 """BFCL's live categories (as ``tune_hybrid.LIVE_CATEGORIES``, without importing its training stack)."""
 CONFIDENCES = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
-MAX_TOOLS = 3
+MAX_TOOLS = PresearchSettings().max_tools
+"""The new rule's largest offer unless ``--max-tools`` says otherwise."""
+OLD_MAX_TOOLS = 3
+"""The old rule's largest offer (as it shipped)."""
 BAR_OFFERED, BAR_WRONG_ONLY = 0.6, 0.08
 """Issue 39's bar on BFCL live at the default setting."""
 
@@ -82,8 +87,13 @@ def labelled_sets() -> dict[str, Labelled]:
     }
 
 
-def measure(data: Labelled, confidences: Sequence[float]) -> dict[str, dict[str, dict[str, float]]]:
-    """Each rule's and setting's figures on `data` (``off``: pre-search off), all from one scout's shared index."""
+def measure(
+    data: Labelled, confidences: Sequence[float], max_tools: int = MAX_TOOLS
+) -> dict[str, dict[str, dict[str, float]]]:
+    """Each rule's and setting's figures on `data` (``off``: pre-search off), all from one scout's shared index.
+
+    `max_tools`: the new rule's largest offer (the old one offers at most `OLD_MAX_TOOLS`).
+    """
     base = ToolScout(data.catalog, settings=ScoutSettings(mode="on", search_mode="hybrid"))
     if not base.wait_for_embeddings(3600) or base.search_status().mode != "hybrid":
         raise RuntimeError(f"tool_search is not hybrid: {base.search_status()}")
@@ -92,7 +102,7 @@ def measure(data: Labelled, confidences: Sequence[float]) -> dict[str, dict[str,
     rows: dict[str, dict[str, dict[str, float]]] = {"off": {"old": off, "new": off}}
     answers = _old_answers(base, data.requests)
     for confidence in confidences:
-        presearch = PresearchSettings(enabled=True, max_tools=MAX_TOOLS, min_confidence=confidence)
+        presearch = PresearchSettings(enabled=True, max_tools=max_tools, min_confidence=confidence)
         scout = base.replace(settings=ScoutSettings(mode="on", search_mode="hybrid", presearch=presearch))
         session = scout.session("bench")
         new = [list(session.assemble(request).presearched) for request in data.requests]
@@ -106,7 +116,7 @@ def _old_answers(scout: ToolScout, requests: list[str]) -> list[list[tuple[str, 
     search = scout.settings.bridge_names.search
     answers = []
     for number, request in enumerate(requests):
-        resolution = scout.session(f"old-{number}").resolve(search, {"query": request.strip(), "limit": MAX_TOOLS})
+        resolution = scout.session(f"old-{number}").resolve(search, {"query": request.strip(), "limit": OLD_MAX_TOOLS})
         found = []
         if request.strip() and isinstance(resolution, BridgeAnswer) and isinstance(resolution.answer, SearchAnswer):
             found = [(hit.name, hit.confidence) for hit in resolution.answer.tools if hit.confidence is not None]
@@ -148,12 +158,12 @@ def _row(offered: list[bool], wrong: list[bool], tokens: list[int]) -> dict[str,
     }
 
 
-def markdown(results: dict[str, dict[str, dict[str, dict[str, float]]]]) -> str:
+def markdown(results: dict[str, dict[str, dict[str, dict[str, float]]]], max_tools: int = MAX_TOOLS) -> str:
     lines = [
         "# Pre-search: tools offered before the model asks",
         "",
         "`bench/presearch.py`: each request is a first turn's user message (hybrid tool_search, bridge style, "
-        f"deferral on, at most {MAX_TOOLS} tools). old: the hits whose own confidence reaches the setting; new (what "
+        f"deferral on, at most {max_tools} tools). old: the hits whose own confidence reaches the setting; new (what "
         "the library does): the smallest set of hits whose fitted chance of holding the right tool reaches it "
         "(`bench/presearch_fit.py`, fitted on BFCL tuning and the tooldata dev split only). offered: gold tool among "
         "them; wrong-only: tools offered, none gold; tokens: added per turn, median over all turns / turns with an "
@@ -221,20 +231,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="the first N requests of each set")
     parser.add_argument("--out", type=Path, default=RESULTS / "presearch")
+    parser.add_argument("--max-tools", type=int, default=MAX_TOOLS, help="the new rule's largest offer")
+    parser.add_argument("--settings", type=float, nargs="+", default=CONFIDENCES, help="the settings measured")
+    parser.add_argument("--sets", nargs="+", default=None, help="the sets measured (names as in the report)")
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the .md from the .json, measure nothing")
     args = parser.parse_args()
     if args.markdown_only:
         saved = json.loads(args.out.with_suffix(".json").read_text(encoding="utf-8"))
-        args.out.with_suffix(".md").write_text(markdown(saved), encoding="utf-8")
+        args.out.with_suffix(".md").write_text(markdown(saved, args.max_tools), encoding="utf-8")
         return
     results = {}
     for name, data in labelled_sets().items():
+        if args.sets is not None and name not in args.sets:
+            continue
         if args.limit is not None:
             data = Labelled(data.catalog, data.requests[: args.limit], data.golds[: args.limit], data.canonical)
-        results[name] = measure(data, CONFIDENCES)
+        results[name] = measure(data, args.settings, args.max_tools)
         print(name, json.dumps(results[name]), flush=True)
     args.out.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    args.out.with_suffix(".md").write_text(markdown(results), encoding="utf-8")
+    args.out.with_suffix(".md").write_text(markdown(results, args.max_tools), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ read here (``bench/presearch.py`` measures them with the model fixed).
     .venv/bin/python bench/presearch_fit.py            # fit and report -> results/presearch_fit.md
     .venv/bin/python bench/presearch_fit.py --write    # ... and write src/toolscout/presearch.json
     .venv/bin/python bench/presearch_fit.py --reuse    # refit from the searches recorded by the last run
+    .venv/bin/python bench/presearch_fit.py --reuse --max-tools 5 --out /tmp/fit5.md  # offers of up to 5
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ OUT_FILE = ROOT / "src" / "toolscout" / OFFER_FILE
 RECORDED = Path("/tmp") / "toolscout_presearch_fit.json"
 SETTINGS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 OLD_MAX_TOOLS = 3
+MAX_TOOLS = 3
+"""The new rule's largest offer unless ``--max-tools`` says otherwise (``presearch.max_tools``' default)."""
 WRONG_ONLY_BAR = 0.08
 MODES: tuple[SearchMode, ...] = ("hybrid", "lexical")
 """One fit per mode: their confidences come from different calibrations."""
@@ -127,8 +130,13 @@ def chances(weights: list[list[float]], features: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -60, 60)))
 
 
-def rules(weights: list[list[float]], records: Sequence[Record], setting: float) -> dict[str, dict[str, float]]:
-    """The old and new rule's offered and wrong-only shares on `records` at `setting` (token budget aside)."""
+def rules(
+    weights: list[list[float]], records: Sequence[Record], setting: float, max_tools: int = MAX_TOOLS
+) -> dict[str, dict[str, float]]:
+    """The old and new rule's offered and wrong-only shares on `records` at `setting` (token budget aside).
+
+    The old rule offers at most `OLD_MAX_TOOLS` hits, the new one at most `max_tools` (up to `OFFER_DEPTH`).
+    """
     features, labels = design(records)
     chance = chances(weights, features)
     rows = {}
@@ -139,7 +147,7 @@ def rules(weights: list[list[float]], records: Sequence[Record], setting: float)
             if rule == "old":
                 size = sum(1 for c, *_ in hits[:OLD_MAX_TOOLS] if c >= setting)
             else:
-                most = min(OLD_MAX_TOOLS, len(hits))
+                most = min(max_tools, len(hits))
                 size = next((k for k in range(1, most + 1) if chance[index, k - 1] >= setting), 0)
             right = bool(size) and bool(labels[index, size - 1])
             offered += right
@@ -157,20 +165,29 @@ def rules(weights: list[list[float]], records: Sequence[Record], setting: float)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help=f"write src/toolscout/{OFFER_FILE}")
-    parser.add_argument("--reuse", action="store_true", help=f"refit from {RECORDED} (the last run's searches)")
+    parser.add_argument("--reuse", action="store_true", help="refit from --recorded (the last run's searches)")
+    parser.add_argument("--recorded", type=Path, default=RECORDED, help="where the searches are recorded")
     parser.add_argument("--tooldata", type=Path, default=ROOT.parent / "shared" / "tooldata")
+    parser.add_argument(
+        "--max-tools",
+        type=int,
+        default=MAX_TOOLS,
+        choices=range(1, OFFER_DEPTH + 1),
+        help="the new rule's largest offer",
+    )
+    parser.add_argument("--out", type=Path, default=RESULTS / "presearch_fit.md", help="the report")
     args = parser.parse_args()
     if args.reuse:
         sets = {
             name: [(q, [tuple(h) for h in hits]) for q, hits in rows]
-            for name, rows in json.loads(RECORDED.read_text()).items()
+            for name, rows in json.loads(args.recorded.read_text()).items()
         }
     else:
         sets = collect(args.tooldata)
-        RECORDED.write_text(json.dumps(sets), encoding="utf-8")
+        args.recorded.write_text(json.dumps(sets), encoding="utf-8")
     weights = {mode: fit(sets, mode) for mode in MODES}
     table = {
-        name: {f"{s:.2f}": rules(weights[name.rsplit(", ", 1)[1]], records, s) for s in SETTINGS}
+        name: {f"{s:.2f}": rules(weights[name.rsplit(", ", 1)[1]], records, s, args.max_tools) for s in SETTINGS}
         for name, records in sets.items()
     }
     passing = [
@@ -184,9 +201,9 @@ def main() -> None:
         "",
         "`bench/presearch_fit.py` (fitted and measured on the same sets: BFCL tuning and the tooldata dev split, "
         "one fit per search mode; nothing held out is read). old: at most 3 hits whose own confidence reaches "
-        "the setting; new: the smallest "
-        "k (at most 3) whose set-level chance reaches it. offered: a gold tool offered; wrong-only: tools offered, "
-        "none gold; tools: mean tools per offer. The token budget is left aside here.",
+        f"the setting; new: the smallest k (at most {args.max_tools}) whose set-level chance reaches it. offered: a "
+        "gold tool offered; wrong-only: tools offered, none gold; tools: mean tools per offer. The token budget is "
+        "left aside here.",
         "",
         f"Default setting: {default:.2f} (the lowest whose new-rule wrong-only share is <= {WRONG_ONLY_BAR:.0%} on "
         f"{' and '.join(CHOOSING_SETS)}).",
@@ -207,7 +224,7 @@ def main() -> None:
                 f"{new['wrong_only']:.3f} | {new['tools']:.2f} |"
             )
         lines.append("")
-    (RESULTS / "presearch_fit.md").write_text("\n".join(lines), encoding="utf-8")
+    args.out.write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
     if args.write:
         fitted = {
