@@ -15,6 +15,7 @@ read here (``bench/presearch.py`` measures them with the model fixed).
     .venv/bin/python bench/presearch_fit.py --write    # ... and write src/toolscout/presearch.json
     .venv/bin/python bench/presearch_fit.py --reuse    # refit from the searches recorded by the last run
     .venv/bin/python bench/presearch_fit.py --reuse --max-tools 5 --out /tmp/fit5.md  # offers of up to 5
+    .venv/bin/python bench/presearch_fit.py --reuse --settings 0.8 0.81 0.82 --out /tmp/fit.md  # another grid
 """
 
 from __future__ import annotations
@@ -175,6 +176,7 @@ def main() -> None:
         choices=range(1, OFFER_DEPTH + 1),
         help="the new rule's largest offer",
     )
+    parser.add_argument("--settings", type=float, nargs="+", default=SETTINGS, help="the settings measured")
     parser.add_argument("--out", type=Path, default=RESULTS / "presearch_fit.md", help="the report")
     args = parser.parse_args()
     if args.reuse:
@@ -187,15 +189,15 @@ def main() -> None:
         args.recorded.write_text(json.dumps(sets), encoding="utf-8")
     weights = {mode: fit(sets, mode) for mode in MODES}
     table = {
-        name: {f"{s:.2f}": rules(weights[name.rsplit(", ", 1)[1]], records, s, args.max_tools) for s in SETTINGS}
+        name: {f"{s:.2f}": rules(weights[name.rsplit(", ", 1)[1]], records, s, args.max_tools) for s in args.settings}
         for name, records in sets.items()
     }
     passing = [
         s
-        for s in SETTINGS
+        for s in args.settings
         if all(table[name][f"{s:.2f}"]["new"]["wrong_only"] <= WRONG_ONLY_BAR for name in CHOOSING_SETS)
     ]
-    default = min(passing) if passing else max(SETTINGS)
+    default = min(passing) if passing else max(args.settings)
     lines = [
         "# Pre-search's offer decision, fitted",
         "",
