@@ -23,6 +23,7 @@ _MARKERS = (
     re.compile(r"(?i)\b(?:this|the) tool is (?:now )?deprecated\b"),
 )
 """What marks a description or title as deprecated; a tool that merely handles deprecated things is not."""
+_WORD = "deprecated"
 _NAME = r"[`'\"]?([A-Za-z0-9][\w.\-]*?)[`'\"]?"
 _REPLACEMENTS = (
     re.compile(rf"(?i)\buse\s+(?:the\s+)?{_NAME}(?:\s+tool)?\s+instead\b"),
@@ -46,7 +47,9 @@ class Deprecation:
         """What `tool` declares (None: not deprecated), its replacement looked up in `catalog`."""
         declared = [_declared(fields) for fields in (tool.annotations, tool.meta) if fields]
         texts = [text for text in (tool.title, tool.description) if text]
-        if not any(flag for flag, _ in declared) and not any(m.search(t) for m in _MARKERS for t in texts):
+        # Every marker holds the word (in any case, and no other character matches its letters in any case).
+        marked = [text for text in texts if _WORD in text.lower()]
+        if not any(flag for flag, _ in declared) and not any(m.search(t) for m in _MARKERS for t in marked):
             return None
         named = [name for _, name in declared] + [_named(text) for text in texts]
         return cls(replacement=next((found for name in named if (found := _resolve(name, tool, catalog))), None))

@@ -10,13 +10,12 @@ keeps the fallback cheap and avoids most false friends.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rapidfuzz import process
-from rapidfuzz.distance import OSA
+from rapidfuzz.distance import OSA, LCSseq
 
 __all__ = ["FuzzyMatch", "FuzzyVocabulary"]
 
@@ -46,7 +45,6 @@ class FuzzyVocabulary:
         for word in sorted(counts):
             groups.setdefault(word[0], []).append(word)
         self._by_initial = groups
-        self._joined = {initial: "\n".join(group) for initial, group in groups.items()}
         self._memo: dict[str, FuzzyMatch | None] = {}
 
     def match(self, word: str) -> FuzzyMatch | None:
@@ -82,8 +80,10 @@ class FuzzyVocabulary:
         return None
 
     def _abbreviation(self, word: str) -> FuzzyMatch | None:
-        pattern = re.compile("^" + r"\w*".join(map(re.escape, word)) + r"\w*$", re.MULTILINE)
-        candidates = [w for w in pattern.findall(self._joined[word[0]]) if len(w) > len(word)]
+        # The name words (of `word`'s first letter) that hold its letters in order: their longest common subsequence
+        # with it is all of it (in C, without compiling a pattern per word).
+        found = process.extract_iter(word, self._by_initial[word[0]], scorer=LCSseq.similarity, score_cutoff=len(word))
+        candidates = [w for w, _, _ in found if len(w) > len(word)]
         if not candidates:
             return None
         best = max(candidates, key=lambda w: (self._frequency[w], -len(w)))

@@ -98,6 +98,7 @@ def _forget() -> None:
     """A language was registered: what was derived from the languages is computed again."""
     _rules.cache_clear()
     stem.cache_clear()
+    _stemmer_of.cache_clear()
     _cached_words.cache_clear()
     _memo_words.clear()
     _memo_terms.clear()
@@ -229,13 +230,16 @@ def stem(word: str) -> str:
     English for Latin script, Russian for Cyrillic (the language files' ``stemmer``); numbers and words of
     scripts whose language has no stemmer stay as they are.
     """
-    first = word[0]
+    stemmer = _stemmer_of(word[0])
+    return word if stemmer is None else str(stemmer.stemWord(word))
+
+
+@lru_cache(maxsize=4096)
+def _stemmer_of(first: str) -> Stemmer.Stemmer | None:
+    """The stemmer of a word that starts with `first` (its script's language's), if any."""
     if first.isdigit() or _UNSPACED_CHAR.match(first):
-        return word
-    for script, stemmer in _rules().stemmers:
-        if script.match(first):
-            return str(stemmer.stemWord(word))
-    return word
+        return None
+    return next((stemmer for script, stemmer in _rules().stemmers if script.match(first)), None)
 
 
 def _normalize(text: str) -> str:
@@ -272,6 +276,8 @@ def _terms_of_any(word: str | bytes) -> tuple[str, ...]:
 def _split_word(word: str) -> tuple[str, ...]:
     """Split one run of word characters (underscores included) into lowercase words."""
     if word.isascii():
+        if word.isalpha() and (len(word) == 1 or word[1:].islower()):  # a plain word ("Calculate"): one piece
+            return (word.lower(),)
         return tuple(piece.lower() for piece in _ASCII_PIECE.findall(_PLURAL_ACRONYM.sub(r"\1", word)))
     out: list[str] = []
     for run in _UNSPACED_RUN.findall(word):
