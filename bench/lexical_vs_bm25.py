@@ -25,21 +25,16 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse
 import json
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+
+from interleaved import BLOCK, Worker, percentile, run, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 QUERIES = 600
 LIMIT = 10
-WARM_UP = 20
-BLOCK = 20
-"""Requests a system answers in a row before the next system's turn (a hot loop, as ``toolscout eval`` times it)."""
 
 
 def _toolscout_searchers(modes: list[str]) -> dict[str, Callable[[str], list[str]]]:
@@ -70,78 +65,21 @@ def _rank_bm25_searchers(modes: list[str]) -> dict[str, Callable[[str], list[str
 
 
 def worker(kind: str, modes: list[str]) -> None:
-    """Serve timed searches: a line ``[system, [query, ...]]`` in, a line ``[[wall ms, CPU ms, names], ...]`` out."""
+    """Serve timed searches for rank_bm25 or the toolscout on sys.path; each answer goes back as its names."""
     searchers = (_rank_bm25_searchers if kind == "rank_bm25" else _toolscout_searchers)(modes)
-    print(json.dumps({"ready": sorted(searchers)}), flush=True)
-    for line in sys.stdin:
-        system, queries = json.loads(line)
-        search, timed = searchers[system], []
-        for query in queries:
-            started, cpu = time.perf_counter(), time.thread_time()
-            names = search(query)
-            elapsed, cpu = (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000
-            timed.append([elapsed, cpu, names])
-        print(json.dumps(timed), flush=True)
+    serve(searchers)
 
 
-class _Worker:
-    """One worker process and the systems it serves."""
-
-    def __init__(self, label: str, kind: str, modes: list[str], src: Path | None) -> None:
-        env = {**os.environ, "OMP_NUM_THREADS": "1"}
-        if src is not None:
-            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH", "")]))
-        command = [sys.executable, __file__, "--worker", kind, *modes]
-        self.process = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.label = label
-        self.systems = json.loads(self._stdout.readline())["ready"]
-
-    @property
-    def _stdout(self) -> IO[str]:
-        assert self.process.stdout is not None
-        return self.process.stdout
-
-    def search(self, system: str, queries: list[str]) -> list[tuple[float, float, list[str]]]:
-        """Each of `queries` searched in turn (a hot loop, as ``toolscout eval`` runs them): wall ms, CPU ms, names."""
-        assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps([system, queries]) + "\n")
-        self.process.stdin.flush()
-        answered = json.loads(self._stdout.readline())
-        return [(float(elapsed), float(cpu), list(names)) for elapsed, cpu, names in answered]
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        self.process.wait(timeout=60)
-
-
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[int(share * (len(ordered) - 1))]
-
-
-def run(queries: list[str], workers: list[_Worker]) -> dict[str, dict[str, object]]:
-    """Every query through every system, block by block, the order rotating per block; latencies and answers."""
-    systems = [(w, system, f"{system} ({w.label})" if w.label else system) for w in workers for system in w.systems]
-    for w, system, _ in systems:
-        w.search(system, queries[:WARM_UP])
-    latencies: dict[str, list[float]] = {name: [] for _, _, name in systems}
-    cpu: dict[str, list[float]] = {name: [] for _, _, name in systems}
-    answers: dict[str, list[list[str]]] = {name: [] for _, _, name in systems}
-    for at, start in enumerate(range(0, len(queries), BLOCK)):
-        for w, system, name in systems[at % len(systems) :] + systems[: at % len(systems)]:
-            for elapsed, used, names in w.search(system, queries[start : start + BLOCK]):
-                latencies[name].append(elapsed)
-                cpu[name].append(used)
-                answers[name].append(names)
+def timings(queries: list[str], workers: list[Worker]) -> dict[str, dict[str, object]]:
+    """Every query through every system (`interleaved.run`): wall and CPU p50, wall p95, and the answers."""
     return {
         name: {
-            "p50_ms": statistics.median(latencies[name]),
-            "p95_ms": _percentile(latencies[name], 0.95),
-            "cpu_p50_ms": statistics.median(cpu[name]),
-            "answers": answers[name],
+            "p50_ms": statistics.median(call.wall_ms for call in timed),
+            "p95_ms": percentile([call.wall_ms for call in timed], 0.95),
+            "cpu_p50_ms": statistics.median(call.cpu_ms for call in timed),
+            "answers": [call.answer for call in timed],
         }
-        for name in latencies
+        for name, timed in run(queries, workers).items()
     }
 
 
@@ -194,12 +132,12 @@ def main() -> None:
     modes = ["lexical"] if args.no_hybrid else ["lexical", "hybrid"]
     load_before = [round(x, 2) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory() as tmp:
-        workers = [_Worker("", "rank_bm25", [], None)]
+        workers = [Worker(__file__, "", ["rank_bm25"], None)]
         if args.baseline:
-            workers.append(_Worker("baseline", "toolscout", modes, export_src(args.baseline, Path(tmp))))
-        workers.append(_Worker("this tree" if args.baseline else "", "toolscout", modes, ROOT / "src"))
+            workers.append(Worker(__file__, "baseline", ["toolscout", *modes], export_src(args.baseline, Path(tmp))))
+        workers.append(Worker(__file__, "this tree" if args.baseline else "", ["toolscout", *modes], ROOT / "src"))
         try:
-            results = run(queries, workers)
+            results = timings(queries, workers)
         finally:
             for w in workers:
                 w.close()

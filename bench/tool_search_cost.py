@@ -12,7 +12,7 @@ On the pooled BFCL catalog (2,963 tools) and its first 600 tuning requests, top 
 
 Each source tree (this one, and with ``--baseline REF`` that commit's ``src``) runs in a worker process of its
 own, rank_bm25 in one more; the main process hands each block of 20 requests to every system in turn, the order
-rotating block by block (as ``lexical_vs_bm25.py`` does). Times are the working thread's CPU time
+rotating block by block (`interleaved.run`). Times are the working thread's CPU time
 (`time.thread_time`). "Added" is the median over requests of ``tool_search``'s CPU less the searcher's for the
 same request, in µs.
 
@@ -29,13 +29,12 @@ import argparse
 import hashlib
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+
+from interleaved import BLOCK, Timed, Worker, percentile, run, serve
 
 from toolscout.dispatch import BridgeAnswer, ToolOutcome
 
@@ -43,8 +42,6 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 QUERIES = 600
 LIMIT = 10
-WARM_UP = 20
-BLOCK = 20
 
 
 def _toolscout_systems() -> dict[str, Callable[[str], str]]:
@@ -86,73 +83,21 @@ def _rank_bm25_systems() -> dict[str, Callable[[str], str]]:
 
 
 def worker(kind: str) -> None:
-    """Serve timed calls: a line ``[system, [query, ...]]`` in, a line ``[[CPU ms, answer digest], ...]`` out."""
+    """Serve timed calls for rank_bm25 or the toolscout on sys.path; each answer goes back as a digest."""
     systems = (_rank_bm25_systems if kind == "rank_bm25" else _toolscout_systems)()
-    print(json.dumps({"ready": sorted(systems)}), flush=True)
-    for line in sys.stdin:
-        system, queries = json.loads(line)
-        call, timed = systems[system], []
-        for query in queries:
-            cpu = time.thread_time()
-            answer = call(query)
-            cpu = (time.thread_time() - cpu) * 1000
-            timed.append([cpu, hashlib.sha256(answer.encode()).hexdigest()[:16]])
-        print(json.dumps(timed), flush=True)
+    serve(systems, record=lambda answer: hashlib.sha256(str(answer).encode()).hexdigest()[:16])
 
 
-class _Worker:
-    """One worker process and the systems it serves."""
-
-    def __init__(self, label: str, kind: str, src: Path | None) -> None:
-        env = {**os.environ, "OMP_NUM_THREADS": "1"}
-        if src is not None:
-            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH", "")]))
-        command = [sys.executable, __file__, "--worker", kind]
-        self.process = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.label = label
-        self.systems = json.loads(self._stdout.readline())["ready"]
-
-    @property
-    def _stdout(self) -> IO[str]:
-        assert self.process.stdout is not None
-        return self.process.stdout
-
-    def call(self, system: str, queries: list[str]) -> list[tuple[float, str]]:
-        assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps([system, queries]) + "\n")
-        self.process.stdin.flush()
-        return [(float(cpu), str(digest)) for cpu, digest in json.loads(self._stdout.readline())]
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        self.process.wait(timeout=60)
-
-
-def run(queries: list[str], workers: list[_Worker]) -> dict[str, dict[str, list[object]]]:
-    """Every query through every system, block by block, the order rotating per block: CPU ms and digests."""
-    systems = [(w, system, f"{system} ({w.label})" if w.label else system) for w in workers for system in w.systems]
-    for w, system, _ in systems:
-        w.call(system, queries[:WARM_UP])
-    out: dict[str, dict[str, list[object]]] = {name: {"cpu": [], "digest": []} for _, _, name in systems}
-    for at, start in enumerate(range(0, len(queries), BLOCK)):
-        for w, system, name in systems[at % len(systems) :] + systems[: at % len(systems)]:
-            for cpu, digest in w.call(system, queries[start : start + BLOCK]):
-                out[name]["cpu"].append(cpu)
-                out[name]["digest"].append(digest)
-    return out
-
-
-def figures(raw: dict[str, dict[str, list[object]]], labels: list[str]) -> dict[str, dict[str, float]]:
+def figures(raw: dict[str, list[Timed]], labels: list[str]) -> dict[str, dict[str, float]]:
     """Per system: CPU p50 and p95 (ms); per tree: µs ``tool_search`` adds to the searcher (median per request)."""
     rows: dict[str, dict[str, float]] = {}
-    for name, row in raw.items():
-        cpu = [float(x) for x in row["cpu"]]  # type: ignore[arg-type]
-        rows[name] = {"cpu_p50_ms": statistics.median(cpu), "cpu_p95_ms": sorted(cpu)[int(0.95 * (len(cpu) - 1))]}
+    for name, timed in raw.items():
+        cpu = [call.cpu_ms for call in timed]
+        rows[name] = {"cpu_p50_ms": statistics.median(cpu), "cpu_p95_ms": percentile(cpu, 0.95)}
     for label in labels:
         suffix = f" ({label})" if label else ""
-        whole, alone = raw[f"tool_search{suffix}"]["cpu"], raw[f"searcher{suffix}"]["cpu"]
-        added = [(float(a) - float(b)) * 1000 for a, b in zip(whole, alone, strict=True)]  # type: ignore[arg-type]
+        whole, alone = raw[f"tool_search{suffix}"], raw[f"searcher{suffix}"]
+        added = [(a.cpu_ms - b.cpu_ms) * 1000 for a, b in zip(whole, alone, strict=True)]
         rows[f"tool_search{suffix}"]["added_us_p50"] = statistics.median(added)
     return rows
 
@@ -208,10 +153,10 @@ def main() -> None:
     load_before = [round(x, 2) for x in os.getloadavg()]
     labels = ["baseline", "this tree"] if args.baseline else [""]
     with tempfile.TemporaryDirectory() as tmp:
-        workers = [] if args.no_bm25 else [_Worker("", "rank_bm25", None)]
+        workers = [] if args.no_bm25 else [Worker(__file__, "", ["rank_bm25"], None)]
         if args.baseline:
-            workers.append(_Worker("baseline", "toolscout", export_src(args.baseline, Path(tmp))))
-        workers.append(_Worker(labels[-1], "toolscout", ROOT / "src"))
+            workers.append(Worker(__file__, "baseline", ["toolscout"], export_src(args.baseline, Path(tmp))))
+        workers.append(Worker(__file__, labels[-1], ["toolscout"], ROOT / "src"))
         try:
             raw = run(queries, workers)
         finally:
@@ -227,7 +172,8 @@ def main() -> None:
         "load_after": [round(x, 2) for x in os.getloadavg()],
         "command": " ".join(["bench/tool_search_cost.py", *sys.argv[1:]]),
         "same_answers": (
-            raw["tool_search (baseline)"]["digest"] == raw["tool_search (this tree)"]["digest"]
+            [call.answer for call in raw["tool_search (baseline)"]]
+            == [call.answer for call in raw["tool_search (this tree)"]]
             if args.baseline
             else None
         ),

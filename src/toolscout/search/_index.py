@@ -453,9 +453,22 @@ class EngineAnswer:
         self.abstained = abstained
         self.listed = listed
 
-    def result(self) -> SearchResult:
-        """The answer as `SearchResult`, its hits without confidences, carrying its `Candidates`."""
-        hits = tuple(SearchHit(name=name, score=score, namespace=namespace) for name, score, namespace in self.rows)
+    def result(self, confidence: Mapping[str, float] | None = None) -> SearchResult:
+        """The answer as `SearchResult`: unjudged, carrying its `Candidates`; or judged, each hit with its `confidence`.
+
+        A judged answer drops its candidates, as the ``confidence`` stage does (`Judge.judge_answer`).
+        """
+        if confidence is None:
+            hits = tuple(
+                [SearchHit(name=name, score=score, namespace=namespace) for name, score, namespace in self.rows]
+            )
+        else:
+            hits = tuple(
+                [
+                    SearchHit(name=name, score=score, namespace=namespace, confidence=confidence[name])
+                    for name, score, namespace in self.rows
+                ]
+            )
         return SearchResult(
             query=self.query,
             mode=self.mode,
@@ -463,7 +476,7 @@ class EngineAnswer:
             total=self.total,
             suggestions=self.suggestions,
             abstained=self.abstained,
-            candidates=self.candidates,
+            candidates=self.candidates if confidence is None else None,
             listed=self.listed,
         )
 

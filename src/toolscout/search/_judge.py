@@ -69,21 +69,7 @@ class Judge:
         confidence = self._judged(candidates, [name for name, _, _ in answer.rows])
         if confidence is None:
             return _abstained(answer.query, answer.mode, candidates)
-        hits = tuple(
-            [
-                SearchHit(name=name, score=score, namespace=namespace, confidence=confidence[name])
-                for name, score, namespace in answer.rows
-            ]
-        )
-        return SearchResult(
-            query=answer.query,
-            mode=answer.mode,
-            hits=hits,
-            total=answer.total,
-            suggestions=answer.suggestions,
-            abstained=answer.abstained,
-            listed=answer.listed,
-        )
+        return answer.result(confidence)
 
     def _judged(self, candidates: Candidates, shown: list[str]) -> dict[str, float] | None:
         """The confidence of each judged candidate and each of `shown` (the hits' names); None: the search abstains."""
