@@ -28,11 +28,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 from bfcl import TUNING_CATEGORIES
-from learning_replay import ROOT, Set, bfcl, tooldata
+from learning_replay import ROOT, Set, bfcl, learned_scout, tooldata
 
-from toolscout import ScoutSettings, ToolScout
-from toolscout._settings import LearningSettings
-from toolscout.cli._replay import REPLAY_SCOPE, feed_history
+from toolscout.cli._replay import REPLAY_SCOPE
 from toolscout.learning._fusion import FEATURES, MODES, WEIGHTS_FILE, LearnedWeights, features
 from toolscout.learning._internal import LearnedRanking
 from toolscout.search._internal import HybridIndex
@@ -50,12 +48,7 @@ def collect(groups: Set, *, mode: str, seed: int, weights: LearnedWeights) -> li
         order = list(queries)
         random.Random(seed).shuffle(order)
         past, future = order[: len(order) // 2], order[len(order) // 2 :]
-        learning = LearningSettings(enabled=True, store="memory", scope=REPLAY_SCOPE)
-        scout = ToolScout(
-            catalog, settings=ScoutSettings(search_mode=mode, learning=learning, mode="on", style="bridge")
-        )
-        scout.wait_for_embeddings()
-        feed_history(scout, past, aliases)
+        scout, learning = learned_scout(catalog, past, aliases, mode=mode)
         assert scout.usage is not None
         ranking = LearnedRanking(scout.usage.store, learning, refresh_s=0.0, weights=weights)
         index = scout.index()

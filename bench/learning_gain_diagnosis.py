@@ -30,12 +30,10 @@ from pathlib import Path
 
 import numpy as np
 from bfcl import TUNING_CATEGORIES
-from learning_replay import ROOT, Set, bfcl, tooldata
+from learning_replay import ROOT, Set, bfcl, learned_scout, tooldata
 from tune_hybrid import LIVE_CATEGORIES
 
-from toolscout import ScoutSettings, ToolScout
-from toolscout._settings import LearningSettings
-from toolscout.cli._replay import REPLAY_SCOPE, feed_history, split_history
+from toolscout.cli._replay import REPLAY_SCOPE, split_history
 from toolscout.learning._fusion import features
 from toolscout.learning._internal import LearnedRanking
 from toolscout.learning._ranking import _ScopeIndex
@@ -49,12 +47,7 @@ def diagnose(groups: Set, *, mode: str, seed: int, history: float) -> list[dict[
     rows: list[dict[str, object]] = []
     for catalog, queries, aliases in groups:
         past, future = split_history(queries, history=history, seed=seed)
-        learning = LearningSettings(enabled=True, store="memory", scope=REPLAY_SCOPE)
-        scout = ToolScout(
-            catalog, settings=ScoutSettings(search_mode=mode, learning=learning, mode="on", style="bridge")
-        )
-        scout.wait_for_embeddings()
-        feed_history(scout, past, aliases)
+        scout, learning = learned_scout(catalog, past, aliases, mode=mode)
         assert scout.usage is not None
         ranking = LearnedRanking(scout.usage.store, learning, refresh_s=0.0)
         weights = ranking.weights

@@ -28,9 +28,9 @@ from pathlib import Path
 from bfcl import TUNING_CATEGORIES, load_bfcl
 from tune_hybrid import LIVE_CATEGORIES
 
-from toolscout import Catalog, ScoutSettings, ToolSpec
+from toolscout import Catalog, ScoutSettings, ToolScout, ToolSpec
 from toolscout._settings import LearningSettings
-from toolscout.cli._replay import replay
+from toolscout.cli._replay import REPLAY_SCOPE, feed_history, replay
 from toolscout.data import sample_catalog_path, sample_queries_path
 from toolscout.search._internal import LabelledQuery
 
@@ -92,6 +92,21 @@ def under(namespace: str, catalog: Catalog, aliases: dict[str, str]) -> tuple[Ca
         for tool in catalog
     ]
     return Catalog(tools), {f"{namespace}__{tool.name}": aliases.get(tool.name, tool.name) for tool in catalog}
+
+
+def learned_scout(
+    catalog: Catalog, past: Sequence[LabelledQuery], aliases: dict[str, str], *, mode: str
+) -> tuple[ToolScout, LearningSettings]:
+    """A bridge scout of `catalog` learning in memory (`REPLAY_SCOPE`), embeddings ready, `past` fed as use.
+
+    Returns the scout and its learning settings (for a `LearnedRanking` over ``scout.usage.store``).
+    """
+    learning = LearningSettings(enabled=True, store="memory", scope=REPLAY_SCOPE)
+    scout = ToolScout(catalog, settings=ScoutSettings(search_mode=mode, learning=learning, mode="on", style="bridge"))
+    scout.wait_for_embeddings()
+    feed_history(scout, past, aliases)
+    assert scout.usage is not None
+    return scout, learning
 
 
 def measure(
