@@ -4,7 +4,6 @@ import re
 import numpy as np
 
 from toolscout import ToolSpec
-from toolscout.search import _lexical as lexical
 from toolscout.search._lexical import (
     _STANDALONE_NUMBER,
     LexicalConfig,
@@ -132,17 +131,3 @@ def test_standalone_numbers_are_found_and_split_as_their_plain_pattern_and_token
         assert found == plain.findall(text), repr(text)
         if found:
             assert _number_terms(" ".join(found)) == set(tokenize(" ".join(found))), repr(text)
-
-
-def test_the_word_cache_never_holds_more_than_its_bound_and_never_changes_an_answer(monkeypatch) -> None:
-    monkeypatch.setattr(lexical, "WORD_CACHE", 8)
-    warm = LexicalIndex(TOOLS)
-    queries = [f"check the final velocity {n} of lap{n} weather reports, news" for n in range(12)]
-    queries += ["Summarise the newsReport", "final velocity 2024 of a falling object", "天气 report", "Café crème"]
-    for query in [*queries, *reversed(queries)]:
-        cold = LexicalIndex(TOOLS)
-        assert warm.query_terms(query) == cold.query_terms(query)
-        assert list(warm.query_terms(query).weights.items()) == list(cold.query_terms(query).weights.items())
-        assert warm.query_terms(query).stems == tuple(tokenize(query))
-        assert len(warm._runs) <= 8
-    assert warm._runs  # it did keep words: a word met before is looked up, not analysed again

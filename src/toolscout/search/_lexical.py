@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, filterfalse, islice, repeat
-from operator import add, attrgetter, itemgetter, mul
+from itertools import filterfalse, islice, repeat
+from operator import add, attrgetter, mul
 from typing import Annotated
 
 import numpy as np
@@ -39,7 +39,7 @@ from pydantic import Field
 from .._validation import CheckedModel, Finite
 from ..catalog import ToolSpec
 from ._fields import FIELD_NAMES, FieldName, ToolFields, tool_fields
-from ._tokenize import encode_many, run_terms, stopwords, tokenize, word_runs
+from ._tokenize import encode_many, stopwords, tokenize
 
 __all__ = ["LexicalConfig", "LexicalIndex", "NonNegative", "QueryTerms"]
 
@@ -49,9 +49,6 @@ IntArray = npt.NDArray[np.int64]
 NonNegative = Annotated[float, Finite, Field(ge=0)]
 """A finite weight, 0 or more."""
 
-WORD_CACHE = 4096
-"""How many distinct word runs of requests a `LexicalIndex` keeps analysed (`LexicalIndex.query_terms`)."""
-_TERMS, _IDS = itemgetter(0), itemgetter(1)
 _DIGIT = re.compile(r"\d")
 _ASCII_DIGITS = re.compile("[0-9]+")
 # ``(?<![\w.])[-+$€£]?\d+(?:[.,:/]\d+)*%?(?![\w])``, written to start with one character class (its first character),
@@ -122,8 +119,7 @@ class QueryTerms:
 class LexicalIndex:
     """Precomputed fielded BM25 scores of every term of every tool.
 
-    Built once per catalog; safe to call from several threads. Its one mutable part is a bounded cache of the
-    analysed words of requests (`query_terms`), which only ever saves work.
+    Built once per catalog; every method is read-only and safe to call from several threads.
     """
 
     def __init__(self, tools: Sequence[ToolSpec | ToolFields], *, config: LexicalConfig | None = None) -> None:
@@ -169,33 +165,23 @@ class LexicalIndex:
         scores = _Columns(indptr=tf.indptr, docs=tf.docs, values=saturated)
         # One matrix: every term's scores, then (from column `_coverage_at` on) each word's description coverage.
         self._coverage_at = width
-        # A term no tool has gets an id so negative that every pair key holding it is negative too (no pair has it).
-        self._missing = -vocab * vocab - 1
-        self._runs: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {}
-        """The terms and term ids of the word runs of requests searched so far (`_analysed`)."""
         self._columns = scores.followed_by(self._description_coverage(*tokens["description"]))
 
     def query_terms(self, query: str) -> QueryTerms:
         """Map `query` onto the vocabulary: word ids, adjacent-pair ids, and the unknown words."""
         vocabulary = self.vocabulary
-        runs = word_runs(query)
-        known_runs = self._runs
-        try:  # a request's words were mostly met in earlier requests: each is one lookup
-            analysed = list(map(known_runs.__getitem__, runs))
-        except KeyError:
-            analysed = list(map(self._analysed, runs))
-        stems: list[str] = list(chain.from_iterable(map(_TERMS, analysed)))
-        ids: list[int] = list(chain.from_iterable(map(_IDS, analysed)))
+        stems = tokenize(query)
+        terms = stems
         # A number standing alone ("error 404", "2024") counts only when some tool's text has it.
         standalone = _STANDALONE_NUMBER.findall(query) if _DIGIT.search(query) else None
         numbers = _number_terms(" ".join(standalone)) if standalone else None
-        terms = stems
         if numbers:
-            kept = [(term, i) for term, i in zip(stems, ids, strict=True) if term not in numbers or i >= 0]
-            if kept:
-                terms, ids = [term for term, _ in kept], [i for _, i in kept]
+            terms = [term for term in terms if term not in numbers or term in vocabulary] or terms
         size = len(vocabulary)
-        known = self._missing not in ids
+        # A term no tool has gets an id so negative that every pair key holding it is negative too (no pair has it).
+        missing = -size * size - 1
+        ids = list(map(vocabulary.get, terms, repeat(missing)))
+        known = missing not in ids
         weights: dict[int, float] = dict.fromkeys(ids if known else [i for i in ids if i >= 0], 1.0)
         if numbers:
             for term in numbers.intersection(terms):
@@ -208,21 +194,6 @@ class LexicalIndex:
         weights.update(dict.fromkeys(filter(None, map(self._pair_column.get, keys)), 1.0))
         unknown = () if known else tuple(dict.fromkeys(term for term, i in zip(terms, ids, strict=True) if i < 0))
         return QueryTerms(weights=weights, words=words, unknown=unknown, stems=tuple(stems))
-
-    def _analysed(self, run: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
-        """One run of a request's word characters (`word_runs`): its terms and their ids (`_missing` if no tool has it).
-
-        Kept in `_runs`, a cache of at most `WORD_CACHE` runs, emptied when full (a word met in an earlier request
-        costs one lookup). It holds only what the run and this index's vocabulary give, so it never changes a result.
-        """
-        found = self._runs.get(run)
-        if found is None:
-            terms = run_terms(run)
-            found = (terms, tuple(map(self.vocabulary.get, terms, repeat(self._missing))))
-            if len(self._runs) >= WORD_CACHE:
-                self._runs.clear()
-            self._runs[run] = found
-        return found
 
     def term_id(self, term: str) -> int | None:
         """The id of a search term (a stem), or of a two-stem phrase written ``"left right"``, if any tool has it."""

@@ -37,7 +37,7 @@ import Stemmer
 from .languages import languages
 from .languages._internal import SCRIPTS, SEGMENTERS, bigrams, on_languages_changed, script_named
 
-__all__ = ["encode_many", "run_terms", "stem", "stopwords", "tokenize", "word_runs", "words"]
+__all__ = ["encode_many", "stem", "stopwords", "tokenize", "words"]
 
 # Scripts written without spaces between words; each run becomes character bigrams (or its language's segmenter).
 _UNSPACED = "".join(script.ranges for script in SCRIPTS if script.unspaced)
@@ -155,22 +155,6 @@ def tokenize(text: str) -> list[str]:
         return list(map(stem, filterfalse(_rules().stopwords.__contains__, _cached_words(text))))
     raw = cast("list[str | bytes]", _runs(text))
     return list(chain.from_iterable(map(_table(_memo_terms, raw, _terms_of_any), raw)))
-
-
-def word_runs(text: str) -> list[str]:
-    """The runs of word characters of `text`, in order: `tokenize` gives the `run_terms` of each, concatenated."""
-    return _runs(text)
-
-
-def run_terms(run: str) -> tuple[str, ...]:
-    """The search terms of one run of word characters (one item of `word_runs`), as `tokenize` gives them."""
-    pieces = _memo_words.get(run)
-    if pieces is None:  # split once for `words` too
-        pieces = _split_word(run)
-        if len(_memo_words) < _MEMO_LIMIT:
-            _memo_words[run] = pieces
-    dropped = _rules().stopwords
-    return tuple([stem(word) for word in pieces if word not in dropped])
 
 
 def _runs(text: str) -> list[str]:
