@@ -141,6 +141,8 @@ class ToolScout:
         self._auto_pins = AutoPins(usage.store, learning, health=usage.health) if pinning and usage else None
         self._indexes = IndexCache(index_builder or SearchPipeline.engine(self._settings, background=True))
         self._pipeline = SearchPipeline.from_settings(self._settings)
+        self._staged: tuple[SearchIndex, Catalog, SearchIndex] | None = None
+        self._last_plan: tuple[Catalog, Scope | None, TurnPlan] | None = None
         self._plans: OrderedDict[tuple[str, Scope, frozenset[str]], TurnPlan] = OrderedDict()
         self._presearches: OrderedDict[tuple[object, ...], tuple[Catalog, tuple[str, ...]]] = OrderedDict()
         self._lock = threading.Lock()
@@ -354,7 +356,16 @@ class ToolScout:
     def searcher(self, catalog: Catalog | None = None) -> SearchIndex:
         """What ``tool_search`` searches: `catalog`'s index (default: the live one) inside the search pipeline."""
         catalog = self._catalog if catalog is None else catalog
-        return self._pipeline.around(self.index(catalog), catalog)
+        return self._around(self.index(catalog), catalog)
+
+    def _around(self, index: SearchIndex, catalog: Catalog) -> SearchIndex:
+        """`index` inside the search pipeline; the wrapper (it holds no state) is kept for the latest index."""
+        held = self._staged
+        if held is not None and held[0] is index and held[1] is catalog:
+            return held[2]
+        staged = self._pipeline.around(index, catalog)
+        self._staged = (index, catalog, staged)
+        return staged
 
     def wait_for_embeddings(self, timeout: float | None = None) -> bool:
         """Index the live catalog and wait until its embeddings are computed (or failed); False on timeout.
@@ -371,8 +382,16 @@ class ToolScout:
         The plan covers the tools both the settings' ``scope`` and `scope` let through. Pass the
         same `catalog` to `plan` and `searcher` when both must agree while the live one may change.
         """
-        scope = self._scope.narrowed(scope or Scope())
         catalog = self._catalog if catalog is None else catalog
+        last = self._last_plan  # the latest plan, for the same catalog and scope objects: no key to hash
+        if last is not None and last[0] is catalog and last[1] is scope:
+            return last[2]
+        plan = self._plan(scope, catalog)
+        self._last_plan = (catalog, scope, plan)
+        return plan
+
+    def _plan(self, given: Scope | None, catalog: Catalog) -> TurnPlan:
+        scope = self._scope.narrowed(given or Scope())
         core = self._core
         key = (catalog.fingerprint, scope, core)
         with self._lock:
@@ -711,7 +730,7 @@ class ScoutSession:
                 session_id=self.session_id,
                 plan=plan,
                 listed=listed,
-                index=scout._pipeline.around(index, catalog),
+                index=scout._around(index, catalog),
                 settings=scout.settings,
                 call_id=call_id,
                 own_tools={tool.name: tool for tool in scout.offload.tools} if scout.offload is not None else None,

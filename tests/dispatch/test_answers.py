@@ -1,5 +1,6 @@
 """Bridge reads answer with typed records, and the model reads exactly their JSON."""
 
+import dataclasses
 import json
 
 import pytest
@@ -106,6 +107,20 @@ def test_renamed_passes_every_tool_name_through_the_map_and_keeps_names_as_writt
     renamed = answer.renamed(lambda name: name.replace(".", "_"))
     assert (renamed.names, renamed.already_listed, renamed.candidates) == (("a_b",), ("c_d",), ("g_h",))
     assert renamed.not_found == ("e.f",)
+
+
+async def test_every_search_hit_is_a_whole_found_tool_equal_to_one_built_from_its_fields(scout) -> None:
+    # search hits are built without FoundTool's __init__: each must still hold every field (an unset slot raises)
+    for style in ("bridge", "reveal"):
+        settings = ScoutSettings(mode="on", style=style, search_max_reveal=1)
+        session = ToolScout(TOOLS, settings=settings).session("s")
+        answer = (await session.dispatch("tool_search", {"query": "create an issue or an event", "limit": 4})).answer
+        assert isinstance(answer, SearchAnswer) and len(answer.tools) > 1
+        for tool in answer.tools:
+            fields = {field.name: getattr(tool, field.name) for field in dataclasses.fields(FoundTool)}
+            assert type(tool) is FoundTool and tool == FoundTool(**fields)
+            assert fields["confidence"] is not None and fields["description"]
+        assert any(tool.parameters is not None for tool in answer.tools) == (style == "reveal")
 
 
 async def test_in_reveal_style_a_revealed_tool_carries_its_schema(scout) -> None:

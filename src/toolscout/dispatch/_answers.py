@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 from .._types import JsonObject
 
@@ -52,6 +52,44 @@ class FoundTool:
         if self.parameters is not None:
             entry["parameters"] = self.parameters
         return entry
+
+
+_SetField: TypeAlias = Callable[[FoundTool, object], None]
+
+
+def _setter(name: str) -> _SetField:
+    """The slot setter of `FoundTool`'s field `name` (what its frozen `__init__` reaches through `__setattr__`)."""
+    return cast(_SetField, FoundTool.__dict__[name].__set__)
+
+
+_NAME, _NAMESPACE, _DESCRIPTION, _LISTED, _PARAMETERS, _CONFIDENCE, _LEARNED = (
+    _setter(name) for name in ("name", "namespace", "description", "listed", "parameters", "confidence", "learned")
+)
+
+
+def search_entry(
+    name: str,
+    namespace: str | None,
+    description: str | None,
+    listed: bool,
+    parameters: JsonObject | None,
+    confidence: float | None,
+    learned: bool,
+) -> FoundTool:
+    """``FoundTool(name=name, ..., learned=learned)``, every field given in order, its slots set directly.
+
+    A search answer makes one per hit: the generated `__init__` of a frozen record sets each field through
+    `object.__setattr__`, at twice the cost.
+    """
+    entry: FoundTool = object.__new__(FoundTool)
+    _NAME(entry, name)
+    _NAMESPACE(entry, namespace)
+    _DESCRIPTION(entry, description)
+    _LISTED(entry, listed)
+    _PARAMETERS(entry, parameters)
+    _CONFIDENCE(entry, confidence)
+    _LEARNED(entry, learned)
+    return entry
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -24,7 +24,7 @@ from ..catalog._internal import ToolNames
 from ..disclosure import TurnPlan
 from ..search import SearchIndex, SearchResult
 from ..search._internal import MAX_PATTERN_LENGTH, PatternError, request_mode
-from ._answers import BridgeRead, FoundTool, LoadAnswer, NamespaceCount, SearchAnswer
+from ._answers import BridgeRead, FoundTool, LoadAnswer, NamespaceCount, SearchAnswer, search_entry
 from ._entries import SearchEntries, bad_request
 from ._errors import ToolError
 from ._load import answer_load
@@ -98,26 +98,22 @@ def answer_search(
     found: list[FoundTool] = []
     discovered: list[str] = []
     held: list[str] = []
+    deferred = plan.deferred
     for hit in hits:
-        tool, description = entries[hit.name]
+        name = hit.name
+        tool, description = entries[name]
         parameters = None
-        if hit.name in plan.deferred and hit.name not in listed:
+        shown = name in listed
+        if not shown and name in deferred:
             if reveal and len(discovered) >= settings.search_max_reveal:
-                held.append(hit.name)
+                held.append(name)
             else:
-                discovered.append(hit.name)
+                discovered.append(name)
                 if reveal:
                     parameters = tool.parameters
-        entry = FoundTool(
-            name=tool.name,
-            namespace=tool.namespace,
-            description=description,
-            listed=hit.name in listed,
-            parameters=parameters,
-            confidence=hit.confidence,
-            learned=hit.learned,
+        found.append(
+            search_entry(tool.name, tool.namespace, description, shown, parameters, hit.confidence, hit.learned)
         )
-        found.append(entry)
     if held:
         hint = Search.revealed_first(settings.search_max_reveal, settings.bridge_names)
     elif found and reveal:

@@ -122,6 +122,12 @@ def check_session_id(session_id: object) -> str:
 
 def check_names(names: object) -> tuple[str, ...]:
     """Return `names` as a tuple without repeats (first occurrence wins), or raise `StoreError`."""
+    if type(names) is tuple:  # what dispatch records: its names checked in one plain loop
+        for name in names:
+            if type(name) is not str:
+                break
+        else:
+            return tuple(dict.fromkeys(names))
     if isinstance(names, str | bytes):
         raise StoreError("names must be a sequence of tool names, not a single string; wrap it in a list")
     if not isinstance(names, Sequence):
