@@ -42,3 +42,34 @@ def test_the_limits_are_settings(session) -> None:
     strict = ToolScout(tools, settings=ScoutSettings(mode="on", max_query_chars=20)).session("strict")
     assert strict.dispatch_sync("tool_search", {"query": "a query longer than twenty"}).error is not None
     assert strict.dispatch_sync("tool_search", {"query": "crm operation"}).error is None
+
+
+@pytest.mark.parametrize(
+    "fill",
+    [
+        lambda n: {"note": "\x01" * n},  # control characters: 6 bytes each in JSON
+        lambda n: {"note": "a" * n},
+        lambda n: {f"k{i}": 1.0000000000000002e-300 for i in range(n // 20)},  # long floats
+        lambda n: {f"k{i}": -(10**17) for i in range(n // 20)},
+        lambda n: {f"k{i}": None for i in range(n // 10)} | {"t": True},
+        lambda n: {"note": "é" * n},  # not ASCII: 2 bytes each
+    ],
+)
+def test_an_object_of_plain_values_is_refused_exactly_when_its_json_is_over_the_limit(fill) -> None:
+    # flat objects skip writing their JSON when a bound shows them under the limit: the bound must never let one pass
+    limit = 1024
+    scout = ToolScout(
+        [{"name": "crm__op", "description": "CRM operation"}],
+        settings=ScoutSettings(mode="on", max_argument_bytes=limit),
+        executor=lambda call: "ran",
+    )
+    session = scout.session("bound")
+    seen = set()
+    for n in range(1, 1200, 7):
+        arguments = fill(n)
+        over = len(json.dumps(arguments, ensure_ascii=False).encode()) > limit
+        result = session.resolve("crm__op", arguments)
+        refused = getattr(result, "code", None) == "invalid_request" and "arguments payload" in result.message
+        assert refused == over, (n, arguments)
+        seen.add(over)
+    assert seen == {True, False}

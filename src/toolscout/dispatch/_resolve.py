@@ -99,13 +99,43 @@ def _oversized(name: str, raw_arguments: object, settings: ScoutSettings) -> Too
         return _too_long("tool name (in characters)", len(name), settings.max_name_chars, None)
     if isinstance(raw_arguments, str | bytes):
         size = len(raw_arguments.encode() if isinstance(raw_arguments, str) else raw_arguments)
-    elif raw_arguments is None:
+    elif raw_arguments is None or _surely_within(raw_arguments, settings.max_argument_bytes):
         size = 0
     else:
         size = len(json_text(raw_arguments).encode())
     if size > settings.max_argument_bytes:
         return _too_long("arguments payload (in bytes)", size, settings.max_argument_bytes, name)
     return None
+
+
+def _surely_within(arguments: object, limit: int) -> bool:
+    """Whether `arguments` is a flat object of ASCII text and scalars whose JSON cannot reach past `limit` bytes.
+
+    A bound, not the size: in JSON an ASCII character takes at most 6 bytes (a control character's escape), each
+    pair at most 8 more (quotes and separators), and a number, boolean or null at most 24 characters (counted as 4
+    characters of text). Anything else (non-ASCII text, nesting, a huge integer) is written out and measured.
+    """
+    if type(arguments) is not dict:
+        return False
+    bound = 2
+    for key, value in arguments.items():
+        if type(key) is not str or not key.isascii():
+            return False
+        kind = type(value)
+        if kind is str:
+            if not value.isascii():
+                return False
+            chars = len(value)
+        elif value is None or kind is bool or kind is float or (kind is int and -_BIG < value < _BIG):
+            chars = 4
+        else:
+            return False
+        bound += 6 * (len(key) + chars) + 8
+    return bound <= limit
+
+
+_BIG = 10**18
+"""Integers this large or larger (in size) are measured: a smaller one takes at most 20 characters."""
 
 
 def _oversized_inner(name: str, arguments: JsonObject, settings: ScoutSettings) -> ToolError | None:
