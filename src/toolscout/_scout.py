@@ -143,6 +143,9 @@ class ToolScout:
         self._pipeline = SearchPipeline.from_settings(self._settings)
         self._staged: tuple[SearchIndex, Catalog, SearchIndex] | None = None
         self._last_plan: tuple[Catalog, Scope | None, TurnPlan] | None = None
+        disclosure = self._settings
+        self._loaded_key = ("loaded", disclosure.style, disclosure.reveal_stubs, disclosure.pre_discovered)
+        """The key of what a session with nothing of its own lists (`ScoutSession._listed`): its settings."""
         self._plans: OrderedDict[tuple[str, Scope, frozenset[str]], TurnPlan] = OrderedDict()
         self._presearches: OrderedDict[tuple[object, ...], tuple[Catalog, tuple[str, ...]]] = OrderedDict()
         self._lock = threading.Lock()
@@ -563,9 +566,7 @@ class ScoutSession:
         discovered, auto_pinned = self._shown(), self._auto_pinned(plan)
         if discovered or auto_pinned:
             return self._assembled(plan, discovered, auto_pinned).loaded
-        settings = self.scout.settings
-        key = ("loaded", settings.style, settings.reveal_stubs, settings.pre_discovered)
-        return plan.derived(key, lambda: self._assembled(plan, (), ()).loaded)
+        return plan.derived(self.scout._loaded_key, lambda: self._assembled(plan, (), ()).loaded)
 
     @property
     def _learning_scope(self) -> str:

@@ -99,11 +99,13 @@ def answer_search(
     discovered: list[str] = []
     held: list[str] = []
     deferred = plan.deferred
+    shown_hits = 0
     for hit in hits:
         name = hit.name
         tool, description = entries[name]
         parameters = None
         shown = name in listed
+        shown_hits += shown
         if not shown and name in deferred:
             if reveal and len(discovered) >= settings.search_max_reveal:
                 held.append(name)
@@ -122,7 +124,7 @@ def answer_search(
         else:
             hint = Search.LISTED
     elif found:
-        hint = _bridge_hint(sum(tool.listed for tool in found), len(found), settings)
+        hint = _bridge_hint(shown_hits, len(found), settings)
     else:
         hint = Search.NO_FIT if result.abstained else Search.NOTHING
     nothing = not found and not held

@@ -59,8 +59,10 @@ class MemoryStore(ClosingStore):
                     self._sessions.popitem(last=False)
             else:
                 self._sessions.move_to_end(session_id)
-            room = self.max_names - len(held)
-            added = tuple(name for name in wanted if name not in held)[: max(room, 0)]
+            fresh = [name for name in wanted if name not in held]
+            if not fresh:
+                return ()
+            added = tuple(fresh[: max(self.max_names - len(held), 0)])
             held.update(dict.fromkeys(added))
             return added
 
