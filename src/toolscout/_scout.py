@@ -142,6 +142,7 @@ class ToolScout:
         self._indexes = IndexCache(index_builder or SearchPipeline.engine(self._settings, background=True))
         self._pipeline = SearchPipeline.from_settings(self._settings)
         self._staged: tuple[SearchIndex, Catalog, SearchIndex] | None = None
+        self._own: tuple[tuple[ToolSpec, ...], dict[str, ToolSpec]] | None = None
         self._last_plan: tuple[Catalog, Scope | None, TurnPlan] | None = None
         disclosure = self._settings
         self._loaded_key = ("loaded", disclosure.style, disclosure.reveal_stubs, disclosure.pre_discovered)
@@ -360,6 +361,16 @@ class ToolScout:
         """What ``tool_search`` searches: `catalog`'s index (default: the live one) inside the search pipeline."""
         catalog = self._catalog if catalog is None else catalog
         return self._around(self.index(catalog), catalog)
+
+    def _own_tools(self) -> Mapping[str, ToolSpec] | None:
+        """The offload tools by name (None without offload), the map kept while the offloader lists the same ones."""
+        if self._offload is None:
+            return None
+        tools = self._offload.tools
+        held = self._own
+        if held is None or held[0] is not tools:
+            held = self._own = (tools, {tool.name: tool for tool in tools})
+        return held[1]
 
     def _around(self, index: SearchIndex, catalog: Catalog) -> SearchIndex:
         """`index` inside the search pipeline; the wrapper (it holds no state) is kept for the latest index."""
@@ -734,7 +745,7 @@ class ScoutSession:
                 index=scout._around(index, catalog),
                 settings=scout.settings,
                 call_id=call_id,
-                own_tools={tool.name: tool for tool in scout.offload.tools} if scout.offload is not None else None,
+                own_tools=scout._own_tools(),
             )
 
     def _record(self, resolution: Resolution) -> tuple[Resolution, tuple[str, ...]]:
