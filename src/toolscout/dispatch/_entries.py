@@ -23,31 +23,29 @@ __all__ = [
 ]
 
 
-class SearchEntries:
+class SearchEntries(dict[str, tuple[ToolSpec, str]]):
     """What a search answer shows of each tool that is the same on every search, worked out once per plan.
 
     That is the tool and its description on one line, cut to ``description_chars``: worked out the first time a
-    search finds the tool, then kept with the plan (one catalog under one scope).
+    search finds the tool (``entries[name]``), then kept with the plan (one catalog under one scope).
     """
 
-    __slots__ = ("_chars", "_known", "_tools")
+    __slots__ = ("_chars", "_tools")
 
     def __init__(self, tools: Catalog, chars: int) -> None:
+        super().__init__()
         self._tools = tools
         self._chars = chars
-        self._known: dict[str, tuple[ToolSpec, str]] = {}
 
     @staticmethod
     def of(plan: TurnPlan, chars: int) -> SearchEntries:
         """`plan`'s entries, descriptions cut to `chars` (made once per plan)."""
         return plan.derived(("search entries", chars), lambda: SearchEntries(plan.scoped, chars))
 
-    def __getitem__(self, name: str) -> tuple[ToolSpec, str]:
-        """The tool named `name` and its description as a search answer shows it."""
-        known = self._known.get(name)
-        if known is None:
-            tool = self._tools[name]
-            known = self._known[name] = (tool, clip(one_line(tool.description), self._chars))
+    def __missing__(self, name: str) -> tuple[ToolSpec, str]:
+        """The tool named `name` and its description as a search answer shows it, worked out on first use."""
+        tool = self._tools[name]
+        known = self[name] = (tool, clip(one_line(tool.description), self._chars))
         return known
 
 
