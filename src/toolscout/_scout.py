@@ -573,11 +573,20 @@ class ScoutSession:
 
         A session with no discoveries sent and no auto-pins lists what every such session of the plan lists, so
         that is assembled once per plan and disclosure settings (plans are shared only by scouts alike in all else).
+        Otherwise the latest listing of the plan is kept with the discoveries and auto-pins it was assembled for, so
+        a reveal-style session searching again with nothing new revealed is not assembled again.
         """
         discovered, auto_pinned = self._shown(), self._auto_pinned(plan)
-        if discovered or auto_pinned:
-            return self._assembled(plan, discovered, auto_pinned).loaded
-        return plan.derived(self.scout._loaded_key, lambda: self._assembled(plan, (), ()).loaded)
+        key = self.scout._loaded_key
+        if not discovered and not auto_pinned:
+            return plan.derived(key, lambda: self._assembled(plan, (), ()).loaded)
+        latest: list[tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]] = plan.derived((*key, "latest"), list)
+        held = latest[0] if latest else None
+        if held is not None and held[0] == discovered and held[1] == auto_pinned:
+            return held[2]
+        loaded = self._assembled(plan, discovered, auto_pinned).loaded
+        latest[:] = [(discovered, auto_pinned, loaded)]
+        return loaded
 
     @property
     def _learning_scope(self) -> str:

@@ -123,6 +123,19 @@ async def test_every_search_hit_is_a_whole_found_tool_equal_to_one_built_from_it
         assert any(tool.parameters is not None for tool in answer.tools) == (style == "reveal")
 
 
+async def test_in_reveal_style_each_search_lists_as_listed_what_the_searches_before_it_revealed(scout) -> None:
+    # the listing is kept with the discoveries it was made for: every new discovery must show in the next answer
+    session = scout.replace(settings=ScoutSettings(mode="on", style="reveal", search_max_reveal=1)).session("s")
+    revealed: list[str] = []
+    for query in ["create a github issue", "create a github issue", "calendar event", "create a github issue"]:
+        answer = (await session.dispatch("tool_search", {"query": query, "limit": 3})).answer
+        assert isinstance(answer, SearchAnswer)
+        for tool in answer.tools:
+            assert tool.listed == (tool.name in revealed), (query, tool.name, revealed)
+        revealed += [tool.name for tool in answer.tools if tool.parameters is not None]
+    assert len(revealed) >= 3
+
+
 async def test_in_reveal_style_a_revealed_tool_carries_its_schema(scout) -> None:
     revealing = scout.replace(settings=ScoutSettings(mode="on", style="reveal"))
     outcome = await revealing.session("s").dispatch("tool_search", {"query": "create a github issue"})
