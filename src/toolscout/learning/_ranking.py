@@ -246,7 +246,11 @@ class LearnedRanking:
                     tally = tallies.get(tool)
                     if tally is None:  # `_cast`, inline: most tools get one vote
                         tallies[tool] = [
-                            {voter: weight}, term, embedding, similarity if first else 0.0, similarity if missed else 0.0
+                            {voter: weight},
+                            term,
+                            embedding,
+                            similarity if first else 0.0,
+                            similarity if missed else 0.0,
                         ]
                     else:
                         _cast(tallies, tool, voter, weight, term, embedding, similarity, first, missed)
