@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from learning_cost import BOUNDS, ROOT, pairs, scout
+from learning_cost import BOUNDS, ROOT, pairs, scout  # type: ignore[import-not-found]
 
 from toolscout.data import sample_queries_path
 from toolscout.learning import _fusion, _ranking
@@ -74,10 +74,10 @@ def wrap() -> None:
         DEEPER.append(not done)
         return done
 
-    _ranking._complete = deeper
+    _ranking._complete = deeper  # type: ignore[assignment]
     _fusion.LearnedWeights.scores = timed("scores", _fusion.LearnedWeights.scores)  # type: ignore[method-assign]
     _ranking.LearnedRanking.apply = timed("apply", _ranking.LearnedRanking.apply)  # type: ignore[method-assign]
-    search = _ranking.LearnedRanking.search
+    search: Any = _ranking.LearnedRanking.search
 
     def stage(ranking: Any, inner: Any, *args: Any, **kwargs: Any) -> Any:
         asked = len(DEEPER)
@@ -91,7 +91,7 @@ def wrap() -> None:
             STAGES[DEEPER[-1]].append((time.perf_counter() - started) * 1e6 - sum(engine.spent))
         return result
 
-    _ranking.LearnedRanking.search = stage  # type: ignore[method-assign]
+    _ranking.LearnedRanking.search = stage  # type: ignore[assignment,method-assign]
 
 
 def main(argv: Sequence[str]) -> None:

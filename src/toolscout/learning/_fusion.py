@@ -169,7 +169,7 @@ class LearnedWeights:
         ]
         scores += [0.0] * (len(names) - count)
         if evidence:  # `_learned`'s cells, inline, each weighed as it is made
-            at = dict(zip(names, range(len(names))))
+            at = dict(zip(names, range(len(names)), strict=True))
             confidences = dict(hits)
             nearest = [max(one.lexical, one.dense) for one in evidence.values()]
             total = sum(one.votes for one in evidence.values()) or 1.0

@@ -144,7 +144,7 @@ class _ScopeIndex:
         # Each weight times its term's query weight, as `weights * (idf / norm)` term by term, in one product.
         scales = np.repeat([idf / norm for idf in idfs], [len(rows) for rows in held])
         values = np.concatenate(weights) * scales
-        return np.bincount(np.concatenate(held), weights=values, minlength=self.size)
+        return np.asarray(np.bincount(np.concatenate(held), weights=values, minlength=self.size), dtype=np.float64)
 
     def near_dense(
         self, vector: npt.NDArray[np.float32], model: str, known: dict[str, npt.NDArray[np.float16]], min_cosine: float
@@ -228,12 +228,12 @@ class LearnedRanking:
         cosines = dict(self._near_dense(index, query, dense)) if dense is not None else {}
         near = set(cosines)
         if terms is not None:
-            near.update(np.flatnonzero(terms >= self.weights.near).tolist())
+            near.update((terms >= self.weights.near).nonzero()[0].tolist())
         if not near:
             return {}
         now = self._clock()
         rows = list(near)
-        similarities = [0.0] * len(rows) if terms is None else terms[rows].tolist()
+        similarities = [0.0] * len(rows) if terms is None else list(map(terms.item, rows))
         votes = index.votes
         tallies: dict[str, _Tally] = {}
         own: dict[str, _Tally] = {}  # the searching session's votes alone, in case too few sessions voted
