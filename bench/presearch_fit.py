@@ -50,7 +50,7 @@ RECORDED = Path("/tmp") / "toolscout_presearch_fit.json"
 SETTINGS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 OLD_MAX_TOOLS = 3
 MAX_TOOLS = 3
-"""The new rule's largest offer unless ``--max-tools`` says otherwise (``presearch.max_tools``' default)."""
+"""The new rule's largest offer unless ``--max-tools`` says otherwise (that of ``results/presearch_fit.md``)."""
 WRONG_ONLY_BAR = 0.08
 WILSON_Z = NormalDist().inv_cdf(0.95)
 """``--wilson``: the one-sided 95 % bound's normal quantile."""
