@@ -6,9 +6,10 @@ request against its own source's tools, and against the next source's, which hol
 searches it (the session's ``tool_search``, hybrid, one hit deeper than the largest offer); per k, its
 `toolscout._presearch.offer_features` and a label (a gold tool among the first k hits) feed one logistic
 regression. The report compares, on these sets, the new rule (the smallest k whose chance reaches the
-setting) with the old one (at most 3 hits whose own confidence reaches it), and picks the default setting:
-the lowest whose wrong-only share (tools offered, none right) is at most 8 % on BFCL tuning and the
-tooldata dev requests with a right tool (``--wilson``: its one-sided 95 % Wilson upper bound). BFCL live,
+setting) with the old one (at most 3 hits whose own confidence reaches it), and names the lowest setting
+whose wrong-only share (tools offered, none right) is at most 8 % on BFCL tuning and the tooldata dev
+requests with a right tool (``--wilson``: its one-sided 95 % Wilson upper bound; the default setting,
+``presearch.min_confidence`` with ``presearch.max_tools``, is chosen so: ``results/presearch_margin.md``). BFCL live,
 the sample requests and the everyday probe are never read here (``bench/presearch.py`` measures them with
 the model fixed).
 
@@ -220,7 +221,7 @@ def main() -> None:
         for s in args.settings
         if all(table[name][f"{s:.2f}"]["new"][judged] <= WRONG_ONLY_BAR for name in CHOOSING_SETS)
     ]
-    default = min(passing) if passing else max(args.settings)
+    lowest = min(passing) if passing else max(args.settings)
     lines = [
         "# Pre-search's offer decision, fitted",
         "",
@@ -230,7 +231,7 @@ def main() -> None:
         "gold tool offered; wrong-only: tools offered, none gold; tools: mean tools per offer. The token budget is "
         "left aside here.",
         "",
-        f"Default setting: {default:.2f} (the lowest whose new-rule wrong-only share"
+        f"Lowest passing setting: {lowest:.2f} (the lowest whose new-rule wrong-only share"
         f"{bounded} is <= {WRONG_ONLY_BAR:.0%} on "
         f"{' and '.join(CHOOSING_SETS)}).",
         "",
@@ -258,7 +259,6 @@ def main() -> None:
         fitted = {
             "command": "bench/presearch_fit.py --write",
             "features": list(OFFER_FEATURES),
-            "default": default,
             **weights,
         }
         OUT_FILE.write_text(json.dumps(fitted, indent=2) + "\n", encoding="utf-8")
