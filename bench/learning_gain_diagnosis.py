@@ -15,6 +15,9 @@ the gold's evidence and score, the best-scored voted tool and the engine's top h
   stage kept the abstention;
 - ``capped``: the gold scored highest of all but the stage's rule kept it below first (not expected).
 
+A diagnosis of the stage reads the stage's own term index (`_ranking._ScopeIndex`: the IDF and the request order it
+votes with); like ``bench/learning_split.py``, it looks inside what it measures and moves with it.
+
 Usage: ``python bench/learning_gain_diagnosis.py --set "BFCL tuning" --mode hybrid --out /tmp/diag.jsonl``;
 prints the verdict counts per split.
 """

@@ -216,14 +216,17 @@ class PresearchSettings(BaseModel):
 
     enabled: Annotated[StrictBool, Switch] = False
     """Search the user's message (when the host passes one) before each model call. Off by default: it can
-    hurt: on BFCL's live requests (held out) the default setting offers the right tool to 33 % of requests, with
-    only wrong tools offered in 6 % of turns (``bench/presearch.py``), short of 60 % within 8 %."""
-    max_tools: Annotated[int, NoBool, Field(ge=1, le=20)] = 3
-    """The most tools one turn's pre-search offers (the chance is fitted for sets of up to 5 hits)."""
-    min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] = 0.8
+    hurt: on BFCL's live requests (held out) the default settings offer the right tool to 55 % of requests, with
+    only wrong tools offered in 7.6 % of turns (``bench/presearch.py``), short of 60 % within 8 %."""
+    max_tools: Annotated[int, NoBool, Field(ge=1, le=20)] = 5
+    """The most tools one turn's pre-search offers (the chance is fitted for sets of up to 5 hits). Chosen with
+    ``min_confidence`` on the tuning sets alone (``bench/results/presearch_margin.md``): of 3, 4 or 5, the one
+    whose lowest passing setting offers the right tool most often there."""
+    min_confidence: Annotated[float, Finite, Field(ge=0, le=1)] = 0.84
     """The least chance that the right tool is among the tools offered (the offer's fitted, set-level chance,
-    not one hit's confidence): the lowest setting of 0.2-0.9 that kept turns with only wrong tools offered at
-    most 8 % on BFCL's tuning requests (0.080) and the tooldata dev split (0.025) (``bench/presearch_fit.py``)."""
+    not one hit's confidence): the lowest setting of 0.20-0.95 (by 0.01) at which the one-sided 95 % upper bound
+    of the share of turns with only wrong tools offered stays within 8 % on BFCL's tuning requests (0.067, bound
+    0.079) and the tooldata dev split (0.019, bound 0.032) (``bench/presearch_fit.py --wilson``)."""
     max_tokens: Annotated[int, NoBool, Field(ge=0)] = 600
     """Token budget of the tools one turn's pre-search adds (a tool that would pass it is left out)."""
 

@@ -158,8 +158,8 @@ class LearnedWeights:
 
         Each score adds its row's products feature by feature, so it may differ from `score`'s in the last bits.
         """
-        by_confidence, by_rank, *learned = self._tuples["hybrid" if mode == "hybrid" else "lexical"]
-        lexical, dense, votes, share, first, interaction, disagreement, missed = learned
+        weights = self._tuples["hybrid" if mode == "hybrid" else "lexical"]
+        by_confidence, by_rank, lexical, dense, votes, share, first, interaction, disagreement, missed = weights
         names = [name for name, _ in hits]
         count = len(names)
         names += sorted(set(evidence).difference(names))
@@ -168,20 +168,27 @@ class LearnedWeights:
             for (_, confidence), rank in zip(hits, _reciprocal(count), strict=True)
         ]
         scores += [0.0] * (len(names) - count)
-        if evidence:
-            at = {name: row for row, name in enumerate(names)}
-            for name, cells in _learned(evidence, dict(hits)):
+        if evidence:  # `_learned`'s cells, inline, each weighed as it is made
+            at = dict(zip(names, range(len(names)), strict=True))
+            confidences = dict(hits)
+            nearest = [max(one.lexical, one.dense) for one in evidence.values()]
+            total = sum(one.votes for one in evidence.values()) or 1.0
+            top = max(nearest) - _AGREEING
+            agreeing = math.log1p(sum(near >= top for near in nearest))
+            for (name, (cell_lexical, cell_dense, cell_votes, cell_first, cell_missed)), near in zip(
+                evidence.items(), nearest, strict=True
+            ):
                 row = at[name]
                 scores[row] = (  # added in `FEATURES` order, one product at a time
                     scores[row]
-                    + cells[0] * lexical
-                    + cells[1] * dense
-                    + cells[2] * votes
-                    + cells[3] * share
-                    + cells[4] * first
-                    + cells[5] * interaction
-                    + cells[6] * disagreement
-                    + cells[7] * missed
+                    + cell_lexical * lexical
+                    + cell_dense * dense
+                    + math.log1p(cell_votes) * votes
+                    + cell_votes / total * share
+                    + cell_first * first
+                    + confidences.get(name, 0.0) * near * interaction
+                    + agreeing * disagreement
+                    + cell_missed * missed
                 )
         return names, scores
 

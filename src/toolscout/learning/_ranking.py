@@ -139,10 +139,12 @@ class _ScopeIndex:
         found = [posting for posting in map(self.postings.get, set(tokenize(query))) if posting is not None]
         if not found or not self.size:
             return None
-        norm = math.sqrt(sum(idf**2 for idf, _, _ in found))
-        rows = np.concatenate([held for _, held, _ in found])
-        values = np.concatenate([weights * (idf / norm) for idf, _, weights in found])
-        return np.asarray(np.bincount(rows, weights=values, minlength=self.size), dtype=np.float64)
+        idfs, held, weights = zip(*found, strict=True)
+        norm = math.sqrt(sum(idf**2 for idf in idfs))
+        # Each weight times its term's query weight, as `weights * (idf / norm)` term by term, in one product.
+        scales = np.repeat([idf / norm for idf in idfs], [len(rows) for rows in held])
+        values = np.concatenate(weights) * scales
+        return np.asarray(np.bincount(np.concatenate(held), weights=values, minlength=self.size), dtype=np.float64)
 
     def near_dense(
         self, vector: npt.NDArray[np.float32], model: str, known: dict[str, npt.NDArray[np.float16]], min_cosine: float
@@ -231,17 +233,27 @@ class LearnedRanking:
             return {}
         now = self._clock()
         rows = list(near)
-        similarities = [0.0] * len(rows) if terms is None else terms[rows].tolist()
+        similarities = [0.0] * len(rows) if terms is None else list(map(terms.item, rows))
         votes = index.votes
         tallies: dict[str, _Tally] = {}
         own: dict[str, _Tally] = {}  # the searching session's votes alone, in case too few sessions voted
         for row, term in zip(rows, similarities, strict=True):
-            embedding = cosines.get(row, 0.0)
+            embedding = cosines.get(row, 0.0) if cosines else 0.0
             similarity = max(term, embedding)
             for tool, voter, at, first, missed in votes[row]:
                 if (allowed is None or tool in allowed) and (catalog is None or tool in catalog):
                     weight = similarity * 0.5 ** (max(0.0, now - at) / HALF_LIFE_S)
-                    _cast(tallies, tool, voter, weight, term, embedding, similarity, first, missed)
+                    tally = tallies.get(tool)
+                    if tally is None:  # `_cast`, inline: most tools get one vote
+                        tallies[tool] = [
+                            {voter: weight},
+                            term,
+                            embedding,
+                            similarity if first else 0.0,
+                            similarity if missed else 0.0,
+                        ]
+                    else:
+                        _cast(tallies, tool, voter, weight, term, embedding, similarity, first, missed)
                     if voter == session:
                         _cast(own, tool, voter, weight, term, embedding, similarity, first, missed)
         evidence: dict[str, Evidence] = {}
@@ -280,11 +292,11 @@ class LearnedRanking:
         index = self._index(scope)
         if index is None or not index.size:
             return inner.search(query, limit=limit, mode=mode, allowed=allowed)
-        # The query's vector, embedded here for a hybrid search, is the one the engine then reuses.
+        # Searched first: the query's words and vector (hybrid) are then the engine's, already analysed.
+        result = inner.search(query, limit=limit, mode=mode, allowed=allowed)
         evidence = self._evidence(index, session, query, allowed, dense if mode == "hybrid" else None, catalog)
         if not evidence:
-            return inner.search(query, limit=limit, mode=mode, allowed=allowed)
-        result = inner.search(query, limit=limit, mode=mode, allowed=allowed)
+            return result
         if limit < self.weights.depth and not _complete(result, evidence):
             result = inner.search(query, limit=self.weights.depth, mode=mode, allowed=allowed)
         return self.apply(result, evidence, catalog, limit=limit)
