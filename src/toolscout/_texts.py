@@ -262,6 +262,12 @@ class Dispatch:
     UNPROCESSABLE_HINT = "Try again with arguments that produce a smaller result."
 
     SHORTER = f"Send a shorter value. {NOT_RUN}"
+    VALID_TEXT = f"Send the text as valid Unicode (whole characters, no lone surrogate). {NOT_RUN}"
+
+    @staticmethod
+    def not_unicode(what: str) -> str:
+        r"""A model-supplied text holding a lone surrogate (``\ud800`` in JSON): it cannot be written as UTF-8."""
+        return f"The {what} holds a lone surrogate, which is not valid Unicode and cannot be passed on."
 
     @staticmethod
     def too_long(what: str, length: int, limit: int) -> str:

@@ -73,3 +73,24 @@ def test_an_object_of_plain_values_is_refused_exactly_when_its_json_is_over_the_
         assert refused == over, (n, arguments)
         seen.add(over)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("tool_search", {"query": "\ud800 weather"}),
+        ("tool_search", {"query": "weather", "pattern": "\udfff"}),
+        ("tool_describe", {"names": ["crm__op_1", "\ud83d"]}),
+        ("tool_call", {"name": "crm__op_1", "arguments": {"note": "\udc80"}}),
+        ("crm__op_1", {"note": {"nested": ["\ud800"]}}),
+        ("crm__op_1", '{"note": "\ud800"}'),
+        ("tool_\ud800", {}),
+    ],
+)
+def test_text_that_is_not_unicode_is_refused_naming_what_is_wrong(session, name, arguments) -> None:
+    # a lone surrogate (JSON's "\ud800" decodes to one) cannot be written as UTF-8: refused, never raised
+    outcome = session.dispatch_sync(name, arguments)
+    assert outcome.error is not None and outcome.error.code == "invalid_request"
+    assert "surrogate" in outcome.error.message
+    outcome.to_text().encode()  # the refusal itself is valid UTF-8
+    assert session.resolve("tool_search", {"query": "crm operation"}) is not None  # the session still serves

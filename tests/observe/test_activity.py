@@ -234,3 +234,32 @@ def test_the_buffer_is_bounded_by_bytes_and_keeps_the_newest_events() -> None:
 def test_a_byte_bound_below_one_event_is_refused_with_the_limit() -> None:
     with pytest.raises(ValueError, match="max_bytes must be >= 4096"):
         ActivityLog(max_bytes=100)
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("tool_search", {"query": "\ud800 send email"}),
+        ("tool_call", {"name": "send_email", "arguments": {"to": "\udc80", "body": ["\ud83d"]}}),
+        ("tool_\ud800", {"\udfff": 1}),
+    ],
+)
+def test_a_refused_call_with_a_lone_surrogate_is_recorded_escaped_and_the_log_file_stays_utf8(
+    tmp_path: Path, name: str, arguments: dict[str, object]
+) -> None:
+    # the model's text cannot be written as UTF-8; the call is refused, and the log must keep the event, not raise
+    file = tmp_path / "activity.jsonl"
+    log = ActivityLog(log_arguments=True, file=file)
+    seen: list[str] = []
+    log.add_listener(lambda event: seen.append(event.to_json()))
+    session = ToolScout([send_email, *CRM], settings=ScoutSettings(mode="on"), activity=log).session("s9")
+    outcome = session.dispatch_sync(name, arguments)
+
+    assert outcome.error is not None and outcome.error.code == "invalid_request"
+    (event,) = log.recent()
+    assert event.code == "invalid_request" and not event.ok
+    line = event.to_json()
+    line.encode()  # valid UTF-8 now
+    assert "\\ud800" in line or "\\udc80" in line or "\\udfff" in line  # what came in, shown as its escape
+    assert seen == [line]
+    assert json.loads(file.read_text(encoding="utf-8").splitlines()[-1])["code"] == "invalid_request"

@@ -94,18 +94,41 @@ def _too_long(what: str, length: int, limit: int, tool: str | None) -> ToolError
 
 
 def _oversized(name: str, raw_arguments: object, settings: ScoutSettings) -> ToolError | None:
-    """Refuse a name or arguments payload over its limit before anything reads them (cheap checks only)."""
+    r"""Refuse a name or arguments payload over its limit, or not valid Unicode, before anything reads them.
+
+    Cheap checks only: the payload is measured in UTF-8 bytes, and a text that cannot be written so (a lone
+    surrogate, which JSON's ``"\ud800"`` decodes to) is refused here rather than failing wherever it is sent on.
+    """
     if len(name) > settings.max_name_chars:
         return _too_long("tool name (in characters)", len(name), settings.max_name_chars, None)
-    if isinstance(raw_arguments, str | bytes):
-        size = len(raw_arguments.encode() if isinstance(raw_arguments, str) else raw_arguments)
+    if not name.isascii() and _utf8_size(name) is None:
+        return _not_unicode("tool name", None)
+    size: int | None
+    if isinstance(raw_arguments, bytes):
+        size = len(raw_arguments)
+    elif isinstance(raw_arguments, str):
+        size = _utf8_size(raw_arguments)
     elif raw_arguments is None or _surely_within(raw_arguments, settings.max_argument_bytes):
         size = 0
     else:
-        size = len(json_text(raw_arguments).encode())
+        size = _utf8_size(json_text(raw_arguments))
+    if size is None:
+        return _not_unicode("arguments payload", name)
     if size > settings.max_argument_bytes:
         return _too_long("arguments payload (in bytes)", size, settings.max_argument_bytes, name)
     return None
+
+
+def _utf8_size(text: str) -> int | None:
+    """`text`'s size in UTF-8 bytes; None when it holds a lone surrogate (it has none)."""
+    try:
+        return len(text.encode())
+    except UnicodeEncodeError:
+        return None
+
+
+def _not_unicode(what: str, tool: str | None) -> ToolError:
+    return ToolError(code="invalid_request", message=Dispatch.not_unicode(what), hint=Dispatch.VALID_TEXT, tool=tool)
 
 
 def _surely_within(arguments: object, limit: int) -> bool:

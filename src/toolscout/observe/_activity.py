@@ -272,20 +272,20 @@ def activity_event(
     requested = outcome.requested
     kind = _kind(outcome, bridge)
     answer = outcome.answer if kind in ("search", "describe") else None
-    hits = () if answer is None else tuple(clip(name, _NAME_CHARS) for name in answer.names[:MAX_EVENT_NAMES])
+    hits = () if answer is None else tuple(_shown(name, _NAME_CHARS) for name in answer.names[:MAX_EVENT_NAMES])
     query = None
     if kind == "search":
         asked = answer.query if isinstance(answer, SearchAnswer) else outcome.arguments.get("query", "")
-        query = clip(str(asked), MAX_EVENT_TEXT)
+        query = _shown(str(asked), MAX_EVENT_TEXT)
     text = outcome.to_text()
-    tool = clip(outcome.name or requested, _NAME_CHARS)
+    tool = _shown(outcome.name or requested, _NAME_CHARS)
     return ActivityEvent(
         kind=kind,
         time=time.time(),
-        session=clip(session, _NAME_CHARS),
-        label=None if label is None else clip(label, _NAME_CHARS),
+        session=_shown(session, _NAME_CHARS),
+        label=None if label is None else _shown(label, _NAME_CHARS),
         tool=tool,
-        upstream=clip(upstream, _NAME_CHARS) if upstream is not None and kind in ("call", "refusal") else None,
+        upstream=_shown(upstream, _NAME_CHARS) if upstream is not None and kind in ("call", "refusal") else None,
         ok=outcome.error is None and not outcome.tool_reported_error,
         code=_code(outcome),
         latency_ms=round(outcome.latency_s * 1000, 3),
@@ -297,7 +297,7 @@ def activity_event(
         bytes_in=_json_size(outcome.arguments),
         bytes_out=len(text.encode()),
         offloaded=isinstance(content, Mapping) and "handle" in content and tool not in OFFLOAD_NAMES,
-        argument_names=tuple(clip(str(name), _NAME_CHARS) for name in list(outcome.arguments)[:MAX_EVENT_NAMES]),
+        argument_names=tuple(_shown(str(name), _NAME_CHARS) for name in list(outcome.arguments)[:MAX_EVENT_NAMES]),
         arguments=_clipped_values(outcome.arguments) if keep_arguments else None,
     )
 
@@ -319,8 +319,24 @@ def _json(value: object) -> str:
 
 
 def _json_bytes(value: object) -> bytes:
-    """`value` as compact JSON, by pydantic-core (on the event loop: 1 MB costs about 1 ms there, 25 ms with `json`)."""
-    return pydantic_core.to_json(value, fallback=str, inf_nan_mode="constants")
+    """`value` as compact JSON, by pydantic-core (on the event loop: 1 MB costs about 1 ms there, 25 ms with `json`).
+
+    Text that UTF-8 cannot hold (a lone surrogate) is written as its JSON escape.
+    """
+    try:
+        return pydantic_core.to_json(value, fallback=str, inf_nan_mode="constants")
+    except pydantic_core.PydanticSerializationError:
+        return json.dumps(value, default=str, separators=(",", ":")).encode()
+
+
+def _shown(text: str, limit: int) -> str:
+    """`text` clipped to `limit`, a lone surrogate in it (not valid Unicode: no file or page can hold it) escaped."""
+    if not text.isascii():
+        try:
+            text.encode()
+        except UnicodeEncodeError:
+            text = text.encode(errors="backslashreplace").decode()
+    return clip(text, limit)
 
 
 def _code(outcome: ToolOutcome) -> str | None:
@@ -347,5 +363,5 @@ def _clipped_values(arguments: Mapping[str, object]) -> dict[str, object]:
         value = arguments[name]
         if not isinstance(value, str | int | float | bool) and value is not None:
             value = _json(value)
-        kept[clip(str(name), _NAME_CHARS)] = clip(value, MAX_EVENT_TEXT) if isinstance(value, str) else value
+        kept[_shown(str(name), _NAME_CHARS)] = _shown(value, MAX_EVENT_TEXT) if isinstance(value, str) else value
     return kept
