@@ -31,6 +31,8 @@ from toolscout._presearch import OFFER_DEPTH, OFFER_FEATURES, _words, offer_feat
 
 EXTRA = ("length", "spread", "overlap", "uncovered", "first_logit_x_coverage")
 """The candidate features, in order (``results/presearch_features.md``)."""
+TODAY = 12
+"""Today's features: the first twelve of `offer_features`' rows."""
 C_GRID = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 TODAY_C = 1.0
 GRID = tuple(round(x / 100, 2) for x in range(20, 96))
@@ -70,7 +72,7 @@ def design(records: Sequence[Record], *, extended: bool) -> tuple[np.ndarray, np
     rows = []
     for query, hits in records:
         plain = [(c, n, d) for c, n, d, _ in hits]
-        base = offer_features(query, plain)
+        base = [row[:TODAY] for row in offer_features(query, plain)]
         if extended:
             base = [a + b for a, b in zip(base, extra_features(query, plain), strict=True)]
         rows.append(base)
