@@ -55,8 +55,6 @@ MAX_TOOLS = 3
 WRONG_ONLY_BAR = 0.08
 WILSON_Z = NormalDist().inv_cdf(0.95)
 """``--wilson``: the one-sided 95 % bound's normal quantile."""
-REGULARISATION = 3.0
-"""The logistic regressions' C, chosen by cross-set validation (``results/presearch_features.md``)."""
 MODES: tuple[SearchMode, ...] = ("hybrid", "lexical")
 """One fit per mode: their confidences come from different calibrations."""
 CHOOSING_SETS = ("BFCL tuning, hybrid", "tooldata dev, own source, hybrid")
@@ -129,7 +127,7 @@ def fit(sets: dict[str, list[Record]], mode: SearchMode) -> list[list[float]]:
     x, y = np.concatenate(features), np.concatenate(labels)
     weights = []
     for k in range(OFFER_DEPTH):
-        model = LogisticRegression(C=REGULARISATION, max_iter=5000, random_state=0).fit(x[:, k, :], y[:, k])
+        model = LogisticRegression(C=1.0, max_iter=5000, random_state=0).fit(x[:, k, :], y[:, k])
         weights.append([round(float(model.intercept_[0]), 4), *(round(float(w), 4) for w in model.coef_[0])])
     return weights
 

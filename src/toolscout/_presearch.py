@@ -14,7 +14,6 @@ deferred and not already in the array. The weights (``presearch.json`` beside th
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import math
 import re
@@ -57,11 +56,6 @@ OFFER_FEATURES = (
     "next_logit",
     "name_match",
     "first_name_match",
-    "length",
-    "spread",
-    "overlap",
-    "uncovered",
-    "first_logit_x_coverage",
 )
 """What `offer_features` describes an offer of the first k hits by, in order."""
 
@@ -101,8 +95,6 @@ def _follow_up(message: str) -> bool:
 _TEXT_WORD = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _STEM = 5
-_LONG_REQUEST = 63
-"""The request length (words) at which `offer_features`' ``length`` reaches 1."""
 _STOP = frozenset(
     "the and for with from that this what which who whom how when where why can could would should will "
     "please into about then than them they their there these those your you are was were been being have has "
@@ -122,29 +114,21 @@ def offer_features(query: str, hits: Sequence[tuple[float, str, str]]) -> list[l
     `hits`: each search hit's confidence, its tool's name and description, best first. Confidences are read
     as they are and as log-odds (a missing hit: 0); coverage is the share of the request's words (three letters
     or more, stop words dropped; all of them for a request with none) that the first hit's text, or the first
-    k hits' texts, hold; the name match is the share of a tool name's words the request holds. Length: the
-    request's words on a log scale (1 from `_LONG_REQUEST` words up); spread: the share of distinct name stems
-    (a name's first word) among the first k hits; overlap: the first k hits' texts' mean pairwise Jaccard
-    overlap; uncovered: the share of the request's words no hit's text holds; then first_logit x first_coverage.
+    k hits' texts, hold; the name match is the share of a tool name's words the request holds.
     """
     confidences = [confidence for confidence, _, _ in hits] + [0.0] * (OFFER_DEPTH + 1)
     asked = _words(query, stop=True)
-    every = [_words(f"{name} {description}") for _, name, description in hits]
-    texts = every[:OFFER_DEPTH]
+    texts = [_words(f"{name} {description}") for _, name, description in hits[:OFFER_DEPTH]]
     names = [_words(name) for _, name, _ in hits[:OFFER_DEPTH]]
-    stems = [_name_stem(name) for _, name, _ in hits[:OFFER_DEPTH]]
     matches = [len(words & asked) / len(words) if words else 0.0 for words in names]
     found = 1.0 if texts else 0.0
     first = len(texts[0] & asked) / len(asked) if asked and texts else found
-    length = min(math.log1p(len(query.split())) / math.log1p(_LONG_REQUEST), 1.0)
-    uncovered = len(asked - set().union(*every)) / len(asked) if asked else 0.0
     rows = []
     covered: set[str] = set()
     for k in range(1, OFFER_DEPTH + 1):
         if k <= len(texts):
             covered |= texts[k - 1] & asked
         last, following = confidences[k - 1], confidences[k]
-        pairs = list(itertools.combinations(texts[:k], 2))
         rows.append(
             [
                 confidences[0],
@@ -159,24 +143,9 @@ def offer_features(query: str, hits: Sequence[tuple[float, str, str]]) -> list[l
                 _logit(following),
                 max(matches[:k], default=0.0),
                 matches[0] if matches else 0.0,
-                length,
-                len(set(stems[:k])) / len(stems[:k]) if stems else 0.0,
-                sum(_jaccard(a, b) for a, b in pairs) / len(pairs) if pairs else 0.0,
-                uncovered,
-                _logit(confidences[0]) * first,
             ]
         )
     return rows
-
-
-def _name_stem(name: str) -> str:
-    """A tool name's first word (camelCase and snake_case split), its first `_STEM` letters: its service."""
-    words = _TEXT_WORD.findall(_CAMEL.sub(" ", name))
-    return words[0].lower()[:_STEM] if words else ""
-
-
-def _jaccard(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a | b) if a | b else 0.0
 
 
 def _logit(confidence: float) -> float:
