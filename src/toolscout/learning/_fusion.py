@@ -168,27 +168,20 @@ class LearnedWeights:
             for (_, confidence), rank in zip(hits, _reciprocal(count), strict=True)
         ]
         scores += [0.0] * (len(names) - count)
-        if evidence:  # `_learned`'s cells, inline, each weighed as it is made
+        if evidence:
             at = dict(zip(names, range(len(names)), strict=True))
-            confidences = dict(hits)
-            nearest = [max(one.lexical, one.dense) for one in evidence.values()]
-            total = sum(one.votes for one in evidence.values()) or 1.0
-            top = max(nearest) - _AGREEING
-            agreeing = math.log1p(sum(near >= top for near in nearest))
-            for (name, (cell_lexical, cell_dense, cell_votes, cell_first, cell_missed)), near in zip(
-                evidence.items(), nearest, strict=True
-            ):
+            for name, cells in _learned(evidence, dict(hits)):
                 row = at[name]
                 scores[row] = (  # added in `FEATURES` order, one product at a time
                     scores[row]
-                    + cell_lexical * lexical
-                    + cell_dense * dense
-                    + math.log1p(cell_votes) * votes
-                    + cell_votes / total * share
-                    + cell_first * first
-                    + confidences.get(name, 0.0) * near * interaction
-                    + agreeing * disagreement
-                    + cell_missed * missed
+                    + cells[0] * lexical
+                    + cells[1] * dense
+                    + cells[2] * votes
+                    + cells[3] * share
+                    + cells[4] * first
+                    + cells[5] * interaction
+                    + cells[6] * disagreement
+                    + cells[7] * missed
                 )
         return names, scores
 
