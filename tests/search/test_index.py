@@ -1,6 +1,9 @@
+import dataclasses
+
 import pytest
 
-from toolscout import Catalog, SearchError, ToolSpec
+from toolscout import Catalog, ScoutSettings, SearchError, ToolSpec
+from toolscout.search import SearchHit, SearchResult, build_searcher
 from toolscout.search._index import IndexConfig, ToolIndex, build_index
 
 
@@ -238,3 +241,32 @@ def test_a_lexical_result_says_which_tools_a_search_at_any_limit_lists(query: st
             (hit.name for hit in deepest.hits), key=[tool.name for tool in CATALOG].index
         )
         assert deepest.hits[: len(result.hits)] == result.hits
+
+
+def test_every_engine_answer_and_hit_is_whole_and_equal_to_one_built_from_its_fields() -> None:
+    # an engine's answer and its hits are built without their __init__: each must still hold every field (an unset
+    # slot raises), judged or not
+    judged = build_searcher(ScoutSettings(), CATALOG).search("send a slack message to the channel", limit=4)
+    plain = INDEX.search("send a slack message to the channel", limit=4)
+    for result, has_confidence in ((judged, True), (plain, False)):
+        assert len(result.hits) > 1
+        whole = {field.name: getattr(result, field.name) for field in dataclasses.fields(SearchResult)}
+        assert type(result) is SearchResult and result == SearchResult(**whole)
+        assert (whole["candidates"] is None) == has_confidence and "send_message" in whole["listed"]
+        for hit in result.hits:
+            fields = {field.name: getattr(hit, field.name) for field in dataclasses.fields(SearchHit)}
+            assert type(hit) is SearchHit and hit == SearchHit(**fields)
+            assert (fields["confidence"] is not None) == has_confidence and fields["namespace"] in (None, "slack")
+
+
+def test_a_request_s_terms_and_its_unexpanded_query_are_whole_and_equal_to_ones_built_from_their_fields() -> None:
+    # both are built without their __init__: each must hold every field, the query's as the defaults give them
+    from toolscout.search._expand import ExpandedQuery, unexpanded
+    from toolscout.search._lexical import QueryTerms
+
+    terms = INDEX._lexical.query_terms("send a chat message weathr")
+    own = {field.name: getattr(terms, field.name) for field in dataclasses.fields(QueryTerms)}
+    assert terms == QueryTerms(**own) and own["unknown"] == ("weathr",) and len(own["weights"]) > len(own["words"])
+    query = unexpanded("send a chat message weathr", terms)
+    fields = {field.name: getattr(query, field.name) for field in dataclasses.fields(ExpandedQuery)}
+    assert query == ExpandedQuery(text="send a chat message weathr", terms=terms) == ExpandedQuery(**fields)

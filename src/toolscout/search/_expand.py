@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, TypeAlias, TypeVar
 
+from .._slots import slot_setters
 from ..catalog import Catalog
-from ._lexical import LexicalIndex, QueryTerms
+from ._lexical import LexicalIndex, QueryTerms, query_terms_of
 
 if TYPE_CHECKING:
     from ._index import IndexConfig
@@ -69,12 +70,28 @@ class ExpandedQuery:
         """The terms lexical scoring reads: the request's own, then the added ones."""
         if not self.added:
             return self.terms
-        return QueryTerms(
-            weights={**self.terms.weights, **self.added},
-            words=self.terms.words + self.counted,
-            unknown=self.terms.unknown,
-            stems=self.terms.stems,
-        )
+        terms = self.terms
+        return query_terms_of({**terms.weights, **self.added}, terms.words + self.counted, terms.unknown, terms.stems)
+
+
+_TEXT, _TERMS, _ADDED, _COUNTED, _STANDS_FOR, _IGNORED = slot_setters(
+    ExpandedQuery, "text", "terms", "added", "counted", "stands_for", "ignored"
+)
+
+
+def unexpanded(text: str, terms: QueryTerms) -> ExpandedQuery:
+    """``ExpandedQuery(text=text, terms=terms)``, before any expander, its slots set directly.
+
+    Every search makes one (`slot_setters`: half the cost of the generated `__init__`).
+    """
+    query: ExpandedQuery = object.__new__(ExpandedQuery)
+    _TEXT(query, text)
+    _TERMS(query, terms)
+    _ADDED(query, {})
+    _COUNTED(query, ())
+    _STANDS_FOR(query, ())
+    _IGNORED(query, frozenset())
+    return query
 
 
 class QueryExpander(Protocol):

@@ -44,9 +44,9 @@ from .._search_settings import RankingSettings
 from .._validation import CheckedModel, Finite, NoBool
 from ..catalog import Catalog
 from ..catalog._internal import ToolNames
-from ._base import JUDGED_HITS, Candidates, SearchHit, SearchMode, SearchResult
+from ._base import JUDGED_HITS, Candidates, SearchMode, SearchResult, ranked_hit, search_result_of
 from ._confidence import HitEvidence, LexicalEvidence
-from ._expand import ExpandedQuery, ExpansionContext
+from ._expand import ExpansionContext, unexpanded
 from ._expanders import get_expander
 from ._fields import tool_fields
 from ._hybrid import HybridFusion
@@ -63,6 +63,8 @@ logger = logging.getLogger(__name__)
 # A word as written in prose: letters, an optional 's, trailing punctuation; not an identifier or a path. Found as
 # whole whitespace-separated tokens of a request in one pass (`str.split` and `\s` agree on what whitespace is).
 _PLAIN_WORD = re.compile(r"(?<!\S)[(\"'“‘]?[^\W\d_]+(?:['’][^\W\d_]+)?[)\"'”’.,!?;:]*(?!\S)")
+_MAXIMUM = np.maximum.reduce
+"""The largest of an array (``ndarray.max`` without its Python wrapper)."""
 
 Ranking: TypeAlias = list[tuple[str, float]]
 Fusion: TypeAlias = Callable[[Ranking, Ranking], Ranking]
@@ -165,6 +167,7 @@ class ToolIndex:
         self._catalog = catalog
         tools = catalog.tools
         self._names = [tool.name for tool in tools]
+        self._namespaces = [tool.namespace for tool in tools]
         self._position = {name: i for i, name in enumerate(self._names)}
         # Ties are broken by name, so the order never depends on the order tools arrived in.
         self._name_rank = np.argsort(np.argsort(np.array(self._names, dtype=object), kind="stable"), kind="stable")
@@ -277,16 +280,17 @@ class ToolIndex:
         scores = self._lexical.scores(terms)
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
-        top = float(scores.max()) if len(scores) else 0.0
+        # The ufunc and array methods themselves: numpy's wrappers around them cost more than these small arrays.
+        top = float(_MAXIMUM(scores)) if len(scores) else 0.0
         ideal = self._lexical.ideal(terms)
         threshold = max(self.config.floor * ideal, self.ranking.search_top_band * top, 1e-9)
         if whole:
             scores[whole] = 0.0
-        passing = np.flatnonzero(scores >= threshold)
+        passing = (scores >= threshold).nonzero()[0]
         depth = max(limit, JUDGED_HITS) + len(mentioned)
-        best = passing[_by_score_then_name(scores[passing], self._name_rank[passing])[:depth]]
+        best = passing.take(_by_score_then_name(scores.take(passing), self._name_rank.take(passing))[:depth])
         # As Python numbers, read once: numpy scalars cost more than the work done with them.
-        picked = scores[best]
+        picked = scores.take(best)
         order, best_scores = best.tolist(), picked.tolist()
         shares = (picked / self._whole_request_best(query, terms, ideal)).tolist()
         candidates = zip(order, shares, strict=True)
@@ -380,9 +384,9 @@ class ToolIndex:
         (a hybrid search's lexical evidence) and the names to suggest should the ``confidence`` stage abstain.
         `listed`: the tools a search at any limit lists (`SearchResult.listed`).
         """
-        tools, names = self._catalog.tools, self._names
+        names, namespaces = self._names, self._namespaces
         shown = ranked if limit is None else ranked[:limit]
-        rows = [(names[i], round(score, 4), tools[i].namespace) for i, score in shown]
+        rows = [(names[i], round(score, 4), namespaces[i]) for i, score in shown]
         suggestions = () if rows else self._suggester.suggest(query, limit=self.config.suggestions, mask=mask)
         candidates = None
         if evidence is not None:
@@ -408,7 +412,7 @@ class ToolIndex:
         text = query
         for expander in self._expanders:
             text = expander.rewrite(text)
-        expanded = ExpandedQuery(text=text, terms=self._lexical.query_terms(text))
+        expanded = unexpanded(text, self._lexical.query_terms(text))
         for expander in self._expanders:
             expanded = expander.expand(expanded)
         return expanded.final()
@@ -459,25 +463,12 @@ class EngineAnswer:
         A judged answer drops its candidates, as the ``confidence`` stage does (`Judge.judge_answer`).
         """
         if confidence is None:
-            hits = tuple(
-                [SearchHit(name=name, score=score, namespace=namespace) for name, score, namespace in self.rows]
-            )
+            hits = tuple([ranked_hit(name, score, namespace, None) for name, score, namespace in self.rows])
         else:
-            hits = tuple(
-                [
-                    SearchHit(name=name, score=score, namespace=namespace, confidence=confidence[name])
-                    for name, score, namespace in self.rows
-                ]
-            )
-        return SearchResult(
-            query=self.query,
-            mode=self.mode,
-            hits=hits,
-            total=self.total,
-            suggestions=self.suggestions,
-            abstained=self.abstained,
-            candidates=self.candidates if confidence is None else None,
-            listed=self.listed,
+            hits = tuple([ranked_hit(name, score, namespace, confidence[name]) for name, score, namespace in self.rows])
+        candidates = self.candidates if confidence is None else None
+        return search_result_of(
+            self.query, self.mode, hits, self.total, self.suggestions, self.abstained, candidates, self.listed
         )
 
 

@@ -30,12 +30,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import filterfalse, islice, repeat
 from operator import add, attrgetter, mul
-from typing import Annotated
+from typing import Annotated, cast
 
 import numpy as np
 import numpy.typing as npt
 from pydantic import Field
 
+from .._slots import slot_setters
 from .._validation import CheckedModel, Finite
 from ..catalog import ToolSpec
 from ._fields import FIELD_NAMES, FieldName, ToolFields, tool_fields
@@ -116,6 +117,24 @@ class QueryTerms:
     """Every search term of the query, in order (`tokenize`)."""
 
 
+_WEIGHTS, _WORDS, _UNKNOWN, _STEMS = slot_setters(QueryTerms, "weights", "words", "unknown", "stems")
+
+
+def query_terms_of(
+    weights: Mapping[int, float], words: tuple[int, ...], unknown: tuple[str, ...], stems: tuple[str, ...]
+) -> QueryTerms:
+    """``QueryTerms(weights=weights, words=words, unknown=unknown, stems=stems)``, its slots set directly.
+
+    Every search makes one or two (`slot_setters`: half the cost of the generated `__init__`).
+    """
+    terms: QueryTerms = object.__new__(QueryTerms)
+    _WEIGHTS(terms, weights)
+    _WORDS(terms, words)
+    _UNKNOWN(terms, unknown)
+    _STEMS(terms, stems)
+    return terms
+
+
 class LexicalIndex:
     """Precomputed fielded BM25 scores of every term of every tool.
 
@@ -193,7 +212,7 @@ class LexicalIndex:
         keys = map(add, map(mul, ids, repeat(size)), islice(ids, 1, None))
         weights.update(dict.fromkeys(filter(None, map(self._pair_column.get, keys)), 1.0))
         unknown = () if known else tuple(dict.fromkeys(term for term, i in zip(terms, ids, strict=True) if i < 0))
-        return QueryTerms(weights=weights, words=words, unknown=unknown, stems=tuple(stems))
+        return query_terms_of(weights, words, unknown, tuple(stems))
 
     def term_id(self, term: str) -> int | None:
         """The id of a search term (a stem), or of a two-stem phrase written ``"left right"``, if any tool has it."""
@@ -342,13 +361,16 @@ class _Columns:
         A tool's entries add in the order of `columns` (so the result does not depend on how they are gathered).
         """
         picked = np.array(columns, dtype=np.int64)
-        starts, lengths = self.indptr[picked], self.counts[picked]
+        # Array methods (`take`, `repeat`) rather than numpy's functions and fancy indexing: a search makes about a
+        # dozen of these calls on small arrays, where the call itself is most of the cost.
+        lengths = self.counts.take(picked)
         ends = lengths.cumsum()
         count = int(ends[-1]) if len(ends) else 0
         if not count:
             return np.zeros(size, dtype=np.float64)
-        at = np.repeat(starts - ends + lengths, lengths)
+        at = (self.indptr.take(picked) - ends + lengths).repeat(lengths)
         at += np.arange(count)
-        values = self.values[at]
-        values *= np.repeat(np.array(weights, dtype=np.float64), lengths)
-        return np.bincount(self.docs[at], weights=values, minlength=size).astype(np.float64, copy=False)
+        values = self.values.take(at)
+        values *= np.array(weights, dtype=np.float64).repeat(lengths)
+        # With weights, `bincount` sums in float64 (its stub says int).
+        return cast(FloatArray, np.bincount(self.docs.take(at), weights=values, minlength=size))
