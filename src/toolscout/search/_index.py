@@ -277,12 +277,11 @@ class ToolIndex:
         whole = self._whole(query, mask)
         mentioned = self._mentions(query, mask)
         terms = self._terms(query)
-        scores = self._lexical.scores(terms)
+        scores, ideal = self._lexical.scores_and_ideal(terms)
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
         # The ufunc and array methods themselves: numpy's wrappers around them cost more than these small arrays.
         top = float(_MAXIMUM(scores)) if len(scores) else 0.0
-        ideal = self._lexical.ideal(terms)
         threshold = max(self.config.floor * ideal, self.ranking.search_top_band * top, 1e-9)
         if whole:
             scores[whole] = 0.0

@@ -110,7 +110,7 @@ class QueryTerms:
     weights: Mapping[int, float]
     """Term id (words and word pairs) -> weight."""
     words: tuple[int, ...]
-    """The ids of the single-word terms (a subset of `weights`)."""
+    """The ids of the single-word terms (a subset of `weights`, each once)."""
     unknown: tuple[str, ...]
     """Query words (stemmed) that no tool contains."""
     stems: tuple[str, ...] = ()
@@ -228,26 +228,35 @@ class LexicalIndex:
 
     def scores(self, terms: QueryTerms) -> FloatArray:
         """Score every tool for `terms`; 0 means no term matched."""
+        return self.scores_and_ideal(terms)[0]
+
+    def scores_and_ideal(self, terms: QueryTerms) -> tuple[FloatArray, float]:
+        """`scores` and `ideal` of `terms` at once: both add up the idf of its words."""
         weights = terms.weights
         if not weights:
-            return np.zeros(self.size, dtype=np.float64)
+            return np.zeros(self.size, dtype=np.float64), 0.0
+        total, pairs = self._idf_totals(terms)
         columns, factors = list(weights), list(weights.values())
         if self.config.description_coverage and terms.words:
-            idf = self._idf
-            word_weights = {i: weights[i] for i in terms.words}
-            total = 0.0  # added in order, as numpy scalars were (no compensated `sum`)
-            for i, w in word_weights.items():
-                total += idf[i] * w
             scale = self.config.description_coverage * total
-            columns += [self._coverage_at + i for i in word_weights]
-            factors += [scale * w for w in word_weights.values()]
-        return self._columns.weighted_sum(columns, factors, self.size)
+            columns += [self._coverage_at + i for i in terms.words]
+            factors += [scale * weights[i] for i in terms.words]
+        return self._columns.weighted_sum(columns, factors, self.size), self._ideal(total, pairs)
 
     def ideal(self, terms: QueryTerms) -> float:
         """An upper bound of the score of a tool that matches every word of `terms` well."""
-        cfg, idf, weights, vocab = self.config, self._idf, terms.weights, len(self.vocabulary)
-        total = sum([idf[i] * weights[i] for i in terms.words])
-        pairs = sum([idf[i] * w for i, w in weights.items() if i >= vocab])
+        return self._ideal(*self._idf_totals(terms))
+
+    def _idf_totals(self, terms: QueryTerms) -> tuple[float, float]:
+        """The weighted idf of `terms`' words (their own words are distinct), and of its word pairs."""
+        weights, idf, vocab = terms.weights, self._idf, len(self.vocabulary)
+        total = 0.0  # added in order, as numpy scalars were (no compensated `sum`)
+        for i in terms.words:
+            total += idf[i] * weights[i]
+        return total, sum([idf[i] * w for i, w in weights.items() if i >= vocab])
+
+    def _ideal(self, total: float, pairs: float) -> float:
+        cfg = self.config
         return total * (cfg.k1 + 1.0 + cfg.coordination + cfg.description_coverage) + pairs * (cfg.k1 + 1.0)
 
     def unknown_ideal(self, count: int) -> float:

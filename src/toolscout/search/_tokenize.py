@@ -63,6 +63,7 @@ splits its request several times (translations, corrections, sentence parts, wor
 
 _memo_words: dict[str, tuple[str, ...]] = {}
 _memo_terms: dict[str | bytes, tuple[str, ...]] = {}
+_memo_stems: dict[str, str] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,7 @@ def _forget() -> None:
     _cached_words.cache_clear()
     _memo_words.clear()
     _memo_terms.clear()
+    _memo_stems.clear()
 
 
 def stopwords() -> frozenset[str]:
@@ -152,7 +154,13 @@ def tokenize(text: str) -> list[str]:
         ['get', 'url', '2', 'text', 'fetch', 'page']
     """
     if len(text) <= _CACHED_TEXT:  # a request: split once for every use of its words (`words`)
-        return list(map(stem, filterfalse(_rules().stopwords.__contains__, _cached_words(text))))
+        kept = list(filterfalse(_rules().stopwords.__contains__, _cached_words(text)))
+        try:  # a plain dict: a hit costs less than `stem`'s cache, which reorders itself on every hit
+            return list(map(_memo_stems.__getitem__, kept))
+        except KeyError:
+            if len(_memo_stems) < _MEMO_LIMIT:
+                _memo_stems.update(zip(kept, map(stem, kept), strict=True))
+            return list(map(stem, kept))
     raw = cast("list[str | bytes]", _runs(text))
     return list(chain.from_iterable(map(_table(_memo_terms, raw, _terms_of_any), raw)))
 
@@ -265,8 +273,14 @@ def _table(
 
 
 def _terms_of(word: str) -> tuple[str, ...]:
+    """The terms of one raw word; its words and their stems are kept for requests that use it too (`tokenize`)."""
     dropped = _rules().stopwords
-    return tuple(stem(w) for w in _split_word(word) if w not in dropped)
+    pieces = _split_word(word)
+    terms = tuple(stem(w) for w in pieces if w not in dropped)
+    if len(_memo_words) < _MEMO_LIMIT:
+        _memo_words[word] = pieces
+        _memo_stems.update(zip(filterfalse(dropped.__contains__, pieces), terms, strict=True))
+    return terms
 
 
 def _terms_of_any(word: str | bytes) -> tuple[str, ...]:
