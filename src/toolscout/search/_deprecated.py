@@ -39,8 +39,10 @@ def demote_deprecated(hits: tuple[SearchHit, ...], catalog: Catalog) -> tuple[Se
     whose confidence (score, uncalibrated) is at least its own: a deprecated tool never outranks an equally
     likely live one, and never drops below a less likely one. Hits without a deprecated tool come back as given.
     """
-    read = _read(catalog)
-    deprecations = {hit.name: _deprecation(hit.name, catalog, read) for hit in hits}
+    declared = _declared(catalog)
+    if not declared:
+        return hits
+    deprecations = {hit.name: declared.get(hit.name) for hit in hits}
     if all(deprecation is None for deprecation in deprecations.values()):
         return hits
     order = list(hits)
@@ -59,17 +61,10 @@ def demote_deprecated(hits: tuple[SearchHit, ...], catalog: Catalog) -> tuple[Se
     return tuple(order)
 
 
-def _deprecation(name: str, catalog: Catalog, read: dict[str, Deprecation | None]) -> Deprecation | None:
-    if name not in read:
-        tool = catalog.get(name)
-        read[name] = None if tool is None else Deprecation.of(tool, catalog)
-    return read[name]
-
-
 @lru_cache(maxsize=32)
-def _read(catalog: Catalog) -> dict[str, Deprecation | None]:
-    """What each tool of `catalog` read so far declares (`Deprecation.of` reads a tool's texts once per catalog)."""
-    return {}
+def _declared(catalog: Catalog) -> dict[str, Deprecation]:
+    """The tools of `catalog` that declare themselves deprecated, by name (all read at once, on its first search)."""
+    return {tool.name: found for tool in catalog.tools if (found := Deprecation.of(tool, catalog)) is not None}
 
 
 def _level(hit: SearchHit) -> float:
