@@ -270,3 +270,14 @@ def test_a_request_s_terms_and_its_unexpanded_query_are_whole_and_equal_to_ones_
     query = unexpanded("send a chat message weathr", terms)
     fields = {field.name: getattr(query, field.name) for field in dataclasses.fields(ExpandedQuery)}
     assert query == ExpandedQuery(text="send a chat message weathr", terms=terms) == ExpandedQuery(**fields)
+
+
+@pytest.mark.parametrize("query", ["get_weather", "get_weather forecast", "weather forecast for Paris"])
+def test_a_request_searched_again_at_any_depth_answers_as_a_fresh_index_does(query: str) -> None:
+    # an index keeps its latest requests' analyses for the next search of the same request (a deeper one): a search
+    # that zeroes the named tool's score must not write into the kept scores
+    index = build_index(CATALOG)
+    first = [index.search(query, limit=limit) for limit in (1, 3, 10, 3, 1)]
+    fresh = [build_index(CATALOG).search(query, limit=limit) for limit in (1, 3, 10, 3, 1)]
+    assert [(r.hits, r.total, r.suggestions) for r in first] == [(r.hits, r.total, r.suggestions) for r in fresh]
+    assert first[0].hits[0].name in {"get_weather", "get_forecast"} and first[2].total >= 2

@@ -29,6 +29,7 @@ barely cover leans on the embedder.
 from __future__ import annotations
 
 import copy
+import functools
 import logging
 import re
 from collections.abc import Callable, Container, Mapping, Sequence, Set
@@ -64,6 +65,9 @@ logger = logging.getLogger(__name__)
 # whole whitespace-separated tokens of a request in one pass (`str.split` and `\s` agree on what whitespace is).
 _PLAIN_WORD = re.compile(r"(?<!\S)[(\"'“‘]?[^\W\d_]+(?:['’][^\W\d_]+)?[)\"'”’.,!?;:]*(?!\S)")
 _MAXIMUM = np.maximum.reduce
+_ANALYSED = 16
+"""How many requests' analyses (`ToolIndex._analyse`) an index keeps: a search asked again deeper (the ``learned``
+stage's second search) and its sentences' searches (``parts``) reuse them."""
 """The largest of an array (``ndarray.max`` without its Python wrapper)."""
 
 Ranking: TypeAlias = list[tuple[str, float]]
@@ -181,6 +185,7 @@ class ToolIndex:
         self._suggester = NameSuggester(tools)
         self._dense = dense
         self._fuse = fuse or HybridFusion()
+        self._analysed = functools.lru_cache(maxsize=_ANALYSED)(self._analyse)
 
     @property
     def fingerprint(self) -> str:
@@ -276,10 +281,11 @@ class ToolIndex:
     def _search_lexical(self, query: str, limit: int, mask: npt.NDArray[np.bool_] | None) -> EngineAnswer:
         whole = self._whole(query, mask)
         mentioned = self._mentions(query, mask)
-        terms = self._terms(query)
-        scores, ideal = self._lexical.scores_and_ideal(terms)
+        terms, scores, ideal = self._analysed(query)
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
+        elif whole:
+            scores = scores.copy()  # the analysis is kept for the request's next search: never written in
         # The ufunc and array methods themselves: numpy's wrappers around them cost more than these small arrays.
         top = float(_MAXIMUM(scores)) if len(scores) else 0.0
         threshold = max(self.config.floor * ideal, self.ranking.search_top_band * top, 1e-9)
@@ -405,6 +411,12 @@ class ToolIndex:
         """
         unknown = self._lexical.unknown_ideal(_english_unknown(query, terms))
         return (ideal or 1.0) + self.config.unknown_word_weight * unknown
+
+    def _analyse(self, query: str) -> tuple[QueryTerms, npt.NDArray[np.float64], float]:
+        """The request's terms, every tool's score and the ideal score (`_analysed` keeps the latest requests')."""
+        terms = self._terms(query)
+        scores, ideal = self._lexical.scores_and_ideal(terms)
+        return terms, scores, ideal
 
     def _terms(self, query: str) -> QueryTerms:
         """The query's terms after every expander (``search_expanders``, in order)."""
