@@ -28,7 +28,7 @@ class NameSuggester:
     def __init__(self, tools: Sequence[ToolSpec]) -> None:
         """Remember the tools whose names may be suggested."""
         self._tools = tools
-        self._texts: list[str] | None = None
+        self._texts: dict[str, str] | None = None
         self._lock = threading.Lock()
 
     def suggest(self, query: str, *, limit: int, mask: npt.NDArray[np.bool_] | None = None) -> tuple[str, ...]:
@@ -36,13 +36,19 @@ class NameSuggester:
         text = " ".join(words(_NOT_WORD.sub(" ", query)))
         if not text or not self._tools:
             return ()
-        texts = self._name_texts()
-        positions = range(len(texts)) if mask is None else np.flatnonzero(mask).tolist()
-        choices = {self._tools[i].name: texts[i] for i in positions}
+        every = self._name_texts()
+        if mask is None:
+            choices = every
+        else:
+            texts = list(every.values())
+            choices = {self._tools[i].name: texts[i] for i in np.flatnonzero(mask).tolist()}
         return close_names(text, choices, limit=limit, min_score=1, endings_first=False)
 
-    def _name_texts(self) -> list[str]:
+    def _name_texts(self) -> dict[str, str]:
+        """Each tool's name words by its name, in catalog order (made once: a search that matched nothing reads all)."""
         with self._lock:
             if self._texts is None:
-                self._texts = [" ".join(words(f"{tool.namespace or ''} {tool.name}")) for tool in self._tools]
+                self._texts = {
+                    tool.name: " ".join(words(f"{tool.namespace or ''} {tool.name}")) for tool in self._tools
+                }
             return self._texts
