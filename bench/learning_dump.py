@@ -12,7 +12,9 @@ same tree with different seeds differ in the last bits of some confidences):
 (``git archive HEAD src | tar -x -C /tmp/old`` puts the old tree there.) Pairs: seeded random requests of BFCL tuning
 and the sample requests (some reworded), random tools of the sample catalog (some not in it), sessions, times,
 ``first`` and ``missed`` flags; one use (`USE`). Each search runs through the whole search pipeline
-(`ToolScout.searcher`) inside `learned_search` with a `LearnedRanking` whose clock is fixed. One file per mode:
+(`ToolScout.searcher`) inside `learned_search` with a `LearnedRanking` whose clock is fixed, over a store whose pairs
+outlive the dump (the store ages pairs out by the real clock: with its default 90 days, one of the history's pairs
+left it about every 48 minutes, and dumps made on either side of that moment differed). One file per mode:
 ``lexical`` (``min_sessions`` 1-3, ``min_similarity`` 0.75 and 0.3, three ``allowed`` sets, limits 1, 5 and 10)
 and ``hybrid`` (fewer pairs; waits for the catalog's and the past requests' embeddings first). Each file holds
 every search's hits (name, score, confidence, learned), total, abstention and suggestions, and each request's
@@ -22,6 +24,7 @@ every search's hits (name, score, confidence, learned), total, abstention and su
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import sys
@@ -40,6 +43,8 @@ from toolscout.search._internal import HybridIndex
 
 NOW = 1_800_000_000.0
 """The clock of every ranking (seconds since the epoch)."""
+KEPT = dataclasses.replace(BOUNDS, ttl_s=20 * 365 * 86_400.0)
+"""The store's bounds: no pair of the history ages out by the real clock before 2047."""
 
 
 def history(catalog: Catalog, count: int, texts: Sequence[str], sessions: int) -> list[UsagePair]:
@@ -79,7 +84,7 @@ def dump(mode: str) -> list[object]:
     configs = [(k, s) for k in (1, 2, 3) for s in (0.75, 0.3)] if lexical else [(1, 0.75), (2, 0.75)]
     out: list[object] = []
     with tempfile.TemporaryDirectory() as folder:
-        store = SqliteUsageStore(Path(folder) / "usage.db", BOUNDS)
+        store = SqliteUsageStore(Path(folder) / "usage.db", KEPT)
         store.record(history(catalog, 6000 if lexical else 1500, texts, 300 if lexical else 100))
         for min_sessions, min_similarity in configs:
             learning = LearningSettings(min_sessions=min_sessions, min_similarity=min_similarity)
