@@ -120,3 +120,22 @@ def test_ascii_text_splits_into_the_words_the_word_pattern_finds() -> None:
     for _ in range(3000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(24)))
         assert words(text) == words(f"{text} é")[:-1], repr(text)
+
+
+def test_the_word_memos_stop_growing_at_their_bound_and_answers_stay_the_same(monkeypatch) -> None:
+    # what requests and catalogs bring is kept per word, bounded: past the bound nothing more is kept, nothing is lost
+    from toolscout.search import _tokenize
+
+    _tokenize._forget()
+    monkeypatch.setattr(_tokenize, "_MEMO_LIMIT", 50)
+    try:
+        texts = [f"fetchWidget{i} sends report{i} quickly" for i in range(200)]
+        encode_many(texts[:100], {})
+        found = [tokenize(text) for text in texts]
+        assert all(len(memo) <= 50 + 10 for memo in (_tokenize._memo_words, _tokenize._memo_stems))
+        _tokenize._forget()
+        monkeypatch.setattr(_tokenize, "_MEMO_LIMIT", 500_000)
+        assert found == [tokenize(text) for text in texts]
+        assert found[7] == ["fetch", "widget", "7", "send", "report", "7", "quick"]
+    finally:
+        _tokenize._forget()

@@ -279,6 +279,7 @@ def _terms_of(word: str) -> tuple[str, ...]:
     terms = tuple(stem(w) for w in pieces if w not in dropped)
     if len(_memo_words) < _MEMO_LIMIT:
         _memo_words[word] = pieces
+    if len(_memo_stems) < _MEMO_LIMIT:
         _memo_stems.update(zip(filterfalse(dropped.__contains__, pieces), terms, strict=True))
     return terms
 
