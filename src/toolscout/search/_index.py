@@ -65,10 +65,10 @@ logger = logging.getLogger(__name__)
 # whole whitespace-separated tokens of a request in one pass (`str.split` and `\s` agree on what whitespace is).
 _PLAIN_WORD = re.compile(r"(?<!\S)[(\"'“‘]?[^\W\d_]+(?:['’][^\W\d_]+)?[)\"'”’.,!?;:]*(?!\S)")
 _MAXIMUM = np.maximum.reduce
+"""The largest of an array (``ndarray.max`` without its Python wrapper)."""
 _ANALYSED = 16
 """How many requests' analyses (`ToolIndex._analyse`) an index keeps: a search asked again deeper (the ``learned``
 stage's second search) and its sentences' searches (``parts``) reuse them."""
-"""The largest of an array (``ndarray.max`` without its Python wrapper)."""
 
 Ranking: TypeAlias = list[tuple[str, float]]
 Fusion: TypeAlias = Callable[[Ranking, Ranking], Ranking]
