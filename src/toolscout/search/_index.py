@@ -67,8 +67,8 @@ _PLAIN_WORD = re.compile(r"(?<!\S)[(\"'“‘]?[^\W\d_]+(?:['’][^\W\d_]+)?[)\"
 _MAXIMUM = np.maximum.reduce
 """The largest of an array (``ndarray.max`` without its Python wrapper)."""
 _ANALYSED = 16
-"""How many requests' analyses (`ToolIndex._analyse`) an index keeps: a search asked again deeper (the ``learned``
-stage's second search) and its sentences' searches (``parts``) reuse them."""
+"""How many requests' analyses (`ToolIndex._analyse`) an index keeps: a request searched again deeper (the ``learned``
+stage's second search), with its sentences (``parts``), is not analysed again."""
 
 Ranking: TypeAlias = list[tuple[str, float]]
 Fusion: TypeAlias = Callable[[Ranking, Ranking], Ranking]
@@ -250,10 +250,10 @@ class ToolIndex:
 
     def rank(self, query: str, *, allowed: Set[str] | None = None, depth: int = 50) -> Ranking:
         """The lexical ranking without cutoffs: up to `depth` ``(name, score)`` pairs, best first, score > 0."""
-        return self._rank(self._terms(query), self._mask(allowed), depth)
+        return self._rank(self._analysed(query)[1], self._mask(allowed), depth)
 
-    def _rank(self, terms: QueryTerms, mask: npt.NDArray[np.bool_] | None, depth: int) -> Ranking:
-        scores = self._lexical.scores(terms)
+    def _rank(self, scores: npt.NDArray[np.float64], mask: npt.NDArray[np.bool_] | None, depth: int) -> Ranking:
+        """Up to `depth` ``(name, score)`` pairs of `scores` (read, never written), best first, score > 0."""
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
         order = _top(scores, depth, self._name_rank)
@@ -317,10 +317,10 @@ class ToolIndex:
             logger.warning("dense ranking failed; serving lexical results", exc_info=True)
             return None
         # Fusion gets lexical scores, above the floor, as a share of the best the whole request allows.
-        terms = self._terms(query)
-        ideal = self._lexical.ideal(terms) or 1.0
+        terms, scores, ideal = self._analysed(query)
+        ideal = ideal or 1.0
         whole_request_best = self._whole_request_best(query, terms, ideal)
-        ranking = self._rank(terms, mask, depth)
+        ranking = self._rank(scores, mask, depth)
         lexical = [(name, score / whole_request_best) for name, score in ranking if score >= self.config.floor * ideal]
         fuse = self._fuse.for_request(query) if isinstance(self._fuse, RequestFusion) else self._fuse
         fused = fuse(lexical, dense)

@@ -158,9 +158,10 @@ def tokenize(text: str) -> list[str]:
         try:  # a plain dict: a hit costs less than `stem`'s cache, which reorders itself on every hit
             return list(map(_memo_stems.__getitem__, kept))
         except KeyError:
+            stems = list(map(stem, kept))
             if len(_memo_stems) < _MEMO_LIMIT:
-                _memo_stems.update(zip(kept, map(stem, kept), strict=True))
-            return list(map(stem, kept))
+                _memo_stems.update(zip(kept, stems, strict=True))
+            return stems
     raw = cast("list[str | bytes]", _runs(text))
     return list(chain.from_iterable(map(_table(_memo_terms, raw, _terms_of_any), raw)))
 
