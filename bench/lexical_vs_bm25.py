@@ -13,7 +13,11 @@ as ``toolscout eval`` does), the order rotating block by block, so a busy moment
 lands on every system alike. The figures to compare are the ratios
 (rank_bm25's p50 over each system's) and the baseline's p50 over the tree's, all from one run.
 
-    .venv/bin/python bench/lexical_vs_bm25.py [--baseline REF] [--no-hybrid]   # -> results/lexical_vs_bm25.{json,md}
+A baseline from before `build_searcher` (``275d0b9``, the commit before the search pipeline) is timed as
+``toolscout eval --mode lexical`` searched then: its lexical index, which did the steps that are the
+pipeline's stages today (results/lexical_vs_bm25_before_pipeline.md).
+
+    .venv/bin/python bench/lexical_vs_bm25.py [--baseline REF] [--no-hybrid] [--name NAME]   # -> results/NAME.{json,md}
 """
 
 from __future__ import annotations
@@ -42,12 +46,15 @@ def _toolscout_searchers(modes: list[str]) -> dict[str, Callable[[str], list[str
     from bfcl import load_bfcl
 
     from toolscout import ScoutSettings
-    from toolscout.search import build_searcher
+    from toolscout import search as toolscout_search
 
     catalog = load_bfcl().catalog
     searchers = {}
     for mode in modes:
-        index = build_searcher(ScoutSettings(), catalog, mode=mode)
+        if hasattr(toolscout_search, "build_searcher"):
+            index = toolscout_search.build_searcher(ScoutSettings(), catalog, mode=mode)
+        else:  # a baseline from before the pipeline: its lexical index did what tool_search did (`toolscout eval`)
+            index = toolscout_search.build_index(catalog)
 
         def search(query: str, index: object = index, mode: str = mode) -> list[str]:
             return [hit.name for hit in index.search(query, limit=LIMIT, mode=mode).hits]  # type: ignore[attr-defined]
