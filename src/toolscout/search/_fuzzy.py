@@ -45,6 +45,8 @@ class FuzzyVocabulary:
         for word in sorted(counts):
             groups.setdefault(word[0], []).append(word)
         self._by_initial = groups
+        self._longest = max(map(len, counts), default=0)
+        self._near_length: dict[tuple[str, int, int], list[str]] = {}
         self._memo: dict[str, FuzzyMatch | None] = {}
 
     def match(self, word: str) -> FuzzyMatch | None:
@@ -67,7 +69,9 @@ class FuzzyVocabulary:
         if not group:
             return None
         limit = 1 if len(word) <= 6 else 2
-        found = process.extract(word, group, scorer=OSA.distance, score_cutoff=limit, limit=8)
+        # A word whose length differs by more than `limit` is that many edits away at least: the others are compared.
+        near = self._of_length(word[0], len(word) - limit, len(word) + limit)
+        found = process.extract(word, near, scorer=OSA.distance, score_cutoff=limit, limit=8)
         if found:
             letters = Counter(word)
             # Equal distances: prefer the candidate sharing more letters (a swap keeps them all).
@@ -79,11 +83,27 @@ class FuzzyVocabulary:
             return self._abbreviation(word)
         return None
 
+    def _of_length(self, initial: str, shortest: int, longest: int | None) -> list[str]:
+        """The name words starting with `initial` of `shortest` to `longest` letters (None: any longer), in order.
+
+        Each list is made on first use and kept: one per initial and window that can hold a word (a few hundred).
+        """
+        if shortest > self._longest:
+            return []
+        key = (initial, shortest, -1 if longest is None else longest)
+        found = self._near_length.get(key)
+        if found is None:
+            group = self._by_initial[initial]
+            found = [w for w in group if shortest <= len(w) and (longest is None or len(w) <= longest)]
+            self._near_length[key] = found
+        return found
+
     def _abbreviation(self, word: str) -> FuzzyMatch | None:
         # The name words (of `word`'s first letter) that hold its letters in order: their longest common subsequence
         # with it is all of it (in C, without compiling a pattern per word).
-        found = process.extract_iter(word, self._by_initial[word[0]], scorer=LCSseq.similarity, score_cutoff=len(word))
-        candidates = [w for w, _, _ in found if len(w) > len(word)]
+        longer = self._of_length(word[0], len(word) + 1, None)
+        found = process.extract_iter(word, longer, scorer=LCSseq.similarity, score_cutoff=len(word))
+        candidates = [w for w, _, _ in found]
         if not candidates:
             return None
         best = max(candidates, key=lambda w: (self._frequency[w], -len(w)))
