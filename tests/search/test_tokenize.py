@@ -15,6 +15,8 @@ from toolscout.search._tokenize import encode_many, stem, stopwords, tokenize, w
         pytest.param("HTTPServer", ["http", "server"], id="acronym-before-word"),
         pytest.param("getURL2Text", ["get", "url", "2", "text"], id="acronym-and-digit"),
         pytest.param("sha256sum", ["sha", "256", "sum"], id="digit-boundaries"),
+        pytest.param("2024 007", ["2024", "007"], id="numbers-as-written"),
+        pytest.param("listPRs getAPIsNow IDs", ["list", "pr", "get", "api", "now", "id"], id="plural-acronyms"),
         pytest.param("create-pull-request", ["create", "pull", "request"], id="kebab-case"),
         pytest.param("math.factorial", ["math", "factorial"], id="dots"),
         pytest.param("github:issues/create", ["github", "issues", "create"], id="colon-and-slash"),

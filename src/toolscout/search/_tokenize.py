@@ -294,7 +294,11 @@ def _split_word(word: str) -> tuple[str, ...]:
     if word.isascii():
         if word.isalpha() and (len(word) == 1 or word[1:].islower()):  # a plain word ("Calculate"): one piece
             return (word.lower(),)
-        return tuple(piece.lower() for piece in _ASCII_PIECE.findall(_PLURAL_ACRONYM.sub(r"\1", word)))
+        if word.isdigit():  # a number ("2024"): one piece, as `_ASCII_PIECE` finds it
+            return (word,)
+        if _PLURAL_ACRONYM.search(word):  # a substitution's template is parsed on every call: only when one is due
+            word = _PLURAL_ACRONYM.sub(r"\1", word)
+        return tuple(piece.lower() for piece in _ASCII_PIECE.findall(word))
     out: list[str] = []
     for run in _UNSPACED_RUN.findall(word):
         segmenter = next((segment for whole, segment in _rules().segmenters if whole.fullmatch(run)), None)
