@@ -23,6 +23,7 @@ from toolscout.search.embeddings._internal import get_embedder, resolve_backend
 
 require(importlib.util.find_spec("onnxruntime") is not None, "the ONNX embedder needs toolscout[semantic]")
 onnx = importlib.import_module("toolscout.search.embeddings._onnx")
+onnx_int8 = importlib.import_module("toolscout.search.embeddings._onnx_int8")
 SAMPLE_TEXTS = [tool_text(tool) for tool in Catalog.from_file(sample_catalog_path())]
 
 
@@ -58,6 +59,41 @@ def test_the_packaged_model_is_quantized_once_into_the_cache_and_read_back(tmp_p
     assert first.model_id == second.model_id == elsewhere.model_id  # the build is deterministic
     assert cached.stat().st_mtime_ns == written  # read back, not rebuilt
     np.testing.assert_array_equal(first.embed_query("send an email"), second.embed_query("send an email"))
+
+
+X86_FLAGS = "processor\t: 0\nflags\t\t: fpu sse2 avx avx2 fma bmi2\n"
+
+
+@pytest.mark.parametrize(
+    ("machine", "cpuinfo", "unsigned"),
+    [
+        pytest.param("x86_64", X86_FLAGS, True, id="x86-avx2-alone-saturates-u8s8"),
+        pytest.param("AMD64", X86_FLAGS, True, id="windows-name-of-x86"),
+        pytest.param("x86_64", X86_FLAGS.replace("bmi2", "bmi2 avx512_vnni"), False, id="avx512-vnni"),
+        pytest.param("x86_64", X86_FLAGS.replace("bmi2", "bmi2 avx_vnni"), False, id="avx-vnni"),
+        pytest.param("x86_64", "", True, id="x86-flags-unknown"),
+        pytest.param("aarch64", "", False, id="arm"),
+        pytest.param("arm64", "", False, id="apple-silicon"),
+    ],
+)
+def test_unsigned_int8_weights_only_where_the_cpu_would_saturate_signed_ones(
+    machine: str, cpuinfo: str, unsigned: bool
+) -> None:
+    assert onnx_int8.unsigned_weights(machine, cpuinfo) is unsigned
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("unsigned", [True, False])
+def test_the_cached_model_is_named_for_its_weights(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unsigned: bool
+) -> None:
+    monkeypatch.setattr(onnx_int8, "unsigned_weights", lambda: unsigned)
+    embedder = onnx.OnnxMiniLMEmbedder(packaged=onnx.MINILM_MODEL, threads=1, cache_dir=tmp_path)
+
+    [cached] = (tmp_path / "models").iterdir()
+    assert ("-u8u8-" in cached.name) is unsigned
+    vector = embedder.embed_query("send an email")
+    assert abs(float(np.linalg.norm(vector)) - 1.0) < 1e-3
 
 
 @pytest.mark.slow

@@ -10,7 +10,13 @@ drops 1–4 % of catalog texts below cosine 0.99 of the fp32 model, while the la
 nothing measurable (``bench/embedders.py`` shows the speed, ``tests/search/embeddings/test_onnx.py``
 the cosines).
 
-Built once per source model and library versions (a few seconds), written atomically under
+The weights are signed (onnxruntime's u8s8 kernels) where the CPU multiplies unsigned by signed bytes
+without saturating: x86 with VNNI, and other architectures. An x86 CPU without VNNI (AVX2 alone, as many
+AMD EPYC and older Intel servers) sums those products in saturating 16-bit pairs, which moved catalog
+texts to cosine 0.987 of the fp32 model; there the weights are unsigned (u8u8 kernels, no saturation:
+0.994 worst on the same texts, at about the same speed), as onnxruntime's quantization guide advises.
+
+Built once per source model, weight sign and library versions (a few seconds), written atomically under
 ``<cache>/models/`` with a sha256 trailer (a damaged file is rebuilt), replacing the builds of
 other versions; any failure is logged and the caller runs the packaged model as it is.
 """
@@ -21,6 +27,7 @@ import hashlib
 import importlib.metadata
 import logging
 import os
+import platform
 import tempfile
 import threading
 from pathlib import Path
@@ -28,7 +35,7 @@ from pathlib import Path
 from ..._files import write_atomically
 from ._ort import onnxruntime
 
-__all__ = ["RECIPE", "int8_model"]
+__all__ = ["RECIPE", "int8_model", "unsigned_weights"]
 
 logger = logging.getLogger("toolscout.search")
 
@@ -39,6 +46,9 @@ _BUILD_LOCK = threading.Lock()
 _DIGEST_BYTES = 32
 _FFN_HIDDEN = 1536  # all-MiniLM-L6-v2's feed-forward width: a (1536, 384) weight is a feed-forward output projection
 _FP32_FFN_OUTPUTS = 3  # the first layers' feed-forward output projections, kept fp32
+_X86 = frozenset({"x86_64", "amd64", "i386", "i686", "x86"})
+_VNNI = frozenset({"avx512_vnni", "avx_vnni", "amx_int8"})
+"""CPU flags (Linux ``/proc/cpuinfo``) of x86 instructions that multiply unsigned by signed bytes without saturating."""
 
 
 def int8_model(source: Path, source_sha256: str, cache_root: Path, *, name: str = "all-MiniLM-L6-v2") -> bytes | None:
@@ -58,7 +68,9 @@ def int8_model(source: Path, source_sha256: str, cache_root: Path, *, name: str 
             "pip install 'toolscout[semantic]'"
         )
         return None
-    key = f"{source_sha256[:16]}-{RECIPE}-ort{onnxruntime.__version__}-onnx{onnx_version}"
+    unsigned = unsigned_weights()
+    variant = "-u8u8" if unsigned else ""
+    key = f"{source_sha256[:16]}-{RECIPE}{variant}-ort{onnxruntime.__version__}-onnx{onnx_version}"
     cached = cache_root / "models" / f"{name}-{key}.onnx"
     with _BUILD_LOCK:
         stored = _read(cached)
@@ -86,7 +98,7 @@ def int8_model(source: Path, source_sha256: str, cache_root: Path, *, name: str 
                     quantize_dynamic(
                         str(folded),
                         str(quantized),
-                        weight_type=QuantType.QInt8,
+                        weight_type=QuantType.QUInt8 if unsigned else QuantType.QInt8,
                         per_channel=True,
                         nodes_to_exclude=keep_fp32,
                         extra_options={"MatMulConstBOnly": True},
@@ -100,6 +112,27 @@ def int8_model(source: Path, source_sha256: str, cache_root: Path, *, name: str 
         _store(cached, built)
         _forget_older_builds(cached, f"{name}-{source_sha256[:16]}")
         return built
+
+
+def unsigned_weights(machine: str | None = None, cpuinfo: str | None = None) -> bool:
+    """Whether this CPU needs unsigned int8 weights: an x86 CPU without VNNI (see the module docstring).
+
+    Args:
+        machine: The architecture (default: `platform.machine`).
+        cpuinfo: The text of Linux's ``/proc/cpuinfo`` (default: read it); an x86 CPU whose flags cannot be read
+            gets unsigned weights, which are right on every CPU.
+    """
+    if (machine if machine is not None else platform.machine()).lower() not in _X86:
+        return False
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return True
+    flags = {
+        flag for line in cpuinfo.splitlines() if line.startswith("flags") for flag in line.partition(":")[2].split()
+    }
+    return flags.isdisjoint(_VNNI)
 
 
 def _fold_weights(source: Path, target: Path) -> None:
